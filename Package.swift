@@ -1,0 +1,90 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "PayCheck",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "paycheck", targets: ["paycheck"]),
+        .library(name: "PayCheckCore", targets: ["PayCheckCore"]),
+        .library(name: "PayCheckRunner", targets: ["PayCheckRunner"]),
+        .library(name: "PayCheckMock", targets: ["PayCheckMock"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "PayCheckCore",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PayCheckProviders",
+            dependencies: [
+                "PayCheckCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PayCheckMock",
+            dependencies: [
+                "PayCheckCore",
+                "PayCheckProviders",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PayCheckRunner",
+            dependencies: [
+                "PayCheckCore",
+                "PayCheckProviders",
+                "PayCheckMock",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PayCheckReports",
+            dependencies: ["PayCheckCore", "PayCheckRunner"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PayCheckTestSupport",
+            dependencies: [
+                "PayCheckCore", "PayCheckRunner", "PayCheckMock", "PayCheckProviders",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "paycheck",
+            dependencies: [
+                "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "PayCheckRunnerTests", dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),
+        .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),
+        .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], swiftSettings: swiftSettings),
+        .testTarget(name: "paycheckTests", dependencies: ["PayCheckTestSupport"], swiftSettings: swiftSettings),
+    ]
+)

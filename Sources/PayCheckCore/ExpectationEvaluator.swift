@@ -1,0 +1,127 @@
+import Foundation
+
+/// Checks an observation against an `expect:` block, rendering expected values with the current variables.
+public struct ExpectationEvaluator: Sendable {
+    /// Renders templates in expected values.
+    public var renderer: TemplateRenderer
+
+    /// Creates an evaluator.
+    public init(renderer: TemplateRenderer) { self.renderer = renderer }
+
+    /// Every mismatch (empty when all expectations hold). Template errors are thrown.
+    public func evaluate(_ expectations: Expectations, against observation: Observation) throws(TemplateRenderer.RenderError) -> [Mismatch] {
+        var mismatches: [Mismatch] = []
+        if let status = expectations.status {
+            mismatches += try evaluate(status, actual: .int(observation.status), subject: "status", kind: "StatusMismatch")
+        }
+        for (name, check) in expectations.headers {
+            mismatches += try evaluate(check, actual: observation.header(name).map(Value.string), subject: "header \(name)", kind: "HeaderMismatch")
+        }
+        for (path, check) in expectations.body {
+            let actual = observation.body.flatMap { path.lookup(in: $0) }
+            let subject = path.components.isEmpty ? "body" : "body.\(path)"
+            mismatches += try evaluate(check, actual: actual, subject: subject, kind: "BodyMismatch")
+        }
+        if let outcome = expectations.outcome {
+            let actual = observation.outcome.map(Value.string)
+            var found = try evaluate(outcome, actual: actual, subject: "outcome", kind: "OutcomeMismatch")
+            if let native = observation.nativeState {
+                for i in found.indices { found[i].actual += " (from native state \(native))" }
+            }
+            mismatches += found
+        }
+        for (field, check) in expectations.error {
+            let actual = observation.error?[field].map(Value.string)
+            mismatches += try evaluate(check, actual: actual, subject: "error.\(field)", kind: "ErrorCodeMismatch")
+        }
+        return mismatches
+    }
+
+    /// Applies every matcher of a check to an actual value (`nil` = absent).
+    public func evaluate(_ check: Check, actual: Value?, subject: String, kind: String) throws(TemplateRenderer.RenderError) -> [Mismatch] {
+        var out: [Mismatch] = []
+        for located in check.matchers {
+            if let (expected, ok) = try apply(located.matcher, to: actual), !ok {
+                out.append(Mismatch(location: located.location, subject: subject, expected: expected, actual: actual?.brief ?? "(absent)", kind: kind))
+            }
+        }
+        return out
+    }
+
+    /// Returns the expectation in words and whether it holds.
+    private func apply(_ matcher: Matcher, to actual: Value?) throws(TemplateRenderer.RenderError) -> (String, Bool)? {
+        switch matcher {
+        case .eq(let t):
+            let expected = try renderer.render(t)
+            return (expected.brief, actual.map { $0.matches(expected) } ?? false)
+        case .ne(let t):
+            let expected = try renderer.render(t)
+            return ("ne \(expected.brief)", !(actual.map { $0.matches(expected) } ?? false))
+        case .exists(let wanted):
+            return (wanted ? "to exist" : "to be absent", (actual != nil) == wanted)
+        case .type(let name):
+            guard let actual else { return ("type \(name)", false) }
+            let ok = actual.typeName == name || (name == "number" && actual.number != nil)
+            return ("type \(name)", ok)
+        case .matches(let pattern):
+            guard let actual, !(actual.isContainer) else { return ("matches '\(pattern)'", false) }
+            let text = actual.interpolated
+            let regex = try? NSRegularExpression(pattern: pattern)
+            let ok = regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return ("matches '\(pattern)'", ok)
+        case .contains(let t):
+            let expected = try renderer.render(t)
+            let words = "contains \(expected.brief)"
+            switch actual {
+            case .string(let s)?: return (words, s.contains(expected.interpolated))
+            case .array(let items)?: return (words, items.contains { $0.matches(expected) })
+            case .object(let members)?: return (words, members[expected.interpolated] != nil)
+            default: return (words, false)
+            }
+        case .oneOf(let t):
+            let expected = try renderer.render(t)
+            guard case .array(let options) = expected else { return ("in \(expected.brief)", false) }
+            return ("in \(expected.brief)", actual.map { a in options.contains { a.matches($0) } } ?? false)
+        case .lt(let t): return try compare(actual, t, "lt", <)
+        case .le(let t): return try compare(actual, t, "le", <=)
+        case .gt(let t): return try compare(actual, t, "gt", >)
+        case .ge(let t): return try compare(actual, t, "ge", >=)
+        case .length(let inner):
+            let length: Value? = switch actual {
+            case .string(let s)?: .int(s.count)
+            case .array(let a)?: .int(a.count)
+            case .object(let o)?: .int(o.count)
+            default: nil
+            }
+            let failures = try evaluate(inner, actual: length, subject: "length", kind: "")
+            let words = "length " + inner.matchers.map { describe($0.matcher) }.joined(separator: ", ")
+            return (words, length != nil && failures.isEmpty)
+        }
+    }
+
+    private func compare(_ actual: Value?, _ t: TemplateValue, _ word: String, _ op: (Double, Double) -> Bool) throws(TemplateRenderer.RenderError) -> (String, Bool) {
+        let expected = try renderer.render(t)
+        let a = actual?.number ?? actual.flatMap { if case .string(let s) = $0 { Double(s) } else { nil } }
+        guard let a, let e = expected.number else { return ("\(word) \(expected.brief)", false) }
+        return ("\(word) \(expected.brief)", op(a, e))
+    }
+
+    private func describe(_ matcher: Matcher) -> String {
+        switch matcher {
+        case .eq(.literal(let v, _)): "eq \(v.brief)"
+        case .type(let n): "type \(n)"
+        case .length: "length …"
+        default: matcher.keyword + " …"
+        }
+    }
+}
+
+extension Value {
+    /// Whether this is an array or an object.
+    var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+}

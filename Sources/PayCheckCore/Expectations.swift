@@ -1,0 +1,101 @@
+/// The `expect:` block of a step.
+public struct Expectations: Sendable {
+    /// `status:` check.
+    public var status: Check?
+    /// `headers:` checks by header name (case-insensitive).
+    public var headers: [(name: String, check: Check)]
+    /// `body:` checks by path (`$` is the whole body).
+    public var body: [(path: ValuePath, check: Check)]
+    /// `outcome:` check against the canonical outcome of a provider step.
+    public var outcome: Check?
+    /// `error:` checks on the provider error catalog entry: class, code, message.
+    public var error: [(field: String, check: Check)]
+    /// Where `expect:` is.
+    public var location: SourceLocation
+
+    /// Creates an expectation block.
+    public init(
+        status: Check? = nil, headers: [(name: String, check: Check)] = [], body: [(path: ValuePath, check: Check)] = [],
+        outcome: Check? = nil, error: [(field: String, check: Check)] = [], location: SourceLocation
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.outcome = outcome
+        self.error = error
+        self.location = location
+    }
+}
+
+/// A list of matchers applied to one actual value; a plain value is an `eq` matcher.
+public struct Check: Sendable {
+    /// The matchers, all of which must hold.
+    public var matchers: [LocatedMatcher]
+    /// Where the checked value is written.
+    public var location: SourceLocation
+
+    /// Creates a check.
+    public init(matchers: [LocatedMatcher], location: SourceLocation) {
+        self.matchers = matchers
+        self.location = location
+    }
+}
+
+/// A matcher with the location of its expected value.
+public struct LocatedMatcher: Sendable {
+    /// The matcher.
+    public var matcher: Matcher
+    /// Where it is written.
+    public var location: SourceLocation
+
+    /// Creates a located matcher.
+    public init(_ matcher: Matcher, at location: SourceLocation) {
+        self.matcher = matcher
+        self.location = location
+    }
+}
+
+/// A predicate over an actual value.
+public indirect enum Matcher: Sendable {
+    /// Structurally equal (numbers compare by value).
+    case eq(TemplateValue)
+    /// Not equal.
+    case ne(TemplateValue)
+    /// Present (`true`) or absent (`false`).
+    case exists(Bool)
+    /// JSON type: string, number, integer, boolean, object, array, null.
+    case type(String)
+    /// The string form matches a regular expression (searched, not anchored).
+    case matches(String)
+    /// A string contains a substring, an array an element, an object a key.
+    case contains(TemplateValue)
+    /// Equal to one of a list.
+    case oneOf(TemplateValue)
+    /// Numeric comparisons.
+    case lt(TemplateValue), le(TemplateValue), gt(TemplateValue), ge(TemplateValue)
+    /// The length of a string, array or object satisfies a check.
+    case length(Check)
+
+    /// The matcher keyword as written in suites.
+    public var keyword: String {
+        switch self {
+        case .eq: "eq"
+        case .ne: "ne"
+        case .exists: "exists"
+        case .type: "type"
+        case .matches: "matches"
+        case .contains: "contains"
+        case .oneOf: "in"
+        case .lt: "lt"
+        case .le: "le"
+        case .gt: "gt"
+        case .ge: "ge"
+        case .length: "length"
+        }
+    }
+
+    /// Every matcher keyword.
+    public static let keywords = ["eq", "ne", "exists", "type", "matches", "contains", "in", "lt", "le", "gt", "ge", "length"]
+    /// The type names accepted by `type:`.
+    public static let typeNames = ["string", "number", "integer", "boolean", "object", "array", "null"]
+}

@@ -1,0 +1,168 @@
+/// An expression inside `{{ }}`: a variable path, a literal, or a function call.
+public indirect enum Expression: Sendable {
+    /// A variable, optionally with a path into it: `reference`, `session.body.requestId`, `items[0]`.
+    case variable(name: String, path: ValuePath?)
+    /// A quoted string literal.
+    case string(String)
+    /// A number literal.
+    case number(Double)
+    /// A function call such as `uuid()` or `now('+5m', 'iso8601')`.
+    case call(Function, [Expression])
+
+    /// The functions templates can call, with their arities.
+    public enum Function: String, Sendable, CaseIterable {
+        /// `uuid()` — a random lower-case UUID.
+        case uuid
+        /// `now(offset?, format?)` — the current time (of the runner's clock) shifted by an offset like `+5m`.
+        case now
+        /// `random(digits)` — a string of random decimal digits.
+        case random
+        /// `env(NAME)` — an environment variable (empty when unset).
+        case env
+
+        /// The accepted number of arguments.
+        var arity: ClosedRange<Int> {
+            switch self {
+            case .uuid: 0...0
+            case .now: 0...2
+            case .random: 1...1
+            case .env: 1...1
+            }
+        }
+    }
+
+    /// Parses the text between `{{` and `}}`.
+    public static func parse(_ text: String) throws(ExpressionError) -> Expression {
+        var parser = ExpressionParser(text: text)
+        let expression = try parser.parseExpression()
+        parser.skipSpaces()
+        guard parser.atEnd else {
+            throw parser.error("unexpected '\(parser.remaining)' in '{{ \(text.trimmingWhitespace()) }}'")
+        }
+        return expression
+    }
+
+    /// The variable names this expression reads.
+    public var variableNames: [String] {
+        switch self {
+        case .variable(let name, _): [name]
+        case .call(_, let args): args.flatMap(\.variableNames)
+        default: []
+        }
+    }
+}
+
+/// A template or expression syntax error (the loader adds the location).
+public struct ExpressionError: Error, Sendable, Equatable {
+    /// What is wrong.
+    public var message: String
+    /// The character offset in the expression text, if known.
+    public var offset: Int?
+    /// An optional suggestion.
+    public var hint: String?
+
+    /// Creates an error.
+    public init(message: String, offset: Int? = nil, hint: String? = nil) {
+        self.message = message
+        self.offset = offset
+        self.hint = hint
+    }
+}
+
+private struct ExpressionParser {
+    let chars: [Character]
+    let text: String
+    var index = 0
+
+    init(text: String) {
+        self.text = text
+        self.chars = Array(text)
+    }
+
+    var atEnd: Bool { index >= chars.count }
+    var remaining: String { String(chars[min(index, chars.count)...]) }
+
+    func error(_ message: String, hint: String? = nil) -> ExpressionError {
+        ExpressionError(message: message, offset: index, hint: hint)
+    }
+
+    mutating func skipSpaces() {
+        while index < chars.count, chars[index].isWhitespace { index += 1 }
+    }
+
+    mutating func parseExpression() throws(ExpressionError) -> Expression {
+        skipSpaces()
+        guard index < chars.count else { throw error("empty expression '{{ }}'") }
+        let c = chars[index]
+        if c == "'" || c == "\"" { return .string(try parseQuoted(c)) }
+        if c.isNumber || c == "-" || c == "+" {
+            let start = index
+            index += 1
+            while index < chars.count, chars[index].isNumber || chars[index] == "." { index += 1 }
+            let literal = String(chars[start..<index])
+            guard let number = Double(literal) else { throw error("invalid number '\(literal)'") }
+            return .number(number)
+        }
+        guard c.isLetter || c == "_" else { throw error("unexpected '\(c)' in '{{ \(text.trimmingWhitespace()) }}'") }
+        let start = index
+        while index < chars.count, chars[index].isLetter || chars[index].isNumber || chars[index] == "_" || chars[index] == "-" {
+            index += 1
+        }
+        let name = String(chars[start..<index])
+        skipSpaces()
+        if index < chars.count, chars[index] == "(" {
+            index += 1
+            guard let function = Expression.Function(rawValue: name) else {
+                let names = Expression.Function.allCases.map(\.rawValue)
+                throw error(
+                    "unknown function '\(name)()'",
+                    hint: Suggest.nearest(name, in: names).map { "did you mean '\($0)()'?" }
+                        ?? "functions: " + names.map { "\($0)()" }.joined(separator: ", "))
+            }
+            var args: [Expression] = []
+            skipSpaces()
+            if index < chars.count, chars[index] == ")" {
+                index += 1
+            } else {
+                while true {
+                    args.append(try parseExpression())
+                    skipSpaces()
+                    guard index < chars.count else { throw error("missing ')' after arguments of '\(name)('") }
+                    if chars[index] == "," { index += 1; continue }
+                    if chars[index] == ")" { index += 1; break }
+                    throw error("expected ',' or ')' in call of '\(name)', found '\(chars[index])'")
+                }
+            }
+            guard function.arity.contains(args.count) else {
+                let range = function.arity
+                let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+                throw error("'\(name)()' takes \(expected) argument\(range.upperBound == 1 ? "" : "s"), got \(args.count)")
+            }
+            return .call(function, args)
+        }
+        // A path continues with '.', '[' after the name.
+        let pathStart = index
+        while index < chars.count, !chars[index].isWhitespace, chars[index] != "," && chars[index] != ")" { index += 1 }
+        let pathText = String(chars[pathStart..<index])
+        if pathText.isEmpty { return .variable(name: name, path: nil) }
+        let trimmed = pathText.hasPrefix(".") ? String(pathText.dropFirst()) : pathText
+        do {
+            return .variable(name: name, path: try ValuePath(parsing: trimmed))
+        } catch {
+            throw self.error("invalid path '\(name)\(pathText)': \(error.message)")
+        }
+    }
+
+    mutating func parseQuoted(_ quote: Character) throws(ExpressionError) -> String {
+        index += 1
+        var out = ""
+        while index < chars.count {
+            let c = chars[index]
+            if c == "\\", index + 1 < chars.count { out.append(chars[index + 1]); index += 2; continue }
+            if c == quote { index += 1; return out }
+            out.append(c)
+            index += 1
+        }
+        throw error("unterminated string literal in '{{ \(text.trimmingWhitespace()) }}'")
+    }
+}

@@ -1,0 +1,71 @@
+/// What a step observed: the HTTP response plus, for provider steps, the mapped outcome and error.
+public struct Observation: Sendable {
+    /// The HTTP status (0 when the step had no HTTP response, e.g. `redirect:`).
+    public var status: Int
+    /// Response headers in order.
+    public var headers: [(name: String, value: String)]
+    /// The parsed body (JSON, or XML turned into a value), or `nil` when it is neither.
+    public var body: Value?
+    /// The raw body text.
+    public var rawBody: String
+    /// The canonical outcome for provider steps (`succeeded`, `pending`…).
+    public var outcome: String?
+    /// The native state the outcome was mapped from, e.g. `REJECTED/?C`.
+    public var nativeState: String?
+    /// The provider error catalog entry, when the response was an error: `class`, `code`, `message`.
+    public var error: [String: String]?
+
+    /// Creates an observation.
+    public init(
+        status: Int, headers: [(name: String, value: String)] = [], body: Value? = nil, rawBody: String = "",
+        outcome: String? = nil, nativeState: String? = nil, error: [String: String]? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.rawBody = rawBody
+        self.outcome = outcome
+        self.nativeState = nativeState
+        self.error = error
+    }
+
+    /// The first header with this name, case-insensitively.
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name.lowercased() == lowered }?.value
+    }
+
+    /// Parses a body as JSON, else as XML when it looks like XML.
+    public static func parseBody(_ text: String) -> Value? {
+        if let json = JSONText.parse(text) { return json }
+        let trimmed = text.drop { $0.isWhitespace }
+        if trimmed.hasPrefix("<") { return XMLValue.parse(text) }
+        return nil
+    }
+}
+
+/// A failed expectation: where it is written, what was expected and what was found.
+public struct Mismatch: Sendable, Hashable {
+    /// Where the expectation is written.
+    public var location: SourceLocation
+    /// What was checked, e.g. `status`, `body.status.status`, `header content-type`, `outcome`.
+    public var subject: String
+    /// The expectation in words, e.g. `eq 200`, `matches '^\d+$'`.
+    public var expected: String
+    /// The actual value, or `(absent)`.
+    public var actual: String
+    /// The JUnit failure type, e.g. `StatusMismatch`, `BodyMismatch`, `OutcomeMismatch`.
+    public var kind: String
+
+    /// Creates a mismatch.
+    public init(location: SourceLocation, subject: String, expected: String, actual: String, kind: String) {
+        self.location = location
+        self.subject = subject
+        self.expected = expected
+        self.actual = actual
+        self.kind = kind
+    }
+
+    /// One line: `body.status: expected eq "OK", got "FAILED"`.
+    public var message: String { "\(subject): expected \(expected), got \(actual)" }
+}

@@ -1,0 +1,184 @@
+/// One step of a case: an action, then optional expectations and captures.
+public struct Step: Sendable {
+    /// What the step does.
+    public var kind: StepKind
+    /// An optional `name:` shown in reports; otherwise a summary of the action is used.
+    public var name: String?
+    /// The `expect:` block.
+    public var expect: Expectations?
+    /// The `capture:` bindings, applied after the expectations pass.
+    public var captures: [Capture]
+    /// The `retry:` policy.
+    public var retry: RetryPolicy?
+    /// The `timeout:` for one attempt, in seconds.
+    public var timeout: Double?
+    /// Where the step starts.
+    public var location: SourceLocation
+
+    /// Creates a step.
+    public init(
+        kind: StepKind, name: String? = nil, expect: Expectations? = nil, captures: [Capture] = [],
+        retry: RetryPolicy? = nil, timeout: Double? = nil, location: SourceLocation
+    ) {
+        self.kind = kind
+        self.name = name
+        self.expect = expect
+        self.captures = captures
+        self.retry = retry
+        self.timeout = timeout
+        self.location = location
+    }
+
+    /// A short label for progress lines and transcripts, e.g. `http POST {{ base }}/x` or `call createSession`.
+    public var summary: String {
+        if let name { return name }
+        switch kind {
+        case .http(let http): return "http \(http.method.source) \(http.url.source)"
+        case .provider(let action): return "\(action.kind.rawValue) \(action.name)"
+        case .set(let bindings): return "set " + bindings.map(\.name).joined(separator: ", ")
+        case .wait(let seconds): return "wait \(Value.format(seconds))s"
+        }
+    }
+}
+
+/// The action of a step. Exactly one per step.
+public enum StepKind: Sendable {
+    /// A raw HTTP request.
+    case http(HTTPRequestStep)
+    /// A provider-dispatched action: `call`, `payer`, `mock`, `redirect`, `deeplink`.
+    case provider(ProviderAction)
+    /// `set:` computes variables.
+    case set([Binding])
+    /// `wait:` pauses for a number of seconds (on the runner's injected clock).
+    case wait(Double)
+}
+
+/// A raw HTTP request (`http:` step).
+public struct HTTPRequestStep: Sendable {
+    /// The method, e.g. `GET`.
+    public var method: Template
+    /// The absolute URL.
+    public var url: Template
+    /// Request headers, in order.
+    public var headers: [(name: String, value: Template)]
+    /// Query parameters appended to the URL.
+    public var query: [(name: String, value: TemplateValue)]
+    /// The body, if any.
+    public var body: Body?
+    /// Where `http:` is.
+    public var location: SourceLocation
+
+    /// A request body.
+    public enum Body: Sendable {
+        /// `json:` — encoded as JSON with `Content-Type: application/json`.
+        case json(TemplateValue)
+        /// `form:` — `application/x-www-form-urlencoded`.
+        case form([(name: String, value: TemplateValue)])
+        /// `body:` — raw text sent as given.
+        case text(Template)
+    }
+
+    /// Creates an HTTP step.
+    public init(
+        method: Template, url: Template, headers: [(name: String, value: Template)],
+        query: [(name: String, value: TemplateValue)], body: Body?, location: SourceLocation
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.query = query
+        self.body = body
+        self.location = location
+    }
+}
+
+/// A step dispatched to the suite's provider (or to the mock host for generic `mock:` actions).
+public struct ProviderAction: Sendable {
+    /// Which step key introduced the action.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `call:` a provider operation: the adapter builds, signs and sends the request.
+        case call
+        /// `payer:` a payer action on the mock (pay, cancel, abandon…).
+        case payer
+        /// `mock:` a mock-control action (clock, reset, journal, fault, notify…).
+        case mock
+        /// `redirect:` build the return URL the provider would open and map it to an outcome.
+        case redirect
+        /// `deeplink:` build the app deep link the provider would open and map it to an outcome.
+        case deeplink
+    }
+
+    /// The step key.
+    public var kind: Kind
+    /// The operation or action name.
+    public var name: String
+    /// The `with:` parameters.
+    public var parameters: TemplateValue
+    /// The `auth:` overrides for negative tests (only for `call`).
+    public var auth: TemplateValue?
+    /// Where the action name is.
+    public var location: SourceLocation
+
+    /// Creates an action.
+    public init(kind: Kind, name: String, parameters: TemplateValue, auth: TemplateValue?, location: SourceLocation) {
+        self.kind = kind
+        self.name = name
+        self.parameters = parameters
+        self.auth = auth
+        self.location = location
+    }
+}
+
+/// `capture: { name: source }` — stores a value from the response in a variable.
+public struct Capture: Sendable {
+    /// Where the value comes from.
+    public enum Source: Sendable {
+        /// `body.path` (or `body` for the whole body).
+        case body(ValuePath)
+        /// `header.Name` (case-insensitive).
+        case header(String)
+        /// `status`.
+        case status
+        /// `outcome` (the canonical outcome of a provider step).
+        case outcome
+        /// `{ regex: 'id=(\d+)' }` over the raw body; group 1 if present, else the whole match.
+        case regex(String)
+    }
+
+    /// The variable name.
+    public var name: String
+    /// The source.
+    public var source: Source
+    /// Whether the captured value is a secret to redact (`{ from: body.token, secret: true }`).
+    public var secret: Bool
+    /// Where the capture is.
+    public var location: SourceLocation
+
+    /// Creates a capture.
+    public init(name: String, source: Source, secret: Bool = false, location: SourceLocation) {
+        self.name = name
+        self.source = source
+        self.secret = secret
+        self.location = location
+    }
+}
+
+/// `retry: { until, every, for }` — repeats a step until its condition holds or time runs out.
+public struct RetryPolicy: Sendable {
+    /// The condition; when `nil`, the step's own `expect:` is the condition.
+    public var until: Expectations?
+    /// Seconds between attempts.
+    public var every: Double
+    /// Total seconds before giving up.
+    public var within: Double
+    /// Where `retry:` is.
+    public var location: SourceLocation
+
+    /// Creates a policy.
+    public init(until: Expectations?, every: Double, within: Double, location: SourceLocation) {
+        self.until = until
+        self.every = every
+        self.within = within
+        self.location = location
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Reads suite files (YAML through Yams `compose`, never `Decodable`) into validated `Suite` values,
+/// collecting every problem of every file as a `Diagnostic` with its location.
+public struct SuiteLoader: Sendable {
+    /// What the loader knows about providers, to check `provider:` and action names.
+    public var catalog: any ProviderCatalog
+    /// Reads a file's text; injected so tests can load from memory.
+    public var readFile: @Sendable (String) throws -> String
+
+    /// Creates a loader reading from the file system.
+    public init(catalog: any ProviderCatalog = EmptyProviderCatalog(), readFile: (@Sendable (String) throws -> String)? = nil) {
+        self.catalog = catalog
+        self.readFile = readFile ?? { path in try String(contentsOfFile: path, encoding: .utf8) }
+    }
+
+    /// The result of loading: the suites that loaded cleanly, every diagnostic, and the source texts read.
+    public struct Result: Sendable {
+        /// Suites without errors, in path order.
+        public var suites: [Suite]
+        /// Every problem found, in file order.
+        public var diagnostics: [Diagnostic]
+        /// The text of each file read, for quoting source lines in diagnostics.
+        public var sources: [String: String]
+        /// Suite files found (including ones that failed to load).
+        public var files: [String]
+    }
+
+    /// Loads files and folders (folders recursively, `*.yaml` and `*.yml`, sorted; step fragments skipped).
+    public func load(paths: [String]) -> Result {
+        var diagnostics: [Diagnostic] = []
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                if isDirectory.boolValue {
+                    files += SuiteLoader.suiteFiles(in: path)
+                } else {
+                    files.append(path)
+                }
+            } else {
+                diagnostics.append(Diagnostic(at: nil, "no such file or folder '\(path)'"))
+            }
+        }
+        var result = load(files: files, explicit: Set(paths))
+        result.diagnostics = diagnostics + result.diagnostics
+        return result
+    }
+
+    /// Loads the given files. Files that are step fragments (top-level `steps:` without `suite:`) are
+    /// skipped unless named in `explicit`.
+    public func load(files: [String], explicit: Set<String> = []) -> Result {
+        var suites: [Suite] = []
+        var diagnostics: [Diagnostic] = []
+        var sources: [String: String] = [:]
+        var suiteFiles: [String] = []
+        for file in files {
+            let text: String
+            do {
+                text = try readFile(file)
+            } catch {
+                diagnostics.append(Diagnostic(at: nil, "cannot read '\(file)': \(error.localizedDescription)"))
+                continue
+            }
+            sources[file] = text
+            var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
+            let outcome = parser.parseSuite(fragmentAllowed: !explicit.contains(file))
+            sources.merge(parser.includedSources) { a, _ in a }
+            diagnostics += parser.diagnostics
+            switch outcome {
+            case .suite(let suite):
+                suiteFiles.append(file)
+                if !parser.diagnostics.hasErrors { suites.append(suite) }
+            case .fragment:
+                break
+            case .invalid:
+                suiteFiles.append(file)
+            }
+        }
+        return Result(suites: suites, diagnostics: diagnostics, sources: sources, files: suiteFiles)
+    }
+
+    /// Parses one suite from text (for tests and editors).
+    public func parse(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
+        var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
+        let outcome = parser.parseSuite(fragmentAllowed: false)
+        if case .suite(let suite) = outcome, !parser.diagnostics.hasErrors { return (suite, parser.diagnostics) }
+        return (nil, parser.diagnostics)
+    }
+
+    /// The YAML files under a folder, sorted by path.
+    static func suiteFiles(in folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") {
+                let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+                files.append(base + "/" + relative)
+            }
+        }
+        return files.sorted()
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import Yams
+
+extension SuiteParser {
+    mutating func expectations(_ node: Node) -> Expectations? {
+        guard let pairs = mapping(node, "'expect'") else { return nil }
+        checkKeys(pairs, allowed: SuiteKeys.expect, in: "'expect'")
+        var result = Expectations(location: location(node))
+        for pair in pairs {
+            switch pair.key {
+            case "status":
+                result.status = check(pair.value)
+                if case .literal(let v, _)? = result.status?.matchers.first.map({ m -> TemplateValue? in if case .eq(let t) = m.matcher { t } else { nil } }) ?? nil,
+                    let n = v.number, !(100...599).contains(n)
+                {
+                    error(pair.value, "status \(Value.format(n)) is not an HTTP status (100–599)")
+                }
+            case "headers":
+                for header in mapping(pair.value, "'headers'") ?? [] {
+                    if let c = check(header.value) { result.headers.append((header.key, c)) }
+                }
+            case "body":
+                if let pairs = mapping(pair.value, "'body' (path → expected value)") {
+                    for entry in pairs {
+                        do {
+                            let path = try ValuePath(parsing: entry.key)
+                            if let c = check(entry.value) { result.body.append((path, c)) }
+                        } catch {
+                            self.error(entry.keyNode, error.message, hint: "paths look like 'a.b[0].c' or '$' for the whole body")
+                        }
+                    }
+                }
+            case "outcome":
+                result.outcome = check(pair.value)
+                if let c = result.outcome { validateWords(c, allowed: SuiteKeys.outcomes, what: "outcome") }
+                if provider == nil {
+                    error(pair.keyNode, "'outcome' needs a provider to map native states", hint: "add 'provider: <id>' to the suite")
+                }
+            case "error":
+                if provider == nil {
+                    error(pair.keyNode, "'error' needs a provider's error catalog", hint: "add 'provider: <id>' to the suite")
+                }
+                for entry in mapping(pair.value, "'error'") ?? [] {
+                    guard SuiteKeys.error.contains(entry.key) else {
+                        checkKeys([entry], allowed: SuiteKeys.error, in: "'error'")
+                        continue
+                    }
+                    if let c = check(entry.value) {
+                        if entry.key == "class" { validateWords(c, allowed: SuiteKeys.errorClasses, what: "error class") }
+                        result.error.append((entry.key, c))
+                    }
+                }
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// Literal expected words (outcomes, error classes) must be known ones.
+    mutating func validateWords(_ check: Check, allowed: [String], what: String) {
+        for located in check.matchers {
+            var candidates: [Value] = []
+            switch located.matcher {
+            case .eq(.literal(let v, _)), .ne(.literal(let v, _)): candidates = [v]
+            case .oneOf(.literal(.array(let vs), _)): candidates = vs
+            default: continue
+            }
+            for case .string(let word) in candidates where !allowed.contains(word) {
+                let hint = Suggest.nearest(word, in: allowed).map { "did you mean '\($0)'?" } ?? "one of: " + allowed.joined(separator: ", ")
+                error(at: located.location, "unknown \(what) '\(word)'", hint: hint)
+            }
+        }
+    }
+
+    /// A plain value (an `eq` check) or a mapping of matchers.
+    mutating func check(_ node: Node) -> Check? {
+        let here = location(node)
+        guard let mappingNode = node.mapping else {
+            return Check(matchers: [LocatedMatcher(.eq(templateValue(node)), at: here)], location: here)
+        }
+        let keys = mappingNode.keys.compactMap { $0.scalar?.string }
+        let matcherKeys = keys.filter { Matcher.keywords.contains($0) }
+        if matcherKeys.isEmpty {
+            // A mapping of plain keys is an object to compare with `eq` — unless it looks like a misspelt matcher.
+            if keys.count == 1, let key = keys.first, let near = Suggest.nearest(key, in: Matcher.keywords), near != key,
+                let keyNode = mappingNode.keys.first
+            {
+                error(keyNode, "unknown matcher '\(key)'", hint: "did you mean '\(near)'? (to compare with an object, write 'eq: { \(key): … }')")
+                return nil
+            }
+            return Check(matchers: [LocatedMatcher(.eq(templateValue(node)), at: here)], location: here)
+        }
+        guard let pairs = mapping(node, "a check") else { return nil }
+        var matchers: [LocatedMatcher] = []
+        for pair in pairs {
+            guard Matcher.keywords.contains(pair.key) else {
+                let hint = Suggest.nearest(pair.key, in: Matcher.keywords).map { "did you mean '\($0)'?" }
+                    ?? "matchers: " + Matcher.keywords.joined(separator: ", ")
+                error(pair.keyNode, "unknown matcher '\(pair.key)'", hint: hint)
+                continue
+            }
+            if let m = matcher(pair.key, pair.value) { matchers.append(LocatedMatcher(m, at: location(pair.value))) }
+        }
+        return Check(matchers: matchers, location: here)
+    }
+
+    mutating func matcher(_ keyword: String, _ node: Node) -> Matcher? {
+        switch keyword {
+        case "eq": return .eq(templateValue(node))
+        case "ne": return .ne(templateValue(node))
+        case "exists":
+            guard let b = node.bool, node.tagName == .bool else {
+                error(node, "'exists' takes true or false, found \(describe(node))")
+                return nil
+            }
+            return .exists(b)
+        case "type":
+            guard let name = string(node, "'type'") else { return nil }
+            guard Matcher.typeNames.contains(name) else {
+                let hint = Suggest.nearest(name, in: Matcher.typeNames).map { "did you mean '\($0)'?" } ?? "one of: " + Matcher.typeNames.joined(separator: ", ")
+                error(node, "unknown type '\(name)'", hint: hint)
+                return nil
+            }
+            return .type(name)
+        case "matches":
+            guard let pattern = string(node, "'matches'") else { return nil }
+            do {
+                _ = try NSRegularExpression(pattern: pattern)
+            } catch {
+                self.error(node, "invalid regular expression '\(pattern)'", hint: "check brackets and escapes; in YAML prefer single quotes around patterns")
+                return nil
+            }
+            return .matches(pattern)
+        case "contains": return .contains(templateValue(node))
+        case "in":
+            let value = templateValue(node)
+            switch value {
+            case .array, .literal(.array, _): return .oneOf(value)
+            default:
+                error(node, "'in' takes a list of allowed values, found \(describe(node))")
+                return nil
+            }
+        case "lt", "le", "gt", "ge":
+            let value = templateValue(node)
+            if case .literal(let v, _) = value, v.number == nil {
+                error(node, "'\(keyword)' compares numbers, found \(describe(node))")
+                return nil
+            }
+            switch keyword {
+            case "lt": return .lt(value)
+            case "le": return .le(value)
+            case "gt": return .gt(value)
+            default: return .ge(value)
+            }
+        case "length":
+            guard let inner = check(node) else { return nil }
+            return .length(inner)
+        default:
+            return nil
+        }
+    }
+
+    mutating func captures(_ node: Node) -> [Capture] {
+        guard let pairs = mapping(node, "'capture' (name → source)") else { return [] }
+        var result: [Capture] = []
+        for pair in pairs {
+            guard SuiteParser.isIdentifier(pair.key) else {
+                error(pair.keyNode, "variable name '\(pair.key)' is not valid", hint: "use letters, digits, '_' and '-'")
+                continue
+            }
+            let here = location(pair.keyNode)
+            if pair.value.mapping != nil {
+                guard let options = mapping(pair.value, "a capture") else { continue }
+                checkKeys(options, allowed: SuiteKeys.capture, in: "a capture")
+                var secret = false
+                var source: Capture.Source?
+                for option in options {
+                    switch option.key {
+                    case "secret":
+                        guard option.value.tagName == .bool, let b = option.value.bool else {
+                            error(option.value, "'secret' takes true or false, found \(describe(option.value))")
+                            continue
+                        }
+                        secret = b
+                    case "from": source = captureSource(option.value)
+                    case "regex":
+                        guard let pattern = string(option.value, "'regex'") else { continue }
+                        if (try? NSRegularExpression(pattern: pattern)) == nil {
+                            error(option.value, "invalid regular expression '\(pattern)'")
+                            continue
+                        }
+                        source = .regex(pattern)
+                    default: break
+                    }
+                }
+                if options.contains(where: { $0.key == "from" }) && options.contains(where: { $0.key == "regex" }) {
+                    error(pair.value, "a capture takes 'from' or 'regex', not both")
+                } else if let source {
+                    result.append(Capture(name: pair.key, source: source, secret: secret, location: here))
+                } else if !options.contains(where: { $0.key == "from" || $0.key == "regex" }) {
+                    error(pair.value, "a capture needs 'from' or 'regex'")
+                }
+            } else if let source = captureSource(pair.value) {
+                result.append(Capture(name: pair.key, source: source, location: here))
+            }
+        }
+        return result
+    }
+
+    mutating func captureSource(_ node: Node) -> Capture.Source? {
+        guard let text = nonEmptyString(node, "a capture source") else { return nil }
+        let hint = "sources: body, body.<path>, header.<name>, status, outcome, or { regex: '…' }"
+        if text == "status" { return .status }
+        if text == "outcome" { return .outcome }
+        if text == "body" { return .body(try! ValuePath(parsing: "$")) }
+        if text.hasPrefix("body.") || text.hasPrefix("body[") {
+            let rest = text.hasPrefix("body.") ? String(text.dropFirst(5)) : String(text.dropFirst(4))
+            do {
+                return .body(try ValuePath(parsing: rest))
+            } catch {
+                self.error(node, error.message, hint: hint)
+                return nil
+            }
+        }
+        for prefix in ["header.", "headers."] where text.hasPrefix(prefix) {
+            let name = String(text.dropFirst(prefix.count))
+            if name.isEmpty { break }
+            return .header(name)
+        }
+        let head = String(text.prefix { $0 != "." && $0 != "[" })
+        let near = Suggest.nearest(head, in: ["body", "header", "headers", "status", "outcome"])
+        error(node, "unknown capture source '\(text)'", hint: near.map { "did you mean '\($0)…'? " + hint } ?? hint)
+        return nil
+    }
+
+    mutating func retryPolicy(_ node: Node) -> RetryPolicy? {
+        guard let pairs = mapping(node, "'retry'") else { return nil }
+        checkKeys(pairs, allowed: SuiteKeys.retry, in: "'retry'")
+        var until: Expectations?
+        var every = 0.5
+        var within = 10.0
+        for pair in pairs {
+            switch pair.key {
+            case "until": until = expectations(pair.value)
+            case "every":
+                if let d = duration(pair.value, "'every'") {
+                    if d <= 0 { error(pair.value, "'every' must be more than zero") } else { every = d }
+                }
+            case "for":
+                if let d = duration(pair.value, "'for'") {
+                    if d <= 0 { error(pair.value, "'for' must be more than zero") } else { within = d }
+                }
+            default: break
+            }
+        }
+        return RetryPolicy(until: until, every: every, within: within, location: location(node))
+    }
+}

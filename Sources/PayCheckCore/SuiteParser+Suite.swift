@@ -1,0 +1,297 @@
+import Foundation
+import Yams
+
+extension SuiteParser {
+    /// Parses the whole file as a suite (or recognises a step fragment meant for `include:`).
+    mutating func parseSuite(fragmentAllowed: Bool) -> Outcome {
+        guard let root = compose() else { return .invalid }
+        guard let pairs = mapping(root, "a suite file") else { return .invalid }
+        let keys = Set(pairs.map(\.key))
+        if fragmentAllowed, !keys.contains("suite"), keys.contains("steps") { return .fragment }
+        checkKeys(pairs, allowed: SuiteKeys.suite, in: "the suite")
+        var name: String?
+        var providerID: String?
+        var description: String?
+        var tags: [String] = []
+        var vars: [Binding] = []
+        var casesNode: Node?
+        for pair in pairs {
+            switch pair.key {
+            case "suite": name = nonEmptyString(pair.value, "'suite'")
+            case "provider":
+                providerID = nonEmptyString(pair.value, "'provider'")
+                if let id = providerID {
+                    if let description = catalog.provider(id) {
+                        provider = description
+                    } else {
+                        let known = catalog.providerIDs
+                        let hint = Suggest.nearest(id, in: known).map { "did you mean '\($0)'?" }
+                            ?? (known.isEmpty ? "no providers are registered in this build" : "known providers: " + known.joined(separator: ", "))
+                        error(pair.value, "unknown provider '\(id)'", hint: hint)
+                    }
+                }
+            case "description": description = string(pair.value, "'description'")
+            case "tags": tags = stringList(pair.value, "'tags'")
+            case "vars": vars = bindings(pair.value, "'vars'")
+            case "cases": casesNode = pair.value
+            default: break
+            }
+        }
+        if !keys.contains("suite") {
+            error(root, "missing key 'suite' (the suite's name)", hint: "add 'suite: <name>' at the top of the file")
+        }
+        var cases: [Case] = []
+        if let casesNode {
+            if let sequence = casesNode.sequence {
+                if sequence.isEmpty { error(casesNode, "'cases' is empty", hint: "add at least one case with 'name' and 'steps'") }
+                for caseNode in sequence {
+                    if let parsed = parseCase(caseNode) { cases.append(parsed) }
+                }
+                var seen: [String: SourceLocation] = [:]
+                for c in cases {
+                    if let first = seen[c.name] {
+                        error(at: c.location, "duplicate case name '\(c.name)' (first at line \(first.line))", hint: "case names must be unique within a suite: reports identify cases by name")
+                    } else {
+                        seen[c.name] = c.location
+                    }
+                }
+            } else {
+                error(casesNode, "'cases' must be a list of cases, found \(describe(casesNode))")
+            }
+        } else {
+            error(root, "missing key 'cases' (the list of cases)")
+        }
+        guard let name else { return .invalid }
+        return .suite(Suite(
+            file: file, name: name, provider: providerID, description: description, tags: tags, vars: vars,
+            cases: cases, location: location(root)))
+    }
+
+    mutating func parseCase(_ node: Node) -> Case? {
+        guard let pairs = mapping(node, "a case") else { return nil }
+        checkKeys(pairs, allowed: SuiteKeys.case, in: "a case")
+        var name: String?
+        var tags: [String] = []
+        var requires: [String] = []
+        var skip: String?
+        var xfail: String?
+        var vars: [Binding] = []
+        var steps: [Step] = []
+        var sawSteps = false
+        for pair in pairs {
+            switch pair.key {
+            case "name": name = nonEmptyString(pair.value, "'name'")
+            case "tags": tags = stringList(pair.value, "'tags'")
+            case "requires":
+                requires = stringList(pair.value, "'requires'")
+                for r in requires where !SuiteKeys.requirements.contains(r) {
+                    error(pair.value, "unknown requirement '\(r)'", hint: "allowed: " + SuiteKeys.requirements.joined(separator: ", "))
+                }
+            case "skip": skip = nonEmptyString(pair.value, "'skip' (the reason)")
+            case "xfail": xfail = nonEmptyString(pair.value, "'xfail' (the reason)")
+            case "vars": vars = bindings(pair.value, "'vars'")
+            case "steps":
+                sawSteps = true
+                steps = parseSteps(pair.value)
+            default: break
+            }
+        }
+        if !pairs.contains(where: { $0.key == "name" }) { error(node, "a case needs a 'name'") }
+        if !sawSteps { error(node, "case '\(name ?? "?")' has no 'steps'") }
+        guard let name else { return nil }
+        return Case(name: name, tags: tags, requires: requires, skip: skip, xfail: xfail, vars: vars, steps: steps, location: location(node))
+    }
+
+    mutating func parseSteps(_ node: Node) -> [Step] {
+        guard let sequence = node.sequence else {
+            error(node, "'steps' must be a list of steps, found \(describe(node))")
+            return []
+        }
+        if sequence.isEmpty { error(node, "'steps' is empty") }
+        var steps: [Step] = []
+        for stepNode in sequence { steps += parseStep(stepNode) }
+        return steps
+    }
+
+    /// Parses one step; `include:` expands to the included file's steps.
+    mutating func parseStep(_ node: Node) -> [Step] {
+        guard let pairs = mapping(node, "a step") else { return [] }
+        checkKeys(pairs, allowed: SuiteKeys.stepKinds + SuiteKeys.stepCommon, in: "a step")
+        let kinds = pairs.filter { SuiteKeys.stepKinds.contains($0.key) }
+        guard let kindPair = kinds.first else {
+            error(node, "a step needs exactly one action", hint: "one of: " + SuiteKeys.stepKinds.joined(separator: ", "))
+            return []
+        }
+        if kinds.count > 1 {
+            error(kinds[1].keyNode, "a step has one action, found '\(kindPair.key)' and '\(kinds[1].key)'", hint: "split it into two steps")
+            return []
+        }
+        let value = { (key: String) in pairs.first { $0.key == key } }
+        if kindPair.key == "include" {
+            for other in pairs where other.key != "include" {
+                error(other.keyNode, "'\(other.key)' cannot go with 'include'", hint: "an include step only names the file")
+            }
+            return include(kindPair.value)
+        }
+        let isProviderKind = ProviderAction.Kind(rawValue: kindPair.key) != nil
+        if let with = value("with"), !isProviderKind {
+            error(with.keyNode, "'with' goes with call, payer, mock, redirect or deeplink steps, not '\(kindPair.key)'")
+        }
+        if let auth = value("auth"), kindPair.key != "call" {
+            error(auth.keyNode, "'auth' overrides go with 'call' steps only")
+        }
+        let kind: StepKind?
+        switch kindPair.key {
+        case "http": kind = httpStep(kindPair.value).map(StepKind.http)
+        case "set": kind = .set(bindings(kindPair.value, "'set'"))
+        case "wait": kind = duration(kindPair.value, "'wait'").map(StepKind.wait)
+        default:
+            kind = providerAction(
+                ProviderAction.Kind(rawValue: kindPair.key) ?? .call, nameNode: kindPair.value,
+                with: value("with")?.value, auth: value("auth")?.value
+            ).map(StepKind.provider)
+        }
+        var name: String?
+        var expect: Expectations?
+        var captures: [Capture] = []
+        var retry: RetryPolicy?
+        var timeout: Double?
+        for pair in pairs {
+            switch pair.key {
+            case "name": name = nonEmptyString(pair.value, "'name'")
+            case "expect": expect = expectations(pair.value)
+            case "capture": captures = self.captures(pair.value)
+            case "retry": retry = retryPolicy(pair.value)
+            case "timeout":
+                timeout = duration(pair.value, "'timeout'")
+                if timeout == 0 { error(pair.value, "'timeout' must be more than zero") }
+            default: break
+            }
+        }
+        if case .set = kind, expect != nil || !captures.isEmpty {
+            error(node, "a 'set' step has no response to expect or capture from")
+        }
+        guard let kind else { return [] }
+        return [Step(kind: kind, name: name, expect: expect, captures: captures, retry: retry, timeout: timeout, location: location(node))]
+    }
+
+    mutating func include(_ node: Node) -> [Step] {
+        guard let path = nonEmptyString(node, "'include'") else { return [] }
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let target = path.hasPrefix("/") ? path : base.appendingPathComponent(path).path
+        let canonicalTarget = SuiteParser.canonical(target)
+        if let cycleStart = includeStack.firstIndex(of: canonicalTarget) {
+            let chain = (includeStack[cycleStart...] + [canonicalTarget]).map { URL(fileURLWithPath: $0).lastPathComponent }
+            error(node, "include cycle: " + chain.joined(separator: " → "), hint: "an included file must not include itself, directly or indirectly")
+            return []
+        }
+        if includeStack.count > 32 {
+            error(node, "includes nested more than 32 deep")
+            return []
+        }
+        let text: String
+        do {
+            text = try loader.readFile(target)
+        } catch {
+            self.error(node, "cannot read included file '\(path)'", hint: "paths are relative to '\(URL(fileURLWithPath: file).lastPathComponent)'s folder")
+            return []
+        }
+        var child = SuiteParser(file: target, text: text, catalog: catalog, loader: loader)
+        child.includeStack = includeStack + [canonicalTarget]
+        child.provider = provider
+        let steps = child.parseFragment()
+        diagnostics += child.diagnostics
+        includedSources[target] = text
+        includedSources.merge(child.includedSources) { a, _ in a }
+        return steps
+    }
+
+    /// Parses a step fragment: `steps:` (and an optional `description:`).
+    mutating func parseFragment() -> [Step] {
+        guard let root = compose(), let pairs = mapping(root, "an included file") else { return [] }
+        checkKeys(pairs, allowed: SuiteKeys.fragment, in: "an included file")
+        guard let steps = pairs.first(where: { $0.key == "steps" }) else {
+            error(root, "an included file needs 'steps:'")
+            return []
+        }
+        return parseSteps(steps.value)
+    }
+
+    mutating func httpStep(_ node: Node) -> HTTPRequestStep? {
+        guard let pairs = mapping(node, "'http'") else { return nil }
+        checkKeys(pairs, allowed: SuiteKeys.http, in: "'http'")
+        var method = Template.literal("GET", at: location(node))
+        var url: Template?
+        var headers: [(name: String, value: Template)] = []
+        var query: [(name: String, value: TemplateValue)] = []
+        var body: HTTPRequestStep.Body?
+        let bodyKeys = pairs.filter { ["json", "form", "body"].contains($0.key) }
+        if bodyKeys.count > 1 {
+            error(bodyKeys[1].keyNode, "'\(bodyKeys[0].key)' and '\(bodyKeys[1].key)' both give a body", hint: "use one of json, form or body")
+        }
+        for pair in pairs {
+            switch pair.key {
+            case "method":
+                if let m = template(pair.value, "'method'") {
+                    method = m
+                    if m.singleExpression == nil, m.parts.count == 1, !SuiteKeys.methods.contains(m.source.uppercased()) {
+                        let hint = Suggest.nearest(m.source.uppercased(), in: SuiteKeys.methods).map { "did you mean '\($0)'?" }
+                        error(pair.value, "unknown HTTP method '\(m.source)'", hint: hint ?? "one of: " + SuiteKeys.methods.joined(separator: ", "))
+                    }
+                }
+            case "url": url = template(pair.value, "'url'")
+            case "headers":
+                for header in mapping(pair.value, "'headers'") ?? [] {
+                    if let t = template(header.value, "header '\(header.key)'") { headers.append((header.key, t)) }
+                }
+            case "query":
+                for q in mapping(pair.value, "'query'") ?? [] { query.append((q.key, templateValue(q.value))) }
+            case "json": body = .json(templateValue(pair.value))
+            case "form":
+                body = .form((mapping(pair.value, "'form'") ?? []).map { (name: $0.key, value: templateValue($0.value)) })
+            case "body": if let t = template(pair.value, "'body'") { body = .text(t) }
+            default: break
+            }
+        }
+        guard let url else {
+            error(node, "an 'http' step needs a 'url'")
+            return nil
+        }
+        if url.singleExpression == nil, case .text(let first)? = url.parts.first, !first.hasPrefix("http://"), !first.hasPrefix("https://") {
+            error(at: url.location, "url '\(url.source)' must start with http:// or https:// (or a variable such as '{{ mock.url }}')")
+        }
+        return HTTPRequestStep(method: method, url: url, headers: headers, query: query, body: body, location: location(node))
+    }
+
+    mutating func providerAction(_ kind: ProviderAction.Kind, nameNode: Node, with: Node?, auth: Node?) -> ProviderAction? {
+        guard let name = nonEmptyString(nameNode, "'\(kind.rawValue)'") else { return nil }
+        let here = location(nameNode)
+        let parameters = with.map { node -> TemplateValue in
+            if node.mapping == nil, !isNull(node) { error(node, "'with' must be a mapping of parameters, found \(describe(node))") }
+            return templateValue(node)
+        } ?? .literal(.object([:]), here)
+        let authValue = auth.map { templateValue($0) }
+        if kind == .mock, GenericMockAction(rawValue: name) != nil {
+            return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here)
+        }
+        guard let provider else {
+            let generic = kind == .mock ? " (the mock host itself answers: " + GenericMockAction.allCases.map(\.rawValue).joined(separator: ", ") + ")" : ""
+            if kind == .mock, let near = Suggest.nearest(name, in: GenericMockAction.allCases.map(\.rawValue)) {
+                error(nameNode, "unknown mock action '\(name)'\(generic)", hint: "did you mean '\(near)'?")
+            } else {
+                error(nameNode, "'\(kind.rawValue): \(name)' needs a provider, and this suite names none or an unknown one\(generic)", hint: "add 'provider: <id>' at the top of the suite")
+            }
+            return nil
+        }
+        var known = provider.actions[kind] ?? []
+        if kind == .mock { known += GenericMockAction.allCases.map(\.rawValue) }
+        guard known.contains(name) else {
+            let what = kind == .call ? "operation" : "\(kind.rawValue) action"
+            let hint = Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" }
+                ?? (known.isEmpty ? "provider '\(provider.id)' has no \(what)s" : "known: " + known.joined(separator: ", "))
+            error(nameNode, "unknown \(what) '\(name)' for provider '\(provider.id)'", hint: hint)
+            return nil
+        }
+        return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here)
+    }
+}

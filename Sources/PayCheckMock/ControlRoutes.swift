@@ -1,0 +1,85 @@
+import Hummingbird
+
+/// Registers the control API under `/__paycheck/` (echo is answered by ``MockMiddleware``).
+struct ControlRoutes: Sendable {
+    /// The host whose state the routes read and change.
+    let host: MockHost
+
+    /// Adds every control route to `router`.
+    func register(on router: Router<BasicRequestContext>) {
+        let root = ControlPath.root
+        router.get("\(root)/health") { _, _ in self.health() }
+        router.post("\(root)/reset") { _, _ in
+            await self.host.reset()
+            return MockResponse.json(.object([("status", .string("reset"))]))
+        }
+        router.get("\(root)/clock") { _, _ in self.clockResponse() }
+        router.post("\(root)/clock") { request, _ in try await self.adjustClock(request) }
+        router.get("\(root)/journal") { request, _ in self.journal(request) }
+        router.delete("\(root)/journal") { _, _ in
+            self.host.journal.clear()
+            return MockResponse.noContent()
+        }
+        self.registerKeyValue(on: router)
+        self.registerFaults(on: router)
+    }
+
+    /// `GET /__paycheck/health`.
+    private func health() -> Response {
+        MockResponse.json(
+            .object([
+                ("status", .string("ok")),
+                ("providers", .array(self.host.providers.map { .string($0.id) })),
+                ("now", .string(MockTimestamp.format(self.host.clock.now()))),
+            ])
+        )
+    }
+
+    /// `{"now": …}` for the clock routes.
+    private func clockResponse() -> Response {
+        MockResponse.json(.object([("now", .string(MockTimestamp.format(self.host.clock.now())))]))
+    }
+
+    /// `POST /__paycheck/clock` with `{"advance": "31m"}` or `{"set": "<ISO 8601>"}`.
+    private func adjustClock(_ request: Request) async throws -> Response {
+        let object = try JSONText.object(try await Self.body(of: request))
+        switch try ClockAdjustment(json: object) {
+        case .advance(let seconds):
+            self.host.clock.advance(by: seconds)
+        case .set(let date):
+            self.host.clock.set(to: date)
+        }
+        return self.clockResponse()
+    }
+
+    /// `GET /__paycheck/journal?path=<prefix>`.
+    private func journal(_ request: Request) -> Response {
+        let prefix = request.uri.queryParameters["path"].map(String.init) ?? ""
+        let entries = self.host.journal.entries(pathPrefix: prefix)
+        return MockResponse.json(
+            .object([
+                ("count", .int(entries.count)),
+                ("requests", .array(entries.map(Self.json(for:)))),
+            ])
+        )
+    }
+
+    /// One journal entry as JSON.
+    private static func json(for entry: RecordedRequest) -> JSONText {
+        .object([
+            ("method", .string(entry.method)),
+            ("path", .string(entry.path)),
+            ("query", .string(entry.query)),
+            ("headers", .array(entry.headers.map { .array([.string($0.name), .string($0.value)]) })),
+            ("body", .string(entry.body)),
+            ("bodyTruncated", .bool(entry.bodyTruncated)),
+            ("receivedAt", .string(MockTimestamp.format(entry.receivedAt))),
+        ])
+    }
+
+    /// The request body, already collected (and size-checked) by ``MockMiddleware``.
+    static func body(of request: Request) async throws -> [UInt8] {
+        let buffer = try await request.body.collect(upTo: MockMiddleware.maximumBodyBytes)
+        return Array(buffer.readableBytesView)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// The mock's notion of "now": an injected base time source plus an adjustable offset.
+///
+/// Suites move mock time forward (session expiry, seed windows) through the control API instead of
+/// sleeping; tests inject a fixed `base` so every timestamp is deterministic.
+public final class MockClock: Sendable {
+    /// The underlying time source, usually the wall clock.
+    private let base: @Sendable () -> Date
+    /// Seconds added to `base()`; changed by `advance(by:)` and `set(to:)`.
+    private let offset: Mutex<TimeInterval>
+
+    /// Creates a clock that reads `base` and starts with no offset.
+    /// - Parameter base: The underlying time source; defaults to the system clock.
+    public init(base: @escaping @Sendable () -> Date = { Date() }) {
+        self.base = base
+        self.offset = Mutex(0)
+    }
+
+    /// Returns the current mock time.
+    public func now() -> Date {
+        let offset = self.offset.withLock { $0 }
+        return self.base().addingTimeInterval(offset)
+    }
+
+    /// Moves mock time forward (or back, for a negative value) by `seconds`.
+    public func advance(by seconds: Double) {
+        self.offset.withLock { $0 += seconds }
+    }
+
+    /// Makes `now()` return `date` at this instant; mock time keeps flowing from there with the base clock.
+    public func set(to date: Date) {
+        let base = self.base()
+        self.offset.withLock { $0 = date.timeIntervalSince(base) }
+    }
+
+    /// Removes any offset so that `now()` equals the base time source again.
+    public func reset() {
+        self.offset.withLock { $0 = 0 }
+    }
+
+    /// The current offset from the base time source, in seconds.
+    public var offsetSeconds: Double {
+        self.offset.withLock { $0 }
+    }
+}

@@ -1,0 +1,113 @@
+import Hummingbird
+
+/// The host's outermost middleware: body limit, journaling, fault injection, echo and JSON 404s.
+///
+/// It wraps every route and the router's not-found responder. A request that matched no route
+/// reaches it with `context.endpointPath == nil`, which is how unknown paths get JSON errors.
+struct MockMiddleware: RouterMiddleware {
+    /// The request context of the host's router.
+    typealias Context = BasicRequestContext
+
+    /// The largest request body accepted; larger bodies are answered with 413.
+    static let maximumBodyBytes = 2 * 1024 * 1024
+    /// The response header that marks an injected connection reset for ``ConnectionFaultResponder``.
+    static let resetMarkerHeader = HTTPFields.Element.Name("x-paycheck-fault")!
+    /// The marker header's value for a connection reset.
+    static let resetMarkerValue = "reset"
+
+    /// Mock time, for journal timestamps.
+    let clock: MockClock
+    /// Where requests are recorded.
+    let journal: RequestJournal
+    /// Pending injected faults.
+    let faults: FaultRegistry
+
+    /// Handles one request; see the type's documentation.
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var request = request
+        let path = request.uri.path
+        let isControl = ControlPath.isControl(path)
+        let isJournaled = !isControl || ControlPath.isEcho(path) || ControlPath.isKeyValue(path)
+
+        let body: [UInt8]
+        do {
+            let buffer = try await request.collectBody(upTo: Self.maximumBodyBytes)
+            body = Array(buffer.readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            if isJournaled { self.record(request, body: []) }
+            return MockResponse.error(
+                .contentTooLarge,
+                "request body of '\(request.method.rawValue) \(path)' exceeds the mock's limit of 2 MiB"
+            )
+        }
+        if isJournaled { self.record(request, body: body) }
+
+        if isControl {
+            if ControlPath.isEcho(path) {
+                return try EchoResponder.response(to: request, body: body)
+            }
+            guard context.endpointPath != nil else {
+                return MockResponse.error(.notFound, "unknown control route '\(request.method.rawValue) \(path)'")
+            }
+            return try await self.route(request, context: context, next: next)
+        }
+
+        if let fault = self.faults.consume(path: path) {
+            switch fault {
+            case .status(let code):
+                return MockResponse.error(HTTPResponse.Status(code: code), "injected fault")
+            case .malformed:
+                return MockResponse.text("{\"truncated\": ", status: .ok)
+            case .delay(let milliseconds):
+                try await Task.sleep(for: .milliseconds(milliseconds))
+            case .reset:
+                var response = MockResponse.error(.badGateway, "injected fault: connection reset")
+                response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
+                return response
+            }
+        }
+        guard context.endpointPath != nil else {
+            return MockResponse.error(.notFound, "no mock route for '\(request.method.rawValue) \(path)'")
+        }
+        return try await self.route(request, context: context, next: next)
+    }
+
+    /// Calls the matched route, turning unexpected errors into a JSON 500 instead of an empty body.
+    private func route(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            context.logger.error("mock route failed", metadata: ["error": "\(error)"])
+            return MockResponse.error(
+                .internalServerError,
+                "internal mock error in '\(request.method.rawValue) \(request.uri.path)': \(error)"
+            )
+        }
+    }
+
+    /// Appends `request` with `body` to the journal, stamped with mock time.
+    private func record(_ request: Request, body: [UInt8]) {
+        self.journal.record(
+            RecordedRequest(
+                method: request.method.rawValue,
+                path: request.uri.path,
+                query: request.uri.query ?? "",
+                headers: request.headers.map { RecordedRequest.Header(name: $0.name.rawName, value: $0.value) },
+                body: body,
+                receivedAt: self.clock.now()
+            )
+        )
+    }
+}

@@ -1,0 +1,36 @@
+/// Sends HTTP requests from the mock to the outside world, e.g. provider webhooks to a merchant.
+///
+/// The mock target has no HTTP client of its own; the runner supplies an implementation backed by
+/// AsyncHTTPClient, and tests supply a recording fake.
+public protocol OutboundHTTP: Sendable {
+    /// POSTs `body` with `headers` to `url` and returns the response status code.
+    func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int
+}
+
+/// The default ``OutboundHTTP`` used when none is configured: every call fails with a clear error.
+public struct NoOutboundHTTP: OutboundHTTP {
+    /// Creates the placeholder sender.
+    public init() {}
+
+    /// Always throws ``OutboundHTTPError``, naming the URL that could not be reached.
+    public func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+        throw OutboundHTTPError(
+            message: "cannot POST to '\(url)': no outbound HTTP client is configured for the mock host "
+                + "(pass one as MockHost(outbound:))"
+        )
+    }
+}
+
+/// The error thrown by ``NoOutboundHTTP`` (and usable by other senders) for a request that could not be sent.
+public struct OutboundHTTPError: Error, CustomStringConvertible, Sendable {
+    /// A lower-case, human-readable explanation quoting the URL.
+    public var message: String
+
+    /// Creates an error with `message`.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { self.message }
+}

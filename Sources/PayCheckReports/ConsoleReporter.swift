@@ -1,0 +1,151 @@
+import PayCheckCore
+import PayCheckRunner
+
+/// Writes live progress for a terminal and renders the end-of-run summary.
+///
+/// Live output goes through `write`, one complete line (ending in `\n`) per call:
+/// - `.started`: `Running 12 cases against mock…`
+/// - `.caseFinished`, verbose only: `  ✔ name (12 ms)`, `  ✘ name`, `  ! name` (error), `  - name (reason)`
+/// - `.suiteFinished`: `PASS   suites/p2p/lifecycle.yaml  Lifecycle  (3 passed, 0 failed, 0 errors, 1 skipped, 123 ms)`
+///
+/// `quiet` prints nothing live. Colours are used only when `colored` is set; the CLI decides from the TTY,
+/// `NO_COLOR` and `--color`.
+public struct ConsoleReporter: Sendable {
+    /// Whether to emit ANSI colours.
+    public var colored: Bool
+    /// Whether to print one line per case as well as one per suite.
+    public var verbose: Bool
+    /// Whether to print nothing live (the summary is still available).
+    public var quiet: Bool
+    /// Receives the live output, one line at a time.
+    public var write: @Sendable (String) -> Void
+
+    /// Creates a console reporter writing live output to `write`.
+    public init(colored: Bool = false, verbose: Bool = false, quiet: Bool = false, write: @escaping @Sendable (String) -> Void) {
+        self.colored = colored
+        self.verbose = verbose
+        self.quiet = quiet
+        self.write = write
+    }
+
+    private var style: ANSIStyle { ANSIStyle(enabled: colored) }
+
+    /// Prints live progress for one runner event (nothing when `quiet`).
+    public func handle(_ event: RunEvent) {
+        guard !quiet else { return }
+        switch event {
+        case .started(let total, let target):
+            write("Running \(ReportFormat.plural(total, "case")) against \(target)…\n")
+        case .caseFinished(_, let result):
+            if verbose { write(caseLine(result) + "\n") }
+        case .suiteFinished(let suite):
+            write(suiteLine(suite) + "\n")
+        }
+    }
+
+    /// The verbose line for one finished case.
+    func caseLine(_ result: CaseResult) -> String {
+        switch result.verdict {
+        case .passed: "  \(style.green("✔")) \(result.name) \(style.dim("(\(ReportFormat.human(result.duration)))"))"
+        case .failed: "  \(style.red("✘")) \(result.name)"
+        case .error: "  \(style.yellow("!")) \(result.name)"
+        case .skipped: "  \(style.dim("-")) \(result.name)" + (result.skipReason.map { " " + style.dim("(\($0))") } ?? "")
+        }
+    }
+
+    /// The line for one finished suite.
+    func suiteLine(_ suite: SuiteResult) -> String {
+        let (errors, failed) = (suite.count(.error), suite.count(.failed))
+        let label =
+            errors > 0 ? style.bold(style.yellow("ERROR")) : failed > 0 ? style.bold(style.red("FAIL ")) : style.bold(style.green("PASS "))
+        let counts =
+            "\(suite.count(.passed)) passed, \(failed) failed, \(ReportFormat.plural(errors, "error")), "
+            + "\(suite.count(.skipped)) skipped, \(ReportFormat.human(suite.duration))"
+        return "\(label)  \(suite.file)  \(suite.displayName)  \(style.dim("(\(counts))"))"
+    }
+
+    /// The end-of-run text: each failed or errored case with its diagnostics (in run order), then the
+    /// counts, the wall-clock time and what the exit code means. Ends with a newline.
+    public func summary(_ result: RunResult) -> String {
+        var blocks: [String] = []
+        for suite in result.suites {
+            for testCase in suite.cases where testCase.verdict == .failed || testCase.verdict == .error {
+                blocks.append(problem(testCase, in: suite))
+            }
+        }
+        let c = result.counts
+        let parts = [
+            colorIf(c.passed > 0, "\(c.passed) passed", style.green),
+            colorIf(c.failed > 0, "\(c.failed) failed", style.red),
+            colorIf(c.errors > 0, ReportFormat.plural(c.errors, "error"), style.yellow),
+            colorIf(c.skipped > 0, "\(c.skipped) skipped", style.dim),
+        ]
+        let line = "\(ReportFormat.plural(c.total, "case")): \(parts.joined(separator: ", ")) in \(ReportFormat.seconds2(result.duration))"
+        blocks.append(line + "\n" + exitMeaning(result.exitCode))
+        return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The block for one failed or errored case.
+    private func problem(_ testCase: CaseResult, in suite: SuiteResult) -> String {
+        let failed = testCase.verdict == .failed
+        let mark = failed ? style.red("✘") : style.yellow("!")
+        var lines = ["\(mark) " + style.bold("\(suite.displayName) › \(testCase.name)")]
+        guard let step = testCase.failingStep else {
+            lines.append(diagnosticLine(testCase.location, failed ? "case failed" : "case could not run"))
+            return lines.joined(separator: "\n")
+        }
+        for mismatch in step.mismatches {
+            lines.append(diagnosticLine(mismatch.location, mismatch.message))
+            lines.append("  " + style.red("- expected: \(mismatch.expected)"))
+            lines.append("  " + style.green("+ actual:   \(mismatch.actual)"))
+        }
+        if let error = step.error {
+            lines.append(diagnosticLine(step.location, error))
+        } else if step.mismatches.isEmpty {
+            lines.append(diagnosticLine(step.location, "step \"\(step.name)\" \(failed ? "failed" : "could not run")"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `file:line:col: error: message`, styled like `DiagnosticRenderer`.
+    private func diagnosticLine(_ location: SourceLocation, _ message: String) -> String {
+        "\(style.bold(location.description)): \(style.red("error")): \(message)"
+    }
+
+    /// `text` passed through `paint` when `condition` holds.
+    private func colorIf(_ condition: Bool, _ text: String, _ paint: (String) -> String) -> String {
+        condition ? paint(text) : text
+    }
+
+    /// One line explaining the exit code.
+    private func exitMeaning(_ code: Int32) -> String {
+        switch code {
+        case 0: "exit 0: no failures or errors"
+        case 1: "exit 1: conformance failures"
+        case 2: "exit 2: suite or usage invalid"
+        case 3: "exit 3: could not run (errors)"
+        default: "exit \(code)"
+        }
+    }
+
+    /// Renders suite diagnostics with the offending source lines taken from `sources` (file → full text),
+    /// sorted by location, followed by `N errors in M files`. Ends with a newline.
+    public static func diagnostics(_ diags: [Diagnostic], sources: [String: String], colored: Bool) -> String {
+        // YAML line breaks are LF, CRLF and CR; CRLF is a single Character in Swift.
+        let lines: [String: [Substring]] = sources.mapValues { text in
+            text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        }
+        let renderer = DiagnosticRenderer(colored: colored) { file, line in
+            guard let fileLines = lines[file], line >= 1, line <= fileLines.count else { return nil }
+            return String(fileLines[line - 1])
+        }
+        let errors = diags.filter { $0.severity == .error }.count
+        let warnings = diags.filter { $0.severity == .warning }.count
+        let files = Set(diags.compactMap { $0.location?.file }).count
+        var tally = ReportFormat.plural(errors, "error")
+        if warnings > 0 { tally += " and " + ReportFormat.plural(warnings, "warning") }
+        tally += " in " + ReportFormat.plural(files, "file")
+        let body = renderer.render(diags)
+        return (body.isEmpty ? "" : body + "\n\n") + tally + "\n"
+    }
+}

@@ -1,0 +1,165 @@
+import PayCheckCore
+import PayCheckRunner
+
+/// Renders a run as a versioned JSON document: everything the HTML report and the per-provider coverage
+/// matrix need. The shape is documented by ``JSONReportSchema/jsonSchema``.
+///
+/// Keys are sorted and optional fields are always present (`null` when absent), so the output is
+/// deterministic and diffable. Durations are seconds rounded to milliseconds; times are ISO 8601 in UTC.
+public enum JSONReporter {
+    /// The version of the report's shape, written as `schemaVersion`; bumped on incompatible changes.
+    public static let schemaVersion = 1
+
+    /// Renders `result` as pretty-printed JSON ending with a newline.
+    public static func render(_ result: RunResult) -> String {
+        JSONText.encode(value(result), pretty: true) + "\n"
+    }
+
+    /// The report as a `Value`, for callers that embed it (the HTML report, say).
+    public static func value(_ result: RunResult) -> Value {
+        .object([
+            "schemaVersion": .int(schemaVersion),
+            "tool": "paycheck",
+            "version": .string(result.version),
+            "target": .string(result.target),
+            "targetKind": .string(result.targetKind),
+            "hostname": .string(result.hostname),
+            "startedAt": .string(ReportFormat.iso8601(result.startedAt)),
+            "duration": seconds(result.duration),
+            "counts": counts(result.counts),
+            "exitCode": .int(Int(result.exitCode)),
+            "suites": .array(result.suites.map(suite)),
+            "coverage": coverage(result),
+        ])
+    }
+
+    /// One suite.
+    private static func suite(_ suite: SuiteResult) -> Value {
+        var c = Counts()
+        for testCase in suite.cases { c.add(testCase.verdict) }
+        return .object([
+            "file": .string(suite.file),
+            "name": .string(suite.name),
+            "provider": optional(suite.provider),
+            "startedAt": .string(ReportFormat.iso8601(suite.startedAt)),
+            "duration": seconds(suite.duration),
+            "counts": counts(c),
+            "cases": .array(suite.cases.map(testCase)),
+        ])
+    }
+
+    /// One case.
+    private static func testCase(_ testCase: CaseResult) -> Value {
+        .object([
+            "name": .string(testCase.name),
+            "location": .string(testCase.location.description),
+            "verdict": .string(testCase.verdict.rawValue),
+            "skipReason": optional(testCase.skipReason),
+            "tags": .array(testCase.tags.map(Value.string)),
+            "startedAt": .string(ReportFormat.iso8601(testCase.startedAt)),
+            "duration": seconds(testCase.duration),
+            "steps": .array(testCase.steps.map(step)),
+        ])
+    }
+
+    /// One step.
+    private static func step(_ step: StepResult) -> Value {
+        .object([
+            "name": .string(step.name),
+            "location": .string(step.location.description),
+            "verdict": .string(step.verdict.rawValue),
+            "attempts": .int(step.attempts),
+            "duration": seconds(step.duration),
+            "error": optional(step.error),
+            "outcome": optional(step.outcome),
+            "nativeState": optional(step.nativeState),
+            "errorCode": step.errorCode.map { .object($0.mapValues(Value.string)) } ?? .null,
+            "mismatches": .array(step.mismatches.map(mismatch)),
+            "exchanges": .array(step.exchanges.map(exchange)),
+        ])
+    }
+
+    /// One failed expectation.
+    private static func mismatch(_ mismatch: Mismatch) -> Value {
+        .object([
+            "location": .string(mismatch.location.description),
+            "subject": .string(mismatch.subject),
+            "expected": .string(mismatch.expected),
+            "actual": .string(mismatch.actual),
+            "kind": .string(mismatch.kind),
+        ])
+    }
+
+    /// One HTTP exchange.
+    private static func exchange(_ exchange: Exchange) -> Value {
+        .object([
+            "method": .string(exchange.method),
+            "url": .string(exchange.url),
+            "requestHeaders": headers(exchange.requestHeaders),
+            "requestBody": .string(exchange.requestBody),
+            "status": exchange.status.map(Value.int) ?? .null,
+            "responseHeaders": headers(exchange.responseHeaders),
+            "responseBody": .string(exchange.responseBody),
+            "duration": seconds(exchange.duration),
+            "error": optional(exchange.error),
+        ])
+    }
+
+    /// Per provider, the sorted sets of canonical outcomes, native states and error codes observed in any step.
+    private static func coverage(_ result: RunResult) -> Value {
+        var outcomes: [String: Set<String>] = [:]
+        var states: [String: Set<String>] = [:]
+        var codes: [String: Set<[String: String]>] = [:]
+        for suite in result.suites {
+            guard let provider = suite.provider, !provider.isEmpty else { continue }
+            outcomes[provider, default: []].formUnion([])
+            states[provider, default: []].formUnion([])
+            codes[provider, default: []].formUnion([])
+            for step in suite.cases.flatMap(\.steps) {
+                if let outcome = step.outcome { outcomes[provider, default: []].insert(outcome) }
+                if let state = step.nativeState { states[provider, default: []].insert(state) }
+                if let code = step.errorCode, !code.isEmpty { codes[provider, default: []].insert(code) }
+            }
+        }
+        var members: [String: Value] = [:]
+        for provider in outcomes.keys {
+            let sortedCodes = (codes[provider] ?? []).sorted { codeKey($0) < codeKey($1) }
+            members[provider] = .object([
+                "outcomes": .array((outcomes[provider] ?? []).sorted().map(Value.string)),
+                "nativeStates": .array((states[provider] ?? []).sorted().map(Value.string)),
+                "errorCodes": .array(sortedCodes.map { code in
+                    .object([
+                        "class": optional(code["class"]),
+                        "code": optional(code["code"]),
+                        "id": .string(codeKey(code)),
+                    ])
+                }),
+            ])
+        }
+        return .object(members)
+    }
+
+    /// `class/code`, the error code's identity in the coverage matrix.
+    private static func codeKey(_ code: [String: String]) -> String {
+        "\(code["class"] ?? "")/\(code["code"] ?? "")"
+    }
+
+    /// Counts as an object.
+    private static func counts(_ c: Counts) -> Value {
+        .object([
+            "total": .int(c.total), "passed": .int(c.passed), "failed": .int(c.failed),
+            "errors": .int(c.errors), "skipped": .int(c.skipped),
+        ])
+    }
+
+    /// Headers as `[[name, value], …]`, order and duplicates kept.
+    private static func headers(_ headers: [(name: String, value: String)]) -> Value {
+        .array(headers.map { .array([.string($0.name), .string($0.value)]) })
+    }
+
+    /// Seconds rounded to milliseconds.
+    private static func seconds(_ seconds: Double) -> Value { .double(ReportFormat.roundedSeconds(seconds)) }
+
+    /// A string, or `null`.
+    private static func optional(_ s: String?) -> Value { s.map(Value.string) ?? .null }
+}

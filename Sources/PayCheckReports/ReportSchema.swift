@@ -1,0 +1,172 @@
+/// The JSON Schema (draft 2020-12) of the report written by ``JSONReporter``, documenting every field.
+///
+/// Readers should check `schemaVersion` first: fields may be added within a version, but never removed or
+/// changed in meaning.
+public enum JSONReportSchema {
+    /// The schema as JSON text.
+    public static let jsonSchema: String = #"""
+    {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "$id": "https://paycheck.dev/schemas/report-1.json",
+      "title": "PayCheck run report",
+      "description": "Everything one `paycheck run` produced, already redacted. Durations are seconds rounded to milliseconds; times are ISO 8601 in UTC with milliseconds (`2026-01-15T10:00:00.250Z`); locations are `file:line:column`, 1-based. Optional fields are always present and `null` when absent.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "suites", "coverage"],
+      "properties": {
+        "schemaVersion": { "const": 1, "description": "The version of this shape; bumped on incompatible changes." },
+        "tool": { "const": "paycheck", "description": "The tool that wrote the report." },
+        "version": { "type": "string", "description": "The paycheck version that ran." },
+        "target": { "type": "string", "description": "The target as given, e.g. `mock`, `sandbox`, `url=http://127.0.0.1:8080`." },
+        "targetKind": { "type": "string", "description": "The kind of target: `mock`, `sandbox` or `url`." },
+        "hostname": { "type": "string", "description": "The machine the run happened on." },
+        "startedAt": { "$ref": "#/$defs/time", "description": "When the run started." },
+        "duration": { "$ref": "#/$defs/seconds", "description": "Wall-clock seconds of the whole run (cases may run in parallel)." },
+        "counts": { "$ref": "#/$defs/counts", "description": "Case verdicts over the whole run." },
+        "exitCode": { "type": "integer", "enum": [0, 1, 2, 3], "description": "The process exit code: 0 all passed (skips allowed), 1 conformance failures, 2 suite or usage invalid, 3 could not run (errors win over failures)." },
+        "suites": { "type": "array", "items": { "$ref": "#/$defs/suite" }, "description": "Suite results in plan order." },
+        "coverage": {
+          "type": "object",
+          "description": "Per provider id (raw HTTP suites are left out): what the run observed, for the provider × outcome/error-code matrix. Steps of every verdict count.",
+          "additionalProperties": { "$ref": "#/$defs/providerCoverage" }
+        }
+      },
+      "$defs": {
+        "seconds": { "type": "number", "minimum": 0, "description": "Seconds, rounded to milliseconds." },
+        "time": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$", "description": "ISO 8601 in UTC with milliseconds." },
+        "location": { "type": "string", "pattern": "^.+:[0-9]+:[0-9]+$", "description": "`file:line:column` in a suite file, 1-based." },
+        "verdict": {
+          "type": "string",
+          "enum": ["passed", "failed", "error", "skipped"],
+          "description": "passed: every expectation held; failed: an expectation did not hold (non-conformance); error: it could not run (transport, timeout, template, sandbox down); skipped: not run, or an expected failure (xfail)."
+        },
+        "counts": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["total", "passed", "failed", "errors", "skipped"],
+          "description": "How many cases had each verdict.",
+          "properties": {
+            "total": { "type": "integer", "minimum": 0, "description": "All cases." },
+            "passed": { "type": "integer", "minimum": 0, "description": "Cases that passed." },
+            "failed": { "type": "integer", "minimum": 0, "description": "Cases that failed." },
+            "errors": { "type": "integer", "minimum": 0, "description": "Cases that could not run." },
+            "skipped": { "type": "integer", "minimum": 0, "description": "Cases skipped, xfail included." }
+          }
+        },
+        "headers": {
+          "type": "array",
+          "description": "Headers in wire order as `[name, value]` pairs; duplicates kept; secrets already redacted.",
+          "items": { "type": "array", "prefixItems": [{ "type": "string" }, { "type": "string" }], "minItems": 2, "maxItems": 2 }
+        },
+        "suite": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["file", "name", "provider", "startedAt", "duration", "counts", "cases"],
+          "description": "One suite file.",
+          "properties": {
+            "file": { "type": "string", "description": "The suite file path as given on the command line." },
+            "name": { "type": "string", "description": "The `suite:` name as written (may be empty; reporters fall back to the file name)." },
+            "provider": { "type": ["string", "null"], "description": "The provider id, or null for raw HTTP suites." },
+            "startedAt": { "$ref": "#/$defs/time", "description": "When the suite's first case started." },
+            "duration": { "$ref": "#/$defs/seconds", "description": "Sum of the case durations." },
+            "counts": { "$ref": "#/$defs/counts", "description": "Case verdicts in this suite." },
+            "cases": { "type": "array", "items": { "$ref": "#/$defs/case" }, "description": "Case results in file order." }
+          }
+        },
+        "case": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["name", "location", "verdict", "skipReason", "tags", "startedAt", "duration", "steps"],
+          "description": "One case.",
+          "properties": {
+            "name": { "type": "string", "description": "The case name as written (duplicates are possible; the JUnit report makes them unique)." },
+            "location": { "$ref": "#/$defs/location", "description": "Where the case starts." },
+            "verdict": { "$ref": "#/$defs/verdict", "description": "The case verdict." },
+            "skipReason": { "type": ["string", "null"], "description": "Why it was skipped, or `xfail: <reason>` for an expected failure; null otherwise." },
+            "tags": { "type": "array", "items": { "type": "string" }, "description": "The suite's and the case's tags." },
+            "startedAt": { "$ref": "#/$defs/time", "description": "When the case started." },
+            "duration": { "$ref": "#/$defs/seconds", "description": "Seconds the case took." },
+            "steps": { "type": "array", "items": { "$ref": "#/$defs/step" }, "description": "Steps that ran, in order; the case stops at the first step that does not pass." }
+          }
+        },
+        "step": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["name", "location", "verdict", "attempts", "duration", "error", "outcome", "nativeState", "errorCode", "mismatches", "exchanges"],
+          "description": "One step (its last attempt when retried).",
+          "properties": {
+            "name": { "type": "string", "description": "The step label." },
+            "location": { "$ref": "#/$defs/location", "description": "Where the step is written." },
+            "verdict": { "$ref": "#/$defs/verdict", "description": "The step verdict." },
+            "attempts": { "type": "integer", "minimum": 0, "description": "How many attempts ran (1 without retry)." },
+            "duration": { "$ref": "#/$defs/seconds", "description": "Seconds, all attempts included." },
+            "error": { "type": ["string", "null"], "description": "Why the step could not run (verdict `error`); null otherwise." },
+            "outcome": { "type": ["string", "null"], "description": "The canonical outcome observed (`succeeded`, `pending`, `rejected`…), for provider steps." },
+            "nativeState": { "type": ["string", "null"], "description": "The provider's native state the outcome was mapped from, e.g. `REJECTED`." },
+            "errorCode": {
+              "type": ["object", "null"],
+              "description": "The provider error catalog entry observed (without its message), usually `class` and `code`.",
+              "additionalProperties": { "type": "string" }
+            },
+            "mismatches": { "type": "array", "items": { "$ref": "#/$defs/mismatch" }, "description": "Expectations that did not hold." },
+            "exchanges": { "type": "array", "items": { "$ref": "#/$defs/exchange" }, "description": "The HTTP exchanges of the last attempt." }
+          }
+        },
+        "mismatch": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["location", "subject", "expected", "actual", "kind"],
+          "description": "A failed expectation.",
+          "properties": {
+            "location": { "$ref": "#/$defs/location", "description": "Where the expectation is written." },
+            "subject": { "type": "string", "description": "What was checked, e.g. `status`, `body.status.status`, `header content-type`, `outcome`." },
+            "expected": { "type": "string", "description": "The expectation in words, e.g. `eq 200`." },
+            "actual": { "type": "string", "description": "The actual value, or `(absent)`." },
+            "kind": { "type": "string", "description": "The failure type, e.g. `StatusMismatch`, `BodyMismatch`, `OutcomeMismatch`, `UnexpectedPass`; the JUnit failure `type`." }
+          }
+        },
+        "exchange": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["method", "url", "requestHeaders", "requestBody", "status", "responseHeaders", "responseBody", "duration", "error"],
+          "description": "One HTTP request and its response, redacted.",
+          "properties": {
+            "method": { "type": "string", "description": "The request method." },
+            "url": { "type": "string", "description": "The request URL." },
+            "requestHeaders": { "$ref": "#/$defs/headers", "description": "Request headers." },
+            "requestBody": { "type": "string", "description": "Request body text (cut at 64 KiB)." },
+            "status": { "type": ["integer", "null"], "description": "Response status, or null when there was no response." },
+            "responseHeaders": { "$ref": "#/$defs/headers", "description": "Response headers." },
+            "responseBody": { "type": "string", "description": "Response body text (cut at 64 KiB)." },
+            "duration": { "$ref": "#/$defs/seconds", "description": "Seconds from sending to the full response." },
+            "error": { "type": ["string", "null"], "description": "The transport error when there was no response; null otherwise." }
+          }
+        },
+        "providerCoverage": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["outcomes", "nativeStates", "errorCodes"],
+          "description": "What one provider's steps observed; each list sorted and without duplicates.",
+          "properties": {
+            "outcomes": { "type": "array", "items": { "type": "string" }, "description": "Canonical outcomes observed." },
+            "nativeStates": { "type": "array", "items": { "type": "string" }, "description": "Native states observed." },
+            "errorCodes": {
+              "type": "array",
+              "description": "Error codes observed, sorted by `id`.",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["id", "class", "code"],
+                "properties": {
+                  "id": { "type": "string", "description": "`class/code`, the column key in the coverage matrix." },
+                  "class": { "type": ["string", "null"], "description": "The error class." },
+                  "code": { "type": ["string", "null"], "description": "The error code." }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    """#
+}

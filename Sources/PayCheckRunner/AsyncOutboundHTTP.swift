@@ -1,0 +1,22 @@
+import AsyncHTTPClient
+import NIOCore
+import PayCheckMock
+
+/// Lets the mock send webhooks through the run's AsyncHTTPClient.
+public struct AsyncOutboundHTTP: OutboundHTTP {
+    private let client: HTTPClient
+
+    /// Wraps a client whose lifetime the caller scopes.
+    public init(client: HTTPClient) { self.client = client }
+
+    /// POSTs the body and returns the status.
+    public func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await client.execute(request, timeout: .seconds(10))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return Int(response.status.code)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import PayCheckCore
+import PayCheckProviders
+
+extension CaseExecutor {
+    /// Runs `set:` and `wait:` steps, which have no response; `nil` for every other kind.
+    mutating func performLocal(_ step: Step) async -> StepResult? {
+        switch step.kind {
+        case .set(let bindings):
+            for binding in bindings {
+                do {
+                    variables[binding.name] = try renderer.render(binding.value)
+                } catch {
+                    return StepResult(name: step.summary, location: error.location, verdict: .error, error: redacted(message(error)))
+                }
+            }
+            return StepResult(name: step.summary, location: step.location, verdict: .passed)
+        case .wait(let seconds):
+            do {
+                try await runner.clock.sleep(seconds: seconds)
+                return StepResult(name: step.summary, location: step.location, verdict: .passed, duration: seconds)
+            } catch {
+                return StepResult(name: step.summary, location: step.location, verdict: .error, error: "the run was cancelled")
+            }
+        case .http, .provider:
+            return nil
+        }
+    }
+
+    /// Performs an action that produces an observation.
+    func perform(_ step: Step) async throws -> Observation {
+        switch step.kind {
+        case .http(let http):
+            let request = try buildRequest(http)
+            let response = try await recorder.send(request, timeout: timeout(for: step))
+            return CaseExecutor.observation(from: response)
+        case .provider(let action):
+            let parameters = try renderer.render(action.parameters)
+            let auth = try action.auth.map { try renderer.render($0) }
+            if action.kind == .mock, let generic = GenericMockAction(rawValue: action.name) {
+                return try await performGeneric(generic, parameters: parameters, step: step)
+            }
+            guard let providerID = suite.provider, let provider = runner.providers[providerID] else {
+                throw ProviderError("unknown provider '\(suite.provider ?? "")'")
+            }
+            if (action.kind == .payer || action.kind == .mock), endpoints.controlURL == nil {
+                throw ProviderError("'\(action.kind.rawValue): \(action.name)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
+            }
+            let recorder = self.recorder
+            let seconds = timeout(for: step)
+            let context = ProviderContext(
+                baseURL: endpoints.providerURL ?? "", controlURL: endpoints.controlURL, credentials: endpoints.credentials,
+                now: runner.clock.now, randomBytes: runner.randomBytes,
+                send: { try await recorder.send($0, timeout: seconds) },
+                addSecret: { recorder.addSecret($0) })
+            return try await provider.perform(ProviderActionRequest(kind: action.kind, name: action.name, parameters: parameters, auth: auth), context: context)
+        case .set, .wait:
+            return Observation(status: 0)
+        }
+    }
+
+    /// The mock host's own actions, through its control API.
+    func performGeneric(_ action: GenericMockAction, parameters: Value, step: Step) async throws -> Observation {
+        guard let control = endpoints.controlURL else {
+            throw ProviderError("'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
+        }
+        let json = [("Content-Type", "application/json")]
+        let request: HTTPRequestData
+        switch action {
+        case .clock:
+            request = HTTPRequestData(method: "POST", url: control + "/__paycheck/clock", headers: json, body: Array(JSONText.encode(parameters).utf8))
+        case .reset:
+            request = HTTPRequestData(method: "POST", url: control + "/__paycheck/reset")
+        case .journal:
+            var url = control + "/__paycheck/journal"
+            if case .object(let o) = parameters, let path = o["path"]?.interpolated {
+                url += "?path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? path)
+            }
+            request = HTTPRequestData(method: "GET", url: url)
+        case .fault:
+            request = HTTPRequestData(method: "POST", url: control + "/__paycheck/faults", headers: json, body: Array(JSONText.encode(parameters).utf8))
+        }
+        let response = try await recorder.send(request, timeout: timeout(for: step))
+        if response.status >= 400 {
+            throw ProviderError("the mock refused 'mock: \(action.rawValue)' with \(response.status): \(response.text.prefix(300))")
+        }
+        return CaseExecutor.observation(from: response)
+    }
+
+    /// Renders an `http:` step into a request.
+    func buildRequest(_ http: HTTPRequestStep) throws -> HTTPRequestData {
+        let r = renderer
+        let method = try r.renderString(http.method).uppercased()
+        var url = try r.renderString(http.url)
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw TemplateRenderer.RenderError(location: http.url.location, message: "url '\(url)' is not an absolute http(s) URL")
+        }
+        if !http.query.isEmpty {
+            var pairs: [String] = []
+            for (name, value) in http.query {
+                let rendered = try r.render(value)
+                let values: [Value] = if case .array(let items) = rendered { items } else { [rendered] }
+                for v in values { pairs.append(CaseExecutor.formEncode(name) + "=" + CaseExecutor.formEncode(v.interpolated)) }
+            }
+            url += (url.contains("?") ? "&" : "?") + pairs.joined(separator: "&")
+        }
+        var headers: [(name: String, value: String)] = []
+        for (name, value) in http.headers { headers.append((name, try r.renderString(value))) }
+        var body: [UInt8] = []
+        func setContentType(_ type: String) {
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", type)) }
+        }
+        switch http.body {
+        case .json(let value)?:
+            body = Array(JSONText.encode(try r.render(value)).utf8)
+            setContentType("application/json")
+        case .form(let fields)?:
+            var pairs: [String] = []
+            for (name, value) in fields {
+                pairs.append(CaseExecutor.formEncode(name) + "=" + CaseExecutor.formEncode(try r.render(value).interpolated))
+            }
+            body = Array(pairs.joined(separator: "&").utf8)
+            setContentType("application/x-www-form-urlencoded")
+        case .text(let template)?:
+            body = Array(try r.renderString(template).utf8)
+        case nil:
+            break
+        }
+        return HTTPRequestData(method: method, url: url, headers: headers, body: body)
+    }
+
+    /// Percent-encodes for `application/x-www-form-urlencoded` and query strings.
+    static func formEncode(_ s: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    }
+
+    /// An observation of a raw HTTP response.
+    static func observation(from response: HTTPResponseData) -> Observation {
+        let text = response.text
+        return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+    }
+}

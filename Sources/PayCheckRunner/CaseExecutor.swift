@@ -1,0 +1,232 @@
+import Foundation
+import PayCheckCore
+import PayCheckProviders
+
+/// Runs the steps of one case in order, with its own variables, recorder and redactor.
+struct CaseExecutor {
+    let runner: Runner
+    let suite: Suite
+    let testCase: Case
+    let endpoints: Endpoints
+    let deadline: Date?
+    let recorder: ExchangeRecorder
+    var variables: [String: Value]
+
+    /// Where the current target serves things.
+    struct Endpoints: Sendable {
+        /// The mock host base URL (control API), if the target has one.
+        var controlURL: String?
+        /// The provider's API base URL, for provider suites.
+        var providerURL: String?
+        /// The provider's credentials on this target.
+        var credentials: [String: String]
+    }
+
+    init(runner: Runner, suite: Suite, testCase: Case, endpoints: Endpoints, deadline: Date?, redactor: Redactor) {
+        self.runner = runner
+        self.suite = suite
+        self.testCase = testCase
+        self.endpoints = endpoints
+        self.deadline = deadline
+        self.recorder = ExchangeRecorder(transport: runner.transport, redactor: redactor)
+        var builtins: [String: Value] = [
+            "target": .object([
+                "kind": .string(runner.configuration.target.kind),
+                "providerUrl": .string(endpoints.providerURL ?? ""),
+            ])
+        ]
+        if let control = endpoints.controlURL { builtins["mock"] = .object(["url": .string(control)]) }
+        for (name, value) in runner.configuration.secrets { builtins[name] = .string(value) }
+        self.variables = builtins
+    }
+
+    var renderer: TemplateRenderer {
+        TemplateRenderer(variables: variables, environment: runner.configuration.environment, now: runner.clock.now, random: runner.random)
+    }
+
+    /// Runs the case and returns its steps and verdict (before xfail is applied).
+    mutating func run() async -> (Verdict, [StepResult]) {
+        var results: [StepResult] = []
+        if let setup = bindVariables() {
+            return (.error, [setup])
+        }
+        for step in testCase.steps {
+            if Task.isCancelled {
+                results.append(StepResult(name: step.summary, location: step.location, verdict: .error, error: "the run was cancelled"))
+                return (.error, results)
+            }
+            let result = await execute(step)
+            results.append(result)
+            if result.verdict != .passed { return (result.verdict, results) }
+        }
+        return (.passed, results)
+    }
+
+    /// Evaluates suite vars, case vars and `--var` overrides; returns an error step when one fails.
+    mutating func bindVariables() -> StepResult? {
+        for binding in suite.vars + testCase.vars {
+            if let overridden = runner.configuration.variables[binding.name] {
+                variables[binding.name] = overridden
+                continue
+            }
+            do {
+                variables[binding.name] = try renderer.render(binding.value)
+            } catch {
+                return StepResult(name: "vars", location: error.location, verdict: .error, error: redacted(message(error)))
+            }
+        }
+        for (name, value) in runner.configuration.variables { variables[name] = value }
+        return nil
+    }
+
+    func message(_ error: TemplateRenderer.RenderError) -> String {
+        error.hint.map { "\(error.message) (\($0))" } ?? error.message
+    }
+
+    func redacted(_ text: String) -> String { recorder.redactor.redact(text) }
+
+    /// Runs one step, retrying when it has a `retry:` policy.
+    mutating func execute(_ step: Step) async -> StepResult {
+        if let local = await performLocal(step) { return local }
+        let started = runner.clock.now()
+        let wallStart = DispatchTime.now().uptimeNanoseconds
+        var attempts = 0
+        var last: Attempt
+        repeat {
+            attempts += 1
+            last = await attempt(step)
+            guard let retry = step.retry, last.error == nil || last.retryable else { break }
+            let condition = retry.until ?? step.expect
+            var conditionHolds = last.error == nil
+            if conditionHolds, let condition, let observation = last.observation {
+                conditionHolds = ((try? ExpectationEvaluator(renderer: renderer).evaluate(condition, against: observation)) ?? [Mismatch(location: retry.location, subject: "retry", expected: "", actual: "", kind: "")]).isEmpty
+            }
+            if conditionHolds { break }
+            let elapsed = runner.clock.now().timeIntervalSince(started)
+            if elapsed + retry.every > retry.within { break }
+            if let deadline, runner.clock.now().addingTimeInterval(retry.every) > deadline { break }
+            do { try await runner.clock.sleep(seconds: retry.every) } catch { break }
+        } while true
+        var result = finish(step, last)
+        result.attempts = attempts
+        result.duration = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+        if attempts > 1, result.verdict != .passed, let retry = step.retry {
+            result.error = result.error.map { "\($0) (after \(attempts) attempts over \(Value.format(retry.within))s)" }
+        }
+        return result
+    }
+
+    /// The raw outcome of one attempt.
+    struct Attempt {
+        var observation: Observation?
+        var error: String?
+        var errorLocation: SourceLocation?
+        var retryable = false
+        var exchanges: [Exchange] = []
+    }
+
+    /// Performs the step's action once.
+    func attempt(_ step: Step) async -> Attempt {
+        var attempt = Attempt()
+        do {
+            attempt.observation = try await perform(step)
+        } catch let error as TemplateRenderer.RenderError {
+            attempt.error = message(error)
+            attempt.errorLocation = error.location
+        } catch let error as TransportError {
+            attempt.error = error.message
+            attempt.retryable = true
+        } catch let error as ProviderError {
+            attempt.error = error.message
+        } catch is CancellationError {
+            attempt.error = "the run was cancelled"
+        } catch {
+            attempt.error = String(describing: error)
+        }
+        attempt.exchanges = recorder.takeExchanges()
+        return attempt
+    }
+
+    /// Turns the last attempt into a step result: expectations, then captures.
+    mutating func finish(_ step: Step, _ attempt: Attempt) -> StepResult {
+        var result = StepResult(name: redacted(step.summary), location: step.location, verdict: .passed, exchanges: attempt.exchanges)
+        if let error = attempt.error {
+            result.verdict = .error
+            result.error = redacted(error)
+            if let location = attempt.errorLocation { result.location = location }
+            return result
+        }
+        guard let observation = attempt.observation else { return result }
+        result.outcome = observation.outcome
+        result.nativeState = observation.nativeState
+        if let e = observation.error { result.errorCode = e.filter { $0.key != "message" } }
+        let evaluator = ExpectationEvaluator(renderer: renderer)
+        do {
+            var mismatches: [Mismatch] = []
+            if let until = step.retry?.until { mismatches += try evaluator.evaluate(until, against: observation) }
+            if let expect = step.expect { mismatches += try evaluator.evaluate(expect, against: observation) }
+            if !mismatches.isEmpty {
+                result.verdict = .failed
+                result.mismatches = mismatches.map { m in
+                    var m = m
+                    m.expected = redacted(m.expected)
+                    m.actual = redacted(m.actual)
+                    return m
+                }
+                return result
+            }
+        } catch {
+            result.verdict = .error
+            result.error = redacted(message(error))
+            result.location = error.location
+            return result
+        }
+        for capture in step.captures {
+            guard let value = captured(capture, from: observation) else {
+                result.verdict = .failed
+                result.mismatches.append(Mismatch(
+                    location: capture.location, subject: "capture \(capture.name)", expected: "a value at \(describe(capture.source))",
+                    actual: "(absent)", kind: "CaptureMissing"))
+                return result
+            }
+            variables[capture.name] = value
+            if capture.secret { recorder.addSecret(value.interpolated) }
+        }
+        return result
+    }
+
+    func captured(_ capture: Capture, from observation: Observation) -> Value? {
+        switch capture.source {
+        case .status: return .int(observation.status)
+        case .outcome: return observation.outcome.map(Value.string)
+        case .header(let name): return observation.header(name).map(Value.string)
+        case .body(let path):
+            if path.components.isEmpty { return observation.body ?? .string(observation.rawBody) }
+            return observation.body.flatMap { path.lookup(in: $0) }
+        case .regex(let pattern):
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+            let text = observation.rawBody
+            guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+            let group = match.numberOfRanges > 1 ? 1 : 0
+            guard let range = Range(match.range(at: group), in: text) else { return nil }
+            return .string(String(text[range]))
+        }
+    }
+
+    func describe(_ source: Capture.Source) -> String {
+        switch source {
+        case .status: "status"
+        case .outcome: "outcome"
+        case .header(let name): "header \(name)"
+        case .body(let path): path.components.isEmpty ? "body" : "body.\(path)"
+        case .regex(let pattern): "regex '\(pattern)'"
+        }
+    }
+
+    /// Seconds one exchange of this step may take, within the run deadline.
+    func timeout(for step: Step) -> Double {
+        var seconds = step.timeout ?? runner.configuration.stepTimeout
+        if let deadline { seconds = min(seconds, max(0.001, deadline.timeIntervalSinceNow)) }
+        return seconds
+    }
+}

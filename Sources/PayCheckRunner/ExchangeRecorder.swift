@@ -1,0 +1,73 @@
+import Foundation
+import PayCheckProviders
+import Synchronization
+
+/// Sends requests through the transport and keeps a redacted record of each exchange, plus the
+/// secrets discovered while a case runs (derived signatures, `secret: true` captures).
+final class ExchangeRecorder: Sendable {
+    private struct State {
+        var exchanges: [Exchange] = []
+        var redactor: Redactor
+    }
+
+    private let state: Mutex<State>
+    private let transport: any HTTPTransport
+    private let now: @Sendable () -> Date
+
+    init(transport: any HTTPTransport, redactor: Redactor, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.transport = transport
+        self.now = now
+        self.state = Mutex(State(redactor: redactor))
+    }
+
+    /// The current redactor (base secrets plus those added during the case).
+    var redactor: Redactor { state.withLock { $0.redactor } }
+
+    /// Adds a secret value for the rest of the case.
+    func addSecret(_ value: String) { state.withLock { $0.redactor.add(value) } }
+
+    /// Takes the exchanges recorded since the last call.
+    func takeExchanges() -> [Exchange] {
+        state.withLock { s in
+            defer { s.exchanges = [] }
+            return s.exchanges
+        }
+    }
+
+    /// Sends a request and records the exchange, response or error.
+    func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
+        let started = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        do {
+            let response = try await transport.send(request, timeout: timeout)
+            record(request, response: response, error: nil, duration: elapsed())
+            return response
+        } catch let error as TransportError {
+            record(request, response: nil, error: error.message, duration: elapsed())
+            throw error
+        }
+    }
+
+    private func record(_ request: HTTPRequestData, response: HTTPResponseData?, error: String?, duration: Double) {
+        state.withLock { s in
+            let r = s.redactor
+            s.exchanges.append(Exchange(
+                method: request.method,
+                url: r.redact(request.url),
+                requestHeaders: request.headers.map { ($0.name, r.redactHeader(name: $0.name, value: $0.value)) },
+                requestBody: r.redact(ExchangeRecorder.text(request.body)),
+                status: response?.status,
+                responseHeaders: response?.headers.map { ($0.name, r.redactHeader(name: $0.name, value: $0.value)) } ?? [],
+                responseBody: response.map { r.redact(ExchangeRecorder.text($0.body)) } ?? "",
+                duration: duration,
+                error: error.map { r.redact($0) }))
+        }
+    }
+
+    /// Body text for transcripts, cut at 64 KiB.
+    static func text(_ bytes: [UInt8]) -> String {
+        let limit = 64 * 1024
+        if bytes.count <= limit { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.prefix(limit), as: UTF8.self) + "\n… (\(bytes.count - limit) more bytes)"
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import PayCheckCore
+
+/// Everything a run is configured with; the CLI fills it from flags, tests build it directly.
+public struct RunConfiguration: Sendable {
+    /// Where requests go.
+    public var target: Target = .mock
+    /// How many cases run at once.
+    public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// `--var` values (override suite vars and the profile).
+    public var variables: [String: Value] = [:]
+    /// `--secret` values: usable like variables, redacted from every output.
+    public var secrets: [String: String] = [:]
+    /// Only cases with one of these tags (empty = all).
+    public var tags: [String] = []
+    /// Cases with any of these tags are left out.
+    public var skipTags: [String] = []
+    /// Only cases whose `suite name › case name` contains this text (case-insensitive).
+    public var filter: String?
+    /// Run only shard `index` (1-based) of `count`.
+    public var shard: (index: Int, count: Int)?
+    /// Stop starting new cases after the first failure or error.
+    public var failFast = false
+    /// Seconds one HTTP exchange may take unless a step says otherwise.
+    public var stepTimeout: Double = 30
+    /// Seconds the whole run may take (`nil` = unlimited).
+    public var runTimeout: Double?
+    /// The process environment (for `env()` and sandbox credentials).
+    public var environment: [String: String] = [:]
+
+    /// Creates the default configuration.
+    public init() {}
+}

@@ -1,0 +1,68 @@
+import PayCheckCore
+
+/// The cases a run will execute, in report order, after tag, filter and shard selection.
+public struct RunPlan: Sendable {
+    /// One selected case.
+    public struct Item: Sendable {
+        /// Index of the suite in `suites`.
+        public var suiteIndex: Int
+        /// Index of the case in its suite.
+        public var caseIndex: Int
+        /// Why it will be skipped without running, if it will.
+        public var skipReason: String?
+        /// Whether the case changes state every case shares (the mock clock, a reset), so it runs alone.
+        public var exclusive: Bool = false
+    }
+
+    /// The suites that have at least one selected case.
+    public var suites: [Suite]
+    /// The selected cases, suite by suite.
+    public var items: [Item]
+
+    /// Selects cases from loaded suites.
+    public init(suites all: [Suite], configuration: RunConfiguration, hasProviderCredentials: (String) -> Bool = { _ in true }) {
+        var suites: [Suite] = []
+        var items: [Item] = []
+        var ordinal = 0
+        for suite in all {
+            var selected: [Item] = []
+            for (caseIndex, testCase) in suite.cases.enumerated() {
+                let tags = Set(suite.tags + testCase.tags)
+                if !configuration.tags.isEmpty, tags.isDisjoint(with: configuration.tags) { continue }
+                if !tags.isDisjoint(with: configuration.skipTags) { continue }
+                if let filter = configuration.filter?.lowercased(), !filter.isEmpty {
+                    let name = "\(suite.name) › \(testCase.name)".lowercased()
+                    if !name.contains(filter) && !suite.file.lowercased().contains(filter) { continue }
+                }
+                defer { ordinal += 1 }
+                if let shard = configuration.shard, ordinal % shard.count != shard.index - 1 { continue }
+                var reason = testCase.skip.map { "skip: \($0)" }
+                if reason == nil, testCase.requires.contains("mock"), !configuration.target.hasMockControl {
+                    reason = "requires the mock's payer/control API; target '\(configuration.target.kind)' has none"
+                }
+                if reason == nil, let provider = suite.provider, configuration.target == .sandbox, !hasProviderCredentials(provider) {
+                    reason = "no sandbox credentials for '\(provider)' (set PAYCHECK_\(provider.uppercased())_* variables)"
+                }
+                selected.append(Item(suiteIndex: suites.count, caseIndex: caseIndex, skipReason: reason, exclusive: RunPlan.isExclusive(testCase)))
+            }
+            if !selected.isEmpty {
+                suites.append(suite)
+                items += selected
+            }
+        }
+        self.suites = suites
+        self.items = items
+    }
+
+    /// Cases that move the shared mock clock or reset the mock run alone, so other cases never see it.
+    static func isExclusive(_ testCase: Case) -> Bool {
+        testCase.steps.contains { step in
+            if case .provider(let action) = step.kind, action.kind == .mock,
+                action.name == GenericMockAction.clock.rawValue || action.name == GenericMockAction.reset.rawValue
+            {
+                return true
+            }
+            return false
+        }
+    }
+}

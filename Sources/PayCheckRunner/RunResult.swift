@@ -1,0 +1,248 @@
+import Foundation
+import PayCheckCore
+
+/// The verdict of a case or step.
+public enum Verdict: String, Sendable, Codable {
+    /// Every expectation held.
+    case passed
+    /// An expectation did not hold: a conformance failure.
+    case failed
+    /// It could not run: transport error, timeout, template error, sandbox down.
+    case error
+    /// Not run (skip, requirement missing, fail-fast), or an expected failure (xfail).
+    case skipped
+}
+
+/// One HTTP exchange of a step, already redacted.
+public struct Exchange: Sendable {
+    /// `POST https://…`.
+    public var method: String
+    /// The URL.
+    public var url: String
+    /// Request headers.
+    public var requestHeaders: [(name: String, value: String)]
+    /// Request body text (cut at 64 KiB).
+    public var requestBody: String
+    /// Response status, or `nil` when there was no response.
+    public var status: Int?
+    /// Response headers.
+    public var responseHeaders: [(name: String, value: String)]
+    /// Response body text (cut at 64 KiB).
+    public var responseBody: String
+    /// Seconds from send to full response.
+    public var duration: Double
+    /// The transport error, when there was no response.
+    public var error: String?
+
+    /// Creates an exchange record.
+    public init(
+        method: String, url: String, requestHeaders: [(name: String, value: String)], requestBody: String, status: Int?,
+        responseHeaders: [(name: String, value: String)], responseBody: String, duration: Double, error: String?
+    ) {
+        self.method = method
+        self.url = url
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.status = status
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.duration = duration
+        self.error = error
+    }
+}
+
+/// The result of one step (its last attempt when retried).
+public struct StepResult: Sendable {
+    /// The step's label.
+    public var name: String
+    /// Where the step is written.
+    public var location: SourceLocation
+    /// Its verdict.
+    public var verdict: Verdict
+    /// Failed expectations.
+    public var mismatches: [Mismatch]
+    /// Why it could not run, when `verdict == .error`.
+    public var error: String?
+    /// The canonical outcome observed, for provider steps.
+    public var outcome: String?
+    /// The native state the outcome came from.
+    public var nativeState: String?
+    /// The provider error code observed (`class`/`code`), for coverage.
+    public var errorCode: [String: String]?
+    /// The exchanges of the last attempt.
+    public var exchanges: [Exchange]
+    /// How many attempts ran (1 without retry).
+    public var attempts: Int
+    /// Seconds, all attempts included.
+    public var duration: Double
+
+    /// Creates a step result.
+    public init(
+        name: String, location: SourceLocation, verdict: Verdict, mismatches: [Mismatch] = [], error: String? = nil,
+        outcome: String? = nil, nativeState: String? = nil, errorCode: [String: String]? = nil, exchanges: [Exchange] = [],
+        attempts: Int = 1, duration: Double = 0
+    ) {
+        self.name = name
+        self.location = location
+        self.verdict = verdict
+        self.mismatches = mismatches
+        self.error = error
+        self.outcome = outcome
+        self.nativeState = nativeState
+        self.errorCode = errorCode
+        self.exchanges = exchanges
+        self.attempts = attempts
+        self.duration = duration
+    }
+}
+
+/// The result of one case.
+public struct CaseResult: Sendable {
+    /// The case name.
+    public var name: String
+    /// Where the case starts.
+    public var location: SourceLocation
+    /// Its verdict.
+    public var verdict: Verdict
+    /// Why it was skipped, or the xfail reason.
+    public var skipReason: String?
+    /// Tags (suite's and case's).
+    public var tags: [String]
+    /// The steps that ran, in order (the run stops at the first step that does not pass).
+    public var steps: [StepResult]
+    /// Seconds.
+    public var duration: Double
+    /// When it started.
+    public var startedAt: Date
+
+    /// Creates a case result.
+    public init(
+        name: String, location: SourceLocation, verdict: Verdict, skipReason: String? = nil, tags: [String] = [],
+        steps: [StepResult] = [], duration: Double = 0, startedAt: Date
+    ) {
+        self.name = name
+        self.location = location
+        self.verdict = verdict
+        self.skipReason = skipReason
+        self.tags = tags
+        self.steps = steps
+        self.duration = duration
+        self.startedAt = startedAt
+    }
+
+    /// The first step that did not pass.
+    public var failingStep: StepResult? { steps.first { $0.verdict == .failed || $0.verdict == .error } }
+}
+
+/// The result of one suite file.
+public struct SuiteResult: Sendable {
+    /// The file path.
+    public var file: String
+    /// The suite name.
+    public var name: String
+    /// The provider id, or `nil` for raw HTTP suites.
+    public var provider: String?
+    /// Case results in file order.
+    public var cases: [CaseResult]
+    /// When the first case started.
+    public var startedAt: Date
+    /// Sum of case durations, in seconds.
+    public var duration: Double { cases.reduce(0) { $0 + $1.duration } }
+
+    /// Creates a suite result.
+    public init(file: String, name: String, provider: String?, cases: [CaseResult], startedAt: Date) {
+        self.file = file
+        self.name = name
+        self.provider = provider
+        self.cases = cases
+        self.startedAt = startedAt
+    }
+
+    /// Cases with this verdict.
+    public func count(_ verdict: Verdict) -> Int { cases.filter { $0.verdict == verdict }.count }
+}
+
+/// Counts of case verdicts.
+public struct Counts: Sendable, Hashable, Codable {
+    /// All cases.
+    public var total = 0
+    /// Passed.
+    public var passed = 0
+    /// Failed.
+    public var failed = 0
+    /// Errored.
+    public var errors = 0
+    /// Skipped (including xfail).
+    public var skipped = 0
+
+    /// Zero counts.
+    public init() {}
+
+    /// Adds one verdict.
+    public mutating func add(_ verdict: Verdict) {
+        total += 1
+        switch verdict {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .error: errors += 1
+        case .skipped: skipped += 1
+        }
+    }
+}
+
+/// Everything a run produced: the input of every reporter.
+public struct RunResult: Sendable {
+    /// Suite results, in plan order.
+    public var suites: [SuiteResult]
+    /// The target, e.g. `mock`, `url=http://…`.
+    public var target: String
+    /// The target kind: `mock`, `sandbox`, `url`.
+    public var targetKind: String
+    /// The runner version.
+    public var version: String
+    /// The machine's host name.
+    public var hostname: String
+    /// When the run started.
+    public var startedAt: Date
+    /// Wall-clock seconds of the run.
+    public var duration: Double
+
+    /// Creates a run result.
+    public init(suites: [SuiteResult], target: String, targetKind: String, version: String, hostname: String, startedAt: Date, duration: Double) {
+        self.suites = suites
+        self.target = target
+        self.targetKind = targetKind
+        self.version = version
+        self.hostname = hostname
+        self.startedAt = startedAt
+        self.duration = duration
+    }
+
+    /// Counts over every case.
+    public var counts: Counts {
+        var c = Counts()
+        for suite in suites { for testCase in suite.cases { c.add(testCase.verdict) } }
+        return c
+    }
+
+    /// The process exit code: 0 all passed, 1 conformance failures, 3 could not run (errors win over failures).
+    public var exitCode: Int32 {
+        let c = counts
+        if c.errors > 0 { return 3 }
+        if c.failed > 0 { return 1 }
+        return 0
+    }
+}
+
+/// What the runner reports while it works, for live console progress.
+public enum RunEvent: Sendable {
+    /// The run starts with this many cases.
+    case started(total: Int, target: String)
+    /// A case finished.
+    case caseFinished(suite: Suite, result: CaseResult)
+    /// Every case of a suite finished.
+    case suiteFinished(SuiteResult)
+}
+
+/// The runner version, shown by `paycheck version` and written into reports.
+public let payCheckVersion = "0.1.0"

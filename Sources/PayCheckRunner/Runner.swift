@@ -1,0 +1,209 @@
+import Foundation
+import PayCheckCore
+import PayCheckProviders
+import Synchronization
+
+/// Executes a plan: cases in parallel in a bounded task group, steps within a case in order.
+/// Emits events for live progress and returns a `RunResult`; it never prints.
+public struct Runner: Sendable {
+    /// The run's configuration.
+    public var configuration: RunConfiguration
+    /// The providers suites may use.
+    public var providers: ProviderRegistry
+    /// Sends HTTP.
+    public var transport: any HTTPTransport
+    /// Time for `wait:`, `retry:` and `now()`.
+    public var clock: any RunnerClock
+    /// Random numbers for `uuid()` and `random()`.
+    public var random: @Sendable () -> UInt64
+    /// The host name written into reports.
+    public var hostname: String
+
+    /// Creates a runner.
+    public init(
+        configuration: RunConfiguration, providers: ProviderRegistry, transport: any HTTPTransport,
+        clock: any RunnerClock = SystemRunnerClock(), random: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
+        hostname: String = ProcessInfo.processInfo.hostName
+    ) {
+        self.configuration = configuration
+        self.providers = providers
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.hostname = hostname
+    }
+
+    /// Random bytes from the injected source.
+    var randomBytes: @Sendable (Int) -> [UInt8] {
+        let random = self.random
+        return { count in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count + 8)
+            while bytes.count < count { withUnsafeBytes(of: random()) { bytes += $0 } }
+            return Array(bytes.prefix(count))
+        }
+    }
+
+    /// The credentials a provider uses on the configured target.
+    public func credentials(for provider: any Provider) -> [String: String] {
+        switch configuration.target {
+        case .mock, .url: return provider.mockCredentials
+        case .sandbox:
+            var values: [String: String] = [:]
+            for field in provider.credentialFields {
+                if let v = configuration.environment[field.environmentVariable], !v.isEmpty { values[field.name] = v }
+            }
+            return values
+        }
+    }
+
+    /// Whether every credential of a provider is available for the sandbox.
+    public func hasCredentials(_ providerID: String) -> Bool {
+        guard let provider = providers[providerID] else { return false }
+        let creds = credentials(for: provider)
+        return provider.credentialFields.allSatisfy { creds[$0.name] != nil }
+    }
+
+    /// Runs the plan. `controlURL` is the mock host's base URL for `mock`/`url` targets.
+    public func run(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunResult {
+        let startedAt = Date()
+        let wallStart = DispatchTime.now().uptimeNanoseconds
+        let deadline = configuration.runTimeout.map { startedAt.addingTimeInterval($0) }
+        onEvent(.started(total: plan.items.count, target: configuration.target.description))
+
+        var baseSecrets = Array(configuration.secrets.values)
+        for provider in providers.all {
+            let creds = credentials(for: provider)
+            for field in provider.credentialFields where field.secret { if let v = creds[field.name] { baseSecrets.append(v) } }
+        }
+        let redactor = Redactor(secrets: baseSecrets)
+        let tracker = Mutex(Tracker(plan: plan))
+        let failed = StopFlag()
+
+        let results: [CaseResult] = await withTaskGroup(of: (Int, CaseResult).self) { group in
+            var results = [CaseResult?](repeating: nil, count: plan.items.count)
+            var next = 0
+            var running = 0
+            var exclusiveRunning = false
+            let width = max(1, configuration.jobs)
+            /// Starts cases while there is room; an exclusive case waits for an empty group and blocks others.
+            func fill() {
+                while next < plan.items.count, running < width, !exclusiveRunning {
+                    let item = plan.items[next]
+                    let isExclusive = item.exclusive && item.skipReason == nil
+                    if isExclusive && running > 0 { return }
+                    let index = next
+                    next += 1
+                    running += 1
+                    exclusiveRunning = isExclusive
+                    group.addTask {
+                        let suite = plan.suites[item.suiteIndex]
+                        let result = await self.runCase(item, suite: suite, controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed)
+                        return (index, result)
+                    }
+                }
+            }
+            fill()
+            while let (index, result) = await group.next() {
+                running -= 1
+                exclusiveRunning = false
+                results[index] = result
+                if configuration.failFast, result.verdict == .failed || result.verdict == .error { failed.set() }
+                let item = plan.items[index]
+                let suite = plan.suites[item.suiteIndex]
+                onEvent(.caseFinished(suite: suite, result: result))
+                if let finished = tracker.withLock({ $0.finish(index, result) }) { onEvent(.suiteFinished(finished)) }
+                fill()
+            }
+            return results.enumerated().map { i, r in
+                r ?? CaseResult(name: plan.suites[plan.items[i].suiteIndex].cases[plan.items[i].caseIndex].name, location: plan.suites[plan.items[i].suiteIndex].location, verdict: .error, skipReason: nil, startedAt: startedAt)
+            }
+        }
+
+        var suites: [SuiteResult] = []
+        for (suiteIndex, suite) in plan.suites.enumerated() {
+            let cases = plan.items.indices.filter { plan.items[$0].suiteIndex == suiteIndex }.map { results[$0] }
+            let start = cases.map(\.startedAt).min() ?? startedAt
+            suites.append(SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: cases, startedAt: start))
+        }
+        return RunResult(
+            suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
+            version: payCheckVersion, hostname: hostname, startedAt: startedAt,
+            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9)
+    }
+
+    /// Runs (or skips) one case.
+    func runCase(_ item: RunPlan.Item, suite: Suite, controlURL: String?, redactor: Redactor, deadline: Date?, stop: StopFlag) async -> CaseResult {
+        let testCase = suite.cases[item.caseIndex]
+        let startedAt = Date()
+        let tags = suite.tags + testCase.tags
+        func skipped(_ reason: String) -> CaseResult {
+            CaseResult(name: testCase.name, location: testCase.location, verdict: .skipped, skipReason: reason, tags: tags, startedAt: startedAt)
+        }
+        if let reason = item.skipReason { return skipped(reason) }
+        if stop.isSet { return skipped("not run: --fail-fast stopped the run after an earlier failure") }
+        if let deadline, Date() >= deadline {
+            return CaseResult(
+                name: testCase.name, location: testCase.location, verdict: .error, tags: tags,
+                steps: [StepResult(name: "run timeout", location: testCase.location, verdict: .error, error: "not run: the run timeout was reached before this case started")],
+                startedAt: startedAt)
+        }
+        var endpoints = CaseExecutor.Endpoints(controlURL: controlURL, providerURL: nil, credentials: [:])
+        if let id = suite.provider, let provider = providers[id] {
+            endpoints.credentials = credentials(for: provider)
+            switch configuration.target {
+            case .mock, .url: endpoints.providerURL = (controlURL ?? "") + "/" + provider.id
+            case .sandbox: endpoints.providerURL = provider.sandboxBaseURL
+            }
+        }
+        let wallStart = DispatchTime.now().uptimeNanoseconds
+        var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: deadline, redactor: redactor)
+        var (verdict, steps) = await executor.run()
+        var skipReason: String?
+        if let xfail = testCase.xfail {
+            if verdict == .passed {
+                verdict = .failed
+                steps.append(StepResult(
+                    name: "xfail", location: testCase.location, verdict: .failed,
+                    mismatches: [Mismatch(location: testCase.location, subject: "case", expected: "to fail (xfail: \(xfail))", actual: "it passed", kind: "UnexpectedPass")]))
+            } else {
+                verdict = .skipped
+                skipReason = "xfail: \(xfail)"
+            }
+        }
+        return CaseResult(
+            name: testCase.name, location: testCase.location, verdict: verdict, skipReason: skipReason, tags: tags, steps: steps,
+            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)
+    }
+}
+
+/// Notices when the last case of a suite finishes, so the console can print the suite's line.
+struct Tracker {
+    var remaining: [Int: Int] = [:]
+    var done: [Int: [Int: CaseResult]] = [:]
+    let plan: RunPlan
+
+    init(plan: RunPlan) {
+        self.plan = plan
+        for item in plan.items { remaining[item.suiteIndex, default: 0] += 1 }
+    }
+
+    mutating func finish(_ index: Int, _ result: CaseResult) -> SuiteResult? {
+        let suiteIndex = plan.items[index].suiteIndex
+        done[suiteIndex, default: [:]][index] = result
+        remaining[suiteIndex, default: 1] -= 1
+        guard remaining[suiteIndex] == 0, let cases = done.removeValue(forKey: suiteIndex) else { return nil }
+        let suite = plan.suites[suiteIndex]
+        let ordered = cases.keys.sorted().compactMap { cases[$0] }
+        return SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: ordered, startedAt: ordered.map(\.startedAt).min() ?? Date())
+    }
+}
+
+/// A flag set once, read by concurrent cases (for `--fail-fast`).
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    /// Sets the flag.
+    func set() { flag.store(true, ordering: .relaxed) }
+    /// Whether the flag is set.
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}

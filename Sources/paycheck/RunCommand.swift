@@ -1,0 +1,175 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import PayCheckCore
+import PayCheckMock
+import PayCheckProviders
+import PayCheckReports
+import PayCheckRunner
+
+/// `paycheck run`: the main job.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run suites and write JUnit and JSON reports (the default command).",
+        discussion: """
+            Targets: 'mock' (default) starts an embedded mock of every provider on 127.0.0.1;
+            'sandbox' uses each provider's documented sandbox with credentials from
+            PAYCHECK_<PROVIDER>_<FIELD> environment variables (providers without them are skipped);
+            'url=http://host:port' uses a standalone `paycheck mock` or any server with its layout.
+
+            Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite or usage ·
+            3 could not run (errors win over failures).
+            """)
+
+    @OptionGroup var suites: SuiteOptions
+
+    @Option(name: .long, help: ArgumentHelp("mock, sandbox, or url=<base URL>.", valueName: "target"))
+    var target: String = "mock"
+
+    @Option(name: [.short, .long], help: "Cases to run at once (default: the number of cores).")
+    var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (overrides suite vars). Repeatable.", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Option(name: .customLong("secret"), help: ArgumentHelp("Set a secret variable, redacted from every output. Repeatable.", valueName: "name=value"))
+    var secrets: [String] = []
+
+    @Option(name: .customLong("tag"), help: "Run only cases with this tag. Repeatable.")
+    var tags: [String] = []
+
+    @Option(name: .customLong("skip-tag"), help: "Leave out cases with this tag. Repeatable.")
+    var skipTags: [String] = []
+
+    @Option(name: .long, help: "Run only cases whose 'suite › case' name or file contains this text.")
+    var filter: String?
+
+    @Option(name: .long, help: ArgumentHelp("Run shard k of n (1-based), e.g. 2/4, for splitting across CI jobs.", valueName: "k/n"))
+    var shard: String?
+
+    @Flag(name: .long, help: "Stop starting cases after the first failure or error.")
+    var failFast = false
+
+    @Option(name: .long, help: ArgumentHelp("Default time limit of one HTTP exchange (e.g. 30s, 500ms).", valueName: "duration"))
+    var timeout: String = "30s"
+
+    @Option(name: .long, help: ArgumentHelp("Time limit of the whole run (e.g. 10m).", valueName: "duration"))
+    var runTimeout: String?
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the JUnit report ('' to skip).", valueName: "path"))
+    var reportJunit: String = "Reports/junit.xml"
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the JSON report ('' to skip).", valueName: "path"))
+    var reportJson: String = "Reports/report.json"
+
+    @Flag(name: [.short, .long], help: "Print only failures and the summary.")
+    var quiet = false
+
+    @Flag(name: [.short, .long], help: "Print every case as it finishes.")
+    var verbose = false
+
+    func validate() throws {
+        guard Target(parsing: target) != nil else {
+            throw ValidationError("--target must be 'mock', 'sandbox' or 'url=http(s)://host:port', got '\(target)'")
+        }
+        guard (1...512).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 512, got \(jobs)") }
+        _ = try parsedShard()
+        guard DurationText.seconds(timeout).map({ $0 > 0 }) == true else { throw ValidationError("--timeout must be a positive duration like 30s, got '\(timeout)'") }
+        if let runTimeout, DurationText.seconds(runTimeout).map({ $0 > 0 }) != true {
+            throw ValidationError("--run-timeout must be a positive duration like 10m, got '\(runTimeout)'")
+        }
+        for pair in variables + secrets where RunCommand.split(pair) == nil {
+            throw ValidationError("'\(pair)' is not name=value")
+        }
+        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
+    }
+
+    func parsedShard() throws -> (Int, Int)? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/").map { Int($0) }
+        guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else {
+            throw ValidationError("--shard must be k/n with 1 ≤ k ≤ n, got '\(shard)'")
+        }
+        return (k, n)
+    }
+
+    static func split(_ pair: String) -> (String, String)? {
+        guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else { return nil }
+        return (String(pair[..<eq]), String(pair[pair.index(after: eq)...]))
+    }
+
+    /// A `--var` value: JSON scalars (numbers, booleans, null) keep their type; anything else is text.
+    static func value(_ text: String) -> Value {
+        if let parsed = JSONText.parse(text) {
+            switch parsed {
+            case .int, .double, .bool, .null: return parsed
+            default: break
+            }
+        }
+        return .string(text)
+    }
+
+    func configuration(environment: [String: String]) throws -> RunConfiguration {
+        var configuration = RunConfiguration()
+        configuration.target = Target(parsing: target) ?? .mock
+        configuration.jobs = jobs
+        for pair in variables { if let (k, v) = RunCommand.split(pair) { configuration.variables[k] = RunCommand.value(v) } }
+        for pair in secrets { if let (k, v) = RunCommand.split(pair) { configuration.secrets[k] = v } }
+        configuration.tags = tags
+        configuration.skipTags = skipTags
+        configuration.filter = filter
+        configuration.shard = try parsedShard().map { (index: $0.0, count: $0.1) }
+        configuration.failFast = failFast
+        configuration.stepTimeout = DurationText.seconds(timeout) ?? 30
+        configuration.runTimeout = runTimeout.flatMap(DurationText.seconds)
+        configuration.environment = environment
+        return configuration
+    }
+
+    func run() async throws {
+        let output = Output()
+        let environment = ProcessInfo.processInfo.environment
+        let colored = suites.colored(environment: environment)
+        let loaded = suites.load(output: output)
+        if output.report(loaded, colored: colored) { throw ExitCode(2) }
+        let configuration = try configuration(environment: environment)
+        let providers = ProviderRegistry.builtIn
+        let result: RunResult = try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
+            let runner = Runner(configuration: configuration, providers: providers, transport: AsyncHTTPTransport(client: client))
+            let plan = RunPlan(suites: loaded.suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
+            guard !plan.items.isEmpty else {
+                output.err("error: no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)")
+                throw ExitCode(2)
+            }
+            let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { output.raw($0) })
+            switch configuration.target {
+            case .mock:
+                let host = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client))
+                return try await withRunningMock(host) { base in
+                    await runner.run(plan, controlURL: base, onEvent: console.handle)
+                }
+            case .url(let base):
+                return await runner.run(plan, controlURL: base, onEvent: console.handle)
+            case .sandbox:
+                return await runner.run(plan, controlURL: nil, onEvent: console.handle)
+            }
+        }
+        try writeReports(result, output: output)
+        output.raw(ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { _ in }).summary(result))
+        throw ExitCode(result.exitCode)
+    }
+
+    func writeReports(_ result: RunResult, output: Output) throws {
+        for (path, text) in [(reportJunit, JUnitReporter.render(result)), (reportJson, JSONReporter.render(result))] where !path.isEmpty {
+            let url = URL(fileURLWithPath: path)
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url, options: .atomic)
+            } catch {
+                output.err("error: cannot write report '\(path)': \(error.localizedDescription)")
+                throw ExitCode(3)
+            }
+        }
+    }
+}

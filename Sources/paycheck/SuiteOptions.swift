@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import PayCheckCore
+import PayCheckProviders
+import PayCheckReports
+
+/// Options shared by commands that read suites.
+struct SuiteOptions: ParsableArguments {
+    @Argument(help: "Suite files or folders (folders are searched for *.yaml and *.yml).")
+    var paths: [String] = ["Suites"]
+
+    @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
+    var color: ColorMode = .auto
+
+    /// Loads the suites, printing diagnostics to stderr; returns nil when any is an error.
+    func load(output: Output) -> SuiteLoader.Result {
+        let loader = SuiteLoader(catalog: ProviderRegistry.builtIn)
+        return loader.load(paths: paths)
+    }
+
+    /// Whether to colour output on stdout.
+    func colored(environment: [String: String]) -> Bool {
+        switch color {
+        case .always: true
+        case .never: false
+        case .auto: environment["NO_COLOR"].map(\.isEmpty) ?? true ? isatty(STDOUT_FILENO) == 1 : false
+        }
+    }
+}
+
+/// `--color` values.
+enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// Writes to stdout and stderr without interleaving partial lines.
+struct Output: Sendable {
+    /// Writes text (a newline is added) to stdout.
+    func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes raw text to stdout.
+    func raw(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes text (a newline is added) to stderr.
+    func err(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Prints load diagnostics to stderr with source lines, and returns whether there were errors.
+    @discardableResult
+    func report(_ result: SuiteLoader.Result, colored: Bool) -> Bool {
+        guard !result.diagnostics.isEmpty else { return false }
+        err(ConsoleReporter.diagnostics(result.diagnostics, sources: result.sources, colored: colored))
+        return result.diagnostics.hasErrors
+    }
+}

@@ -1,0 +1,127 @@
+import PayCheckCore
+import Testing
+
+/// A catalog with one provider, so provider-dependent diagnostics can be exercised.
+struct TestCatalog: ProviderCatalog {
+    func provider(_ id: String) -> ProviderDescription? {
+        id == "acme"
+            ? ProviderDescription(id: "acme", actions: [.call: ["createSession", "querySession"], .payer: ["pay", "cancel"], .mock: ["notify"], .redirect: ["return"], .deeplink: ["open"]])
+            : nil
+    }
+    var providerIDs: [String] { ["acme"] }
+}
+
+/// One diagnostic expectation: the YAML, where the error must be, and text the message (or hint) must contain.
+struct DiagnosticCase: CustomTestStringConvertible, Sendable {
+    let label: String
+    let yaml: String
+    let line: Int
+    let column: Int
+    let message: String
+    var hint: String? = nil
+    var testDescription: String { label }
+}
+
+private let header = "suite: s\ncases:\n  - name: c\n    steps:\n"
+
+/// Wraps one step (indented by six spaces) into a minimal suite; the step starts on line 5.
+private func step(_ body: String) -> String { header + body }
+
+let diagnosticCases: [DiagnosticCase] = [
+    DiagnosticCase(label: "empty file", yaml: "", line: 1, column: 1, message: "the file is empty"),
+    DiagnosticCase(label: "YAML syntax error", yaml: "suite: s\ncases: [\n", line: 3, column: 1, message: "invalid YAML"),
+    DiagnosticCase(label: "tab indentation", yaml: "suite: s\ncases:\n\t- name: x\n", line: 3, column: 1, message: "invalid YAML"),
+    DiagnosticCase(label: "root is a list", yaml: "- a\n- b\n", line: 1, column: 1, message: "a suite file must be a mapping, found a list"),
+    DiagnosticCase(label: "missing suite name", yaml: "cases:\n  - name: c\n    steps:\n      - wait: 1ms\n", line: 1, column: 1, message: "missing key 'suite'"),
+    DiagnosticCase(label: "missing cases", yaml: "suite: s\n", line: 1, column: 1, message: "missing key 'cases'"),
+    DiagnosticCase(label: "misspelt top-level key", yaml: "suite: s\ncasse: []\ncases:\n  - name: c\n    steps: [{ wait: 1ms }]\n", line: 2, column: 1, message: "unknown key 'casse' in the suite", hint: "did you mean 'cases'?"),
+    DiagnosticCase(label: "cases not a list", yaml: "suite: s\ncases: nope\n", line: 2, column: 8, message: "'cases' must be a list of cases"),
+    DiagnosticCase(label: "empty cases", yaml: "suite: s\ncases: []\n", line: 2, column: 8, message: "'cases' is empty"),
+    DiagnosticCase(label: "case without name", yaml: "suite: s\ncases:\n  - steps: [{ wait: 1ms }]\n", line: 3, column: 5, message: "a case needs a 'name'"),
+    DiagnosticCase(label: "case without steps", yaml: "suite: s\ncases:\n  - name: c\n", line: 3, column: 5, message: "case 'c' has no 'steps'"),
+    DiagnosticCase(label: "misspelt case key", yaml: "suite: s\ncases:\n  - name: c\n    stpes: []\n    steps: [{ wait: 1ms }]\n", line: 4, column: 5, message: "unknown key 'stpes' in a case", hint: "did you mean 'steps'?"),
+    DiagnosticCase(label: "duplicate case names", yaml: "suite: s\ncases:\n  - name: c\n    steps: [{ wait: 1ms }]\n  - name: c\n    steps: [{ wait: 1ms }]\n", line: 5, column: 5, message: "duplicate case name 'c' (first at line 3)"),
+    DiagnosticCase(label: "duplicate key", yaml: "suite: s\nsuite: t\ncases: []\n", line: 1, column: 1, message: "duplicate key 'suite'"),
+    DiagnosticCase(label: "step without action", yaml: step("      - name: nothing\n"), line: 5, column: 9, message: "a step needs exactly one action"),
+    DiagnosticCase(label: "two actions in a step", yaml: step("      - wait: 1ms\n        http: { url: 'http://x' }\n"), line: 6, column: 9, message: "a step has one action, found 'wait' and 'http'"),
+    DiagnosticCase(label: "misspelt step key", yaml: step("      - http: { url: 'http://x' }\n        expct: { status: 200 }\n"), line: 6, column: 9, message: "unknown key 'expct' in a step", hint: "did you mean 'expect'?"),
+    DiagnosticCase(label: "http without url", yaml: step("      - http: { method: GET }\n"), line: 5, column: 15, message: "an 'http' step needs a 'url'"),
+    DiagnosticCase(label: "unknown http method", yaml: step("      - http: { method: GTE, url: 'http://x' }\n"), line: 5, column: 25, message: "unknown HTTP method 'GTE'", hint: "did you mean 'GET'?"),
+    DiagnosticCase(label: "relative url", yaml: step("      - http: { url: 'example.com/x' }\n"), line: 5, column: 22, message: "must start with http:// or https://"),
+    DiagnosticCase(label: "two bodies", yaml: step("      - http: { url: 'http://x', json: {}, form: {} }\n"), line: 5, column: 44, message: "'json' and 'form' both give a body"),
+    DiagnosticCase(label: "misspelt http key", yaml: step("      - http: { url: 'http://x', heders: {} }\n"), line: 5, column: 34, message: "unknown key 'heders' in 'http'", hint: "did you mean 'headers'?"),
+    DiagnosticCase(label: "unterminated template", yaml: step("      - http: { url: 'http://x/{{ id' }\n"), line: 5, column: 22, message: "unterminated '{{'"),
+    DiagnosticCase(label: "unknown template function", yaml: step("      - http: { url: 'http://x/{{ uuidd() }}' }\n"), line: 5, column: 22, message: "unknown function 'uuidd()'", hint: "did you mean 'uuid()'?"),
+    DiagnosticCase(label: "wrong function arity", yaml: step("      - http: { url: 'http://x/{{ random() }}' }\n"), line: 5, column: 22, message: "'random()' takes 1 argument, got 0"),
+    DiagnosticCase(label: "empty template expression", yaml: step("      - http: { url: 'http://x/{{ }}' }\n"), line: 5, column: 22, message: "empty expression"),
+    DiagnosticCase(label: "invalid wait duration", yaml: step("      - wait: soon\n"), line: 5, column: 15, message: "'wait' must be a duration like '500ms', '2s' or '1m', found 'soon'"),
+    DiagnosticCase(label: "unknown matcher", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          body: { a: { eqq: 1 } }\n"), line: 7, column: 24, message: "unknown matcher 'eqq'", hint: "did you mean 'eq'?"),
+    DiagnosticCase(label: "mixed matcher and plain keys", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          body: { a: { eq: 1, total: 2 } }\n"), line: 7, column: 31, message: "unknown matcher 'total'"),
+    DiagnosticCase(label: "invalid regex", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          body: { a: { matches: '([a-z' } }\n"), line: 7, column: 33, message: "invalid regular expression '([a-z'"),
+    DiagnosticCase(label: "unknown type name", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          body: { a: { type: integr } }\n"), line: 7, column: 30, message: "unknown type 'integr'", hint: "did you mean 'integer'?"),
+    DiagnosticCase(label: "exists takes a boolean", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          body: { a: { exists: maybe } }\n"), line: 7, column: 32, message: "'exists' takes true or false"),
+    DiagnosticCase(label: "in takes a list", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          status: { in: 200 }\n"), line: 7, column: 25, message: "'in' takes a list of allowed values"),
+    DiagnosticCase(label: "comparison with text", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          status: { lt: lots }\n"), line: 7, column: 25, message: "'lt' compares numbers"),
+    DiagnosticCase(label: "status out of range", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          status: 999\n"), line: 7, column: 19, message: "status 999 is not an HTTP status"),
+    DiagnosticCase(label: "invalid body path", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          body: { 'a..b': 1 }\n"), line: 7, column: 19, message: "invalid path 'a..b'"),
+    DiagnosticCase(label: "misspelt expect key", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          staus: 200\n"), line: 7, column: 11, message: "unknown key 'staus' in 'expect'", hint: "did you mean 'status'?"),
+    DiagnosticCase(label: "outcome without provider", yaml: step("      - http: { url: 'http://x' }\n        expect:\n          outcome: succeeded\n"), line: 7, column: 11, message: "'outcome' needs a provider"),
+    DiagnosticCase(label: "unknown capture source", yaml: step("      - http: { url: 'http://x' }\n        capture: { id: bdy.id }\n"), line: 6, column: 24, message: "unknown capture source 'bdy.id'", hint: "did you mean 'body…'?"),
+    DiagnosticCase(label: "invalid variable name", yaml: "suite: s\nvars: { 1st: x }\ncases:\n  - name: c\n    steps: [{ wait: 1ms }]\n", line: 2, column: 9, message: "variable name '1st' is not valid"),
+    DiagnosticCase(label: "misspelt retry key", yaml: step("      - http: { url: 'http://x' }\n        retry: { evry: 1s }\n"), line: 6, column: 18, message: "unknown key 'evry' in 'retry'", hint: "did you mean 'every'?"),
+    DiagnosticCase(label: "zero timeout", yaml: step("      - http: { url: 'http://x' }\n        timeout: 0s\n"), line: 6, column: 18, message: "'timeout' must be more than zero"),
+    DiagnosticCase(label: "unknown provider", yaml: "suite: s\nprovider: acmee\ncases:\n  - name: c\n    steps: [{ wait: 1ms }]\n", line: 2, column: 11, message: "unknown provider 'acmee'", hint: "did you mean 'acme'?"),
+    DiagnosticCase(label: "call without provider", yaml: step("      - call: createSession\n"), line: 5, column: 15, message: "'call: createSession' needs a provider"),
+    DiagnosticCase(label: "unknown operation", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: createSesion\n", line: 6, column: 15, message: "unknown operation 'createSesion' for provider 'acme'", hint: "did you mean 'createSession'?"),
+    DiagnosticCase(label: "unknown payer action", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - payer: pya\n", line: 6, column: 16, message: "unknown payer action 'pya' for provider 'acme'", hint: "did you mean 'pay'?"),
+    DiagnosticCase(label: "unknown generic mock action", yaml: step("      - mock: clok\n"), line: 5, column: 15, message: "unknown mock action 'clok'", hint: "did you mean 'clock'?"),
+    DiagnosticCase(label: "auth on a non-call step", yaml: step("      - wait: 1ms\n        auth: { secretKey: x }\n"), line: 6, column: 9, message: "'auth' overrides go with 'call' steps only"),
+    DiagnosticCase(label: "with on an http step", yaml: step("      - http: { url: 'http://x' }\n        with: {}\n"), line: 6, column: 9, message: "'with' goes with call, payer, mock"),
+    DiagnosticCase(label: "unknown outcome word", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: querySession\n        expect: { outcome: suceeded }\n", line: 7, column: 28, message: "unknown outcome 'suceeded'", hint: "did you mean 'succeeded'?"),
+    DiagnosticCase(label: "unknown error class", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: querySession\n        expect: { error: { class: X } }\n", line: 7, column: 35, message: "unknown error class 'X'"),
+    DiagnosticCase(label: "unknown requirement", yaml: "suite: s\ncases:\n  - name: c\n    requires: [mok]\n    steps: [{ wait: 1ms }]\n", line: 4, column: 15, message: "unknown requirement 'mok'"),
+    DiagnosticCase(label: "YAML alias", yaml: "suite: s\nvars: { a: &x 1, b: *x }\ncases:\n  - name: c\n    steps: [{ wait: 1ms }]\n", line: 2, column: 18, message: "YAML aliases are not supported"),
+    DiagnosticCase(label: "set with expect", yaml: step("      - set: { a: 1 }\n        expect: { status: 200 }\n"), line: 5, column: 9, message: "a 'set' step has no response to expect"),
+    DiagnosticCase(label: "capture with from and regex", yaml: step("      - http: { url: 'http://x' }\n        capture: { a: { from: status, regex: 'x' } }\n"), line: 6, column: 23, message: "a capture takes 'from' or 'regex', not both"),
+    DiagnosticCase(label: "missing included file", yaml: step("      - include: nowhere.yaml\n"), line: 5, column: 18, message: "cannot read included file 'nowhere.yaml'"),
+]
+
+@Suite("Suite diagnostics")
+struct DiagnosticTests {
+    @Test("each malformed suite gets its diagnostic at the exact location", arguments: diagnosticCases)
+    func diagnostic(_ c: DiagnosticCase) throws {
+        let loader = SuiteLoader(catalog: TestCatalog(), readFile: { path in throw CocoaLikeError(path: path) })
+        let (suite, diagnostics) = loader.parse(text: c.yaml, file: "t.yaml")
+        #expect(suite == nil, "an invalid suite must not load")
+        let match = diagnostics.first { $0.message.contains(c.message) }
+        let found = try #require(match, "no diagnostic containing \"\(c.message)\" in: \(diagnostics.map(\.description))")
+        #expect(found.location == SourceLocation(file: "t.yaml", line: c.line, column: c.column), "\(found)")
+        if let hint = c.hint { #expect(found.hint?.contains(hint) == true, "hint was \(found.hint ?? "nil")") }
+    }
+
+    @Test("there are at least thirty distinct diagnostics")
+    func count() {
+        #expect(Set(diagnosticCases.map(\.message)).count >= 30)
+    }
+
+    @Test("all problems of a file are reported together")
+    func collectsAll() {
+        let yaml = "suite: s\ncasse: 1\ncases:\n  - name: a\n    steps:\n      - wiat: 1s\n  - name: b\n    steps:\n      - http: { url: 'http://x' }\n        expect: { staus: 200 }\n"
+        let (_, diagnostics) = SuiteLoader(catalog: TestCatalog()).parse(text: yaml, file: "t.yaml")
+        let lines = diagnostics.compactMap { $0.location?.line }.sorted()
+        #expect(lines.contains(2) && lines.contains(6) && lines.contains(10), "\(diagnostics)")
+    }
+
+    @Test("a valid suite loads with its locations")
+    func validSuite() throws {
+        let yaml = "suite: ok\ntags: [t]\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x/{{ a }}' }\n        expect: { status: 200, body: { a.b: { gt: 1 } } }\n        capture: { v: body.a }\n"
+        let (suite, diagnostics) = SuiteLoader(catalog: TestCatalog()).parse(text: yaml, file: "t.yaml")
+        #expect(diagnostics.isEmpty)
+        let s = try #require(suite)
+        #expect(s.cases[0].steps[0].location == SourceLocation(file: "t.yaml", line: 6, column: 9))
+        #expect(s.cases[0].steps[0].expect?.body.first?.check.matchers.first?.location == SourceLocation(file: "t.yaml", line: 7, column: 51))
+    }
+}
+
+/// A read failure for the in-memory loader.
+struct CocoaLikeError: Error { let path: String }
