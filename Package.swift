@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -44,6 +45,7 @@ let package = Package(
                 "PayCheckProviders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -83,8 +85,12 @@ let package = Package(
         .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckRunnerTests", dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),
-        .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")], swiftSettings: swiftSettings),
+        .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], swiftSettings: swiftSettings),
-        .testTarget(name: "paycheckTests", dependencies: ["PayCheckTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "paycheckTests",
+            dependencies: ["PayCheckTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -40,7 +40,14 @@ public struct DiagnosticRenderer: Sendable {
 
     /// Renders many diagnostics, sorted by location, separated by blank lines.
     public func render(_ diagnostics: [Diagnostic]) -> String {
-        diagnostics.sorted { ($0.location?.description ?? "") < ($1.location?.description ?? "") }
+        diagnostics.enumerated().sorted { a, b in
+            switch (a.element.location, b.element.location) {
+            case let (l?, r?) where l != r: return l < r
+            case (nil, _?): return true
+            case (_?, nil): return false
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
             .map(render).joined(separator: "\n\n")
     }
 

@@ -116,10 +116,14 @@ extension SuiteParser {
     /// Parses one step; `include:` expands to the included file's steps.
     mutating func parseStep(_ node: Node) -> [Step] {
         guard let pairs = mapping(node, "a step") else { return [] }
+        let before = diagnostics.count
         checkKeys(pairs, allowed: SuiteKeys.stepKinds + SuiteKeys.stepCommon, in: "a step")
         let kinds = pairs.filter { SuiteKeys.stepKinds.contains($0.key) }
         guard let kindPair = kinds.first else {
-            error(node, "a step needs exactly one action", hint: "one of: " + SuiteKeys.stepKinds.joined(separator: ", "))
+            // A misspelt action was already reported with a suggestion; don't say it twice.
+            if diagnostics.count == before {
+                error(node, "a step needs exactly one action", hint: "one of: " + SuiteKeys.stepKinds.joined(separator: ", "))
+            }
             return []
         }
         if kinds.count > 1 {
@@ -254,7 +258,7 @@ extension SuiteParser {
             }
         }
         guard let url else {
-            error(node, "an 'http' step needs a 'url'")
+            if !pairs.contains(where: { $0.key == "url" }) { error(node, "an 'http' step needs a 'url'") }
             return nil
         }
         if url.singleExpression == nil, case .text(let first)? = url.parts.first, !first.hasPrefix("http://"), !first.hasPrefix("https://") {

@@ -6,23 +6,32 @@ enum ClockAdjustment: Equatable, Sendable {
     case advance(Double)
     /// Jump to this instant.
     case set(Date)
+    /// Drop any offset: mock time equals real time again.
+    case reset
 
     /// Units accepted after an advance amount, longest suffix first, with their length in seconds.
     private static let units: [(suffix: String, seconds: Double)] = [
         ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
     ]
 
-    /// Reads `{"advance": "31m"}`, `{"advance": 90}` or `{"set": "<ISO 8601>"}`.
+    /// Reads `{"advance": "31m"}`, `{"advance": 90}`, `{"set": "<ISO 8601>"}` or `{"reset": true}`.
     /// - Throws: ``MockHTTPError`` (400) naming the bad value.
     init(json object: [String: JSONScalar]) throws(MockHTTPError) {
         let advance = object["advance"]
         let set = object["set"]
-        let unknown = object.keys.filter { $0 != "advance" && $0 != "set" }.sorted()
+        let unknown = object.keys.filter { $0 != "advance" && $0 != "set" && $0 != "reset" }.sorted()
         guard unknown.isEmpty else {
             throw MockHTTPError(
                 .badRequest,
-                "unknown clock field \(MockHTTPError.quoted(unknown.joined(separator: "', '"))); expected 'advance' or 'set'"
+                "unknown clock field \(MockHTTPError.quoted(unknown.joined(separator: "', '"))); expected 'advance', 'set' or 'reset'"
             )
+        }
+        if let reset = object["reset"] {
+            guard reset == .bool(true), advance == nil, set == nil else {
+                throw MockHTTPError(.badRequest, "'reset' takes true and goes alone, got \(MockHTTPError.quoted(reset.description))")
+            }
+            self = .reset
+            return
         }
         switch (advance, set) {
         case (let advance?, nil):

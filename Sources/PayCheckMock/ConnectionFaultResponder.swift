@@ -1,16 +1,16 @@
 import Hummingbird
 
 /// The request context of the live server, keeping the connection so a fault can close it.
-public struct MockRequestContext: RequestContext {
+struct MockRequestContext: RequestContext {
     /// Core storage required by Hummingbird.
-    public var coreContext: CoreRequestContextStorage
+    var coreContext: CoreRequestContextStorage
     /// The context handed to the host router for this request.
     let routerContext: BasicRequestContext
     /// Closes the request's connection.
     let closeConnection: @Sendable () async -> Void
 
     /// Creates a context for a request arriving on `source.channel`.
-    public init(source: ApplicationRequestContextSource) {
+    init(source: ApplicationRequestContextSource) {
         self.coreContext = CoreRequestContextStorage(source: source)
         self.routerContext = BasicRequestContext(source: source)
         self.closeConnection = { [channel = source.channel] in
@@ -25,12 +25,12 @@ public struct MockRequestContext: RequestContext {
 /// Hummingbird answers every error from a responder with a response, so ``MockMiddleware`` marks a
 /// reset with a 502 response and a marker header; here, where the channel is known, that response
 /// is dropped and the connection is closed instead, so the client sees it end without a response.
-public struct ConnectionFaultResponder: HTTPResponder {
+struct ConnectionFaultResponder: HTTPResponder {
     /// The host router's responder.
     let router: RouterResponder<BasicRequestContext>
 
     /// Responds through the router, closing the connection for a reset fault.
-    public func respond(to request: Request, context: MockRequestContext) async throws -> Response {
+    func respond(to request: Request, context: MockRequestContext) async throws -> Response {
         let response = try await self.router.respond(to: request, context: context.routerContext)
         guard response.headers[MockMiddleware.resetMarkerHeader] == MockMiddleware.resetMarkerValue else {
             return response

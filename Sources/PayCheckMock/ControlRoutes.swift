@@ -48,6 +48,8 @@ struct ControlRoutes: Sendable {
             self.host.clock.advance(by: seconds)
         case .set(let date):
             self.host.clock.set(to: date)
+        case .reset:
+            self.host.clock.reset()
         }
         return self.clockResponse()
     }

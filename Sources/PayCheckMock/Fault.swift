@@ -72,7 +72,8 @@ extension Fault {
                 "fault 'path' must be a string starting with '/', got \(Self.quoted(object["path"]))"
             )
         }
-        guard !ControlPath.isControl(path) else {
+        // Faults apply to mock routes, and to echo and key-value routes (what examples and benchmarks use).
+        guard !ControlPath.isControl(path) || ControlPath.isEcho(path) || ControlPath.isKeyValue(path) else {
             throw MockHTTPError(
                 .badRequest,
                 "fault path \(MockHTTPError.quoted(path)) is a control route; faults apply only to mock routes"

@@ -45,3 +45,10 @@ public final class MockClock: Sendable {
         self.offset.withLock { $0 }
     }
 }
+
+extension MockClock {
+    /// The base time, without the simulated offset: what a merchant's own clock reads. Credential
+    /// freshness checks (PlacetoPay's seed window) use it, so `mock: clock` simulates elapsed time for
+    /// sessions without making freshly signed requests look stale.
+    public func wallNow() -> Date { base() }
+}

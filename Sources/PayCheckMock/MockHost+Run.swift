@@ -1,4 +1,5 @@
 import Hummingbird
+import ServiceLifecycle
 
 extension MockHost {
     /// Builds the Hummingbird application that serves this host on `host:port`.
@@ -27,8 +28,8 @@ extension MockHost {
 
     /// Serves the mock on `host:port` until the calling task is cancelled.
     ///
-    /// On cancellation the listener closes, open connections finish their current request and
-    /// close, and the method throws `CancellationError`.
+    /// Cancellation triggers a graceful shutdown: the listener closes, requests in flight are
+    /// answered, idle connections close, and then the method throws `CancellationError`.
     /// - Parameters:
     ///   - host: The address to bind; defaults to the loopback interface.
     ///   - port: The port to bind; `0` picks a free one.
@@ -36,18 +37,63 @@ extension MockHost {
     ///     standalone `paycheck mock` command); then the method returns normally after a signal.
     ///     Leave it `false` when embedding, so the signals keep their usual meaning for the process.
     ///   - onRunning: Called with the bound port once the server accepts connections.
+    /// - Throws: `CancellationError` after a cancellation, or the server's error (e.g. the port is taken).
     public func run(
         host: String = "127.0.0.1",
         port: Int = 0,
         handleSignals: Bool = false,
         onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
-        let application = self.makeApplication(host: host, port: port, onRunning: onRunning)
-        if handleSignals {
-            try await application.runService()
-        } else {
-            try await application.runService(gracefulShutdownSignals: [])
+        let serviceGroup = ServiceGroup(
+            services: [self.makeApplication(host: host, port: port, onRunning: onRunning)],
+            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+            logger: self.logger
+        )
+        let (cancellations, cancellation) = AsyncStream.makeStream(of: Void.self)
+        // The server runs in its own task so that cancelling the caller does not cancel it outright
+        // (which would drop connections mid-request and log errors); instead the caller's
+        // cancellation is turned into a graceful shutdown. The task is always awaited below.
+        let server = Task {
+            try await Self.serve(serviceGroup, shuttingDownOn: cancellations)
         }
+        let outcome = await withTaskCancellationHandler {
+            await server.result
+        } onCancel: {
+            cancellation.yield()
+        }
+        cancellation.finish()
+        // After a cancellation, errors from the shutdown (e.g. a group stopped before it started)
+        // are reported as the cancellation itself.
         try Task.checkCancellation()
+        try outcome.get()
+    }
+
+    /// Which task of ``serve(_:shuttingDownOn:)`` finished.
+    private enum ServeTask {
+        /// The service group returned.
+        case server
+        /// The shutdown trigger returned.
+        case trigger
+    }
+
+    /// Runs `serviceGroup` and shuts it down gracefully when `cancellations` yields.
+    private static func serve(_ serviceGroup: ServiceGroup, shuttingDownOn cancellations: AsyncStream<Void>) async throws {
+        try await withThrowingTaskGroup(of: ServeTask.self) { group in
+            group.addTask {
+                try await serviceGroup.run()
+                return .server
+            }
+            group.addTask {
+                if await cancellations.first(where: { _ in true }) != nil {
+                    await serviceGroup.triggerGracefulShutdown()
+                }
+                return .trigger
+            }
+            while let finished = try await group.next() {
+                if finished == .server {
+                    group.cancelAll()
+                }
+            }
+        }
     }
 }

@@ -46,6 +46,25 @@ struct MockMiddleware: RouterMiddleware {
         }
         if isJournaled { self.record(request, body: body) }
 
+        // Journaled routes (provider routes, echo, key-value) can be given faults; the rest of the
+        // control API never is.
+        if isJournaled {
+            if let fault = self.faults.consume(path: path) {
+                switch fault {
+                case .status(let code):
+                    return MockResponse.error(HTTPResponse.Status(code: code), "injected fault")
+                case .malformed:
+                    return MockResponse.text("{\"truncated\": ", status: .ok)
+                case .delay(let milliseconds):
+                    try await Task.sleep(for: .milliseconds(milliseconds))
+                case .reset:
+                    var response = MockResponse.error(.badGateway, "injected fault: connection reset")
+                    response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
+                    return response
+                }
+            }
+        }
+
         if isControl {
             if ControlPath.isEcho(path) {
                 return try EchoResponder.response(to: request, body: body)
@@ -56,20 +75,6 @@ struct MockMiddleware: RouterMiddleware {
             return try await self.route(request, context: context, next: next)
         }
 
-        if let fault = self.faults.consume(path: path) {
-            switch fault {
-            case .status(let code):
-                return MockResponse.error(HTTPResponse.Status(code: code), "injected fault")
-            case .malformed:
-                return MockResponse.text("{\"truncated\": ", status: .ok)
-            case .delay(let milliseconds):
-                try await Task.sleep(for: .milliseconds(milliseconds))
-            case .reset:
-                var response = MockResponse.error(.badGateway, "injected fault: connection reset")
-                response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
-                return response
-            }
-        }
         guard context.endpointPath != nil else {
             return MockResponse.error(.notFound, "no mock route for '\(request.method.rawValue) \(path)'")
         }

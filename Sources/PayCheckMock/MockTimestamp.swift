@@ -10,7 +10,7 @@ enum MockTimestamp {
     /// Renders `date` in UTC, with milliseconds only when the date has a sub-second part.
     static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        let wholeSecond = (interval * 1000).rounded() .truncatingRemainder(dividingBy: 1000) == 0
+        let wholeSecond = (interval * 1000).rounded().truncatingRemainder(dividingBy: 1000) == 0
         return wholeSecond ? self.seconds.format(date) : self.milliseconds.format(date)
     }
 

@@ -17,6 +17,10 @@ public protocol Provider: Sendable {
     var mockCredentials: [String: String] { get }
     /// The documented sandbox base URL.
     var sandboxBaseURL: String { get }
+    /// Native state → canonical outcome.
+    var outcomeMapping: OutcomeMapping { get }
+    /// Native error codes with their classes.
+    var errorCatalog: ErrorCatalog { get }
     /// Runs one action and reports what it observed.
     func perform(_ action: ProviderActionRequest, context: ProviderContext) async throws -> Observation
 }
@@ -112,7 +116,7 @@ public struct ProviderRegistry: ProviderCatalog {
     }
 
     /// The registry of every built-in provider.
-    public static var builtIn: ProviderRegistry { ProviderRegistry([]) }
+    public static var builtIn: ProviderRegistry { ProviderRegistry([PlacetoPayProvider()]) }
 
     /// The provider with this id.
     public subscript(id: String) -> (any Provider)? { providers[id] }

@@ -159,6 +159,14 @@ public struct Runner: Sendable {
         let wallStart = DispatchTime.now().uptimeNanoseconds
         var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: deadline, redactor: redactor)
         var (verdict, steps) = await executor.run()
+        if item.exclusive, let controlURL {
+            // The case moved the shared mock clock; put it back so later cases see real time.
+            let reset = HTTPRequestData(method: "POST", url: controlURL + "/__paycheck/clock", headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
+            if (try? await transport.send(reset, timeout: configuration.stepTimeout))?.status != 200 {
+                steps.append(StepResult(name: "restore the mock clock", location: testCase.location, verdict: .error, error: "could not reset the mock clock after this case"))
+                verdict = .error
+            }
+        }
         var skipReason: String?
         if let xfail = testCase.xfail {
             if verdict == .passed {

@@ -48,7 +48,8 @@ public struct InProcessRun: Sendable {
             if let controlURL {
                 return await runner.run(plan, controlURL: controlURL, onEvent: events.append)
             }
-            let host = MockHost(providers: mocks, outbound: AsyncOutboundHTTP(client: client))
+            // The mock's time follows the runner's clock, so signed seeds and session expiry agree in tests.
+            let host = MockHost(providers: mocks, clock: MockClock(base: { clock.now() }), outbound: AsyncOutboundHTTP(client: client))
             return try await withRunningMock(host) { base in
                 await runner.run(plan, controlURL: base, onEvent: events.append)
             }

@@ -1,8 +1,31 @@
 import ArgumentParser
+import Foundation
 import PayCheckRunner
 
-/// The `paycheck` command: runs conformance suites against payment-provider mocks and sandboxes.
+/// Entry point: parses, runs, and maps usage errors to exit code 2 (argument-parser's default is 64).
 @main
+enum Main {
+    static func main() async {
+        do {
+            var command = try PayCheckCommand.parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = PayCheckCommand.exitCode(for: error)
+            let message = PayCheckCommand.fullMessage(for: error)
+            if !message.isEmpty {
+                let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
+                handle.write(Data((message + "\n").utf8))
+            }
+            exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}
+
+/// The `paycheck` command: runs conformance suites against payment-provider mocks and sandboxes.
 struct PayCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paycheck",
@@ -17,7 +40,7 @@ struct PayCheckCommand: AsyncParsableCommand {
             3 could not run (transport errors, timeouts, sandbox down).
             """,
         version: payCheckVersion,
-        subcommands: [RunCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, VersionCommand.self],
+        subcommands: [RunCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self, VersionCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -71,6 +71,27 @@ struct LiveServerTests {
         }
     }
 
+    @Test("cancelling run lets a request in flight finish before the server stops")
+    func gracefulShutdown() async throws {
+        let host = makeHost([FakeProvider(id: "fakepay")])
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let server = Task {
+            try await host.run { port in continuation.yield(port) }
+        }
+        let port = try #require(await ports.first { _ in true })
+        _ = try await Self.post("/__paycheck/faults", body: #"{"path":"/fakepay","kind":"delay","delayMs":20}"#, port: port)
+        async let inFlight = Self.get("/fakepay/api/time", port: port)
+        // The journal records a request before its delay starts.
+        while host.journal.entries(pathPrefix: "/fakepay").isEmpty {
+            await Task.yield()
+        }
+        server.cancel()
+        #expect(try await inFlight.status == .ok)
+        await #expect(throws: CancellationError.self) {
+            try await server.value
+        }
+    }
+
     @Test("a reset fault closes the connection without a response, then the route answers again")
     func resetFaultClosesConnection() async throws {
         let provider = FakeProvider(id: "fakepay")

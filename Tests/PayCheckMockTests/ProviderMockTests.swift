@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import PayCheckMock
 import Testing
 
@@ -51,7 +52,10 @@ struct ProviderMockTests {
 
     @Test("an unexpected error in a provider route becomes a JSON 500")
     func providerErrorBecomesJSON() async throws {
-        try await withRouter(makeHost([FakeProvider(id: "fakepay")])) { client in
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let host = MockHost(providers: [FakeProvider(id: "fakepay")], clock: fixedClock(), logger: quiet)
+        try await withRouter(host) { client in
             let response = try await client.send(.get, "/fakepay/api/fail")
             #expect(response.status == .internalServerError)
             #expect(response.isJSON)

@@ -22,7 +22,7 @@ func withRouter<Value: Sendable>(
     _ host: MockHost,
     _ test: @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
-    try await Application(router: host.makeRouter()).test(.router) { client in
+    try await Application(router: host.makeRouter(), logger: host.logger).test(.router) { client in
         try await test(client)
     }
 }

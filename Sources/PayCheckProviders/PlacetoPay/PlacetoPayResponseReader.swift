@@ -1,0 +1,86 @@
+import Foundation
+import PayCheckCore
+
+/// Reads a PlacetoPay answer into an `Observation`: the mapped outcome of the state it reports and the catalog
+/// entry of a `FAILED` envelope (providers.md §1.3, §1.5–§1.8).
+///
+/// Which state an answer reports depends on its shape:
+/// - `querySession`, `collect`: the session's top-level `status` (§1.5, §1.8);
+/// - `cancelSession`: the returned `session.status` (§1.6);
+/// - `transaction`, `reverse`: the returned `payment.status` of the transaction (§1.7);
+/// - `createSession`: none — its `OK` is not a session state.
+///
+/// Any answer whose top-level `status.status` is `FAILED` reports that state when it has no nested one (so an
+/// error envelope maps to `error`) and fills `error` from the catalog: a 401's code is the number that ends its
+/// message (`Authentication failed 102`, `Autenticación fallida 102`), any other code is `reason` verbatim.
+/// A state missing from the mapping, or a code missing from the catalog, is an error of the step.
+struct PlacetoPayResponseReader: Sendable {
+    /// The state table.
+    var mapping: OutcomeMapping
+    /// The error table.
+    var catalog: ErrorCatalog
+
+    /// The observation of `response` to `operation`.
+    func observation(of response: HTTPResponseData, for operation: PlacetoPayOperation) throws -> Observation {
+        let text = response.text
+        var observation = Observation(
+            status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        guard let body = observation.body, PlacetoPayJSON.object(body) != nil else { return observation }
+        let top = PlacetoPayJSON.status(body)
+        let failed = top?.status == "FAILED"
+        if failed, let top {
+            observation.error = try errorFields(httpStatus: response.status, reason: top.reason, message: top.message)
+        }
+        if let state = reportedState(body, top: top, failed: failed, operation: operation) {
+            let native = state.reason.map { "\(state.status)/\($0)" } ?? state.status
+            guard let rule = mapping.rule(state: state.status, reason: state.reason) else {
+                throw ProviderError(
+                    "unmapped PlacetoPay state '\(native)' in the \(operation.rawValue) answer: "
+                        + "the outcome mapping (providers.md §1.11) has no row for it")
+            }
+            observation.outcome = rule.outcome.rawValue
+            observation.nativeState = native
+        }
+        return observation
+    }
+
+    /// The state the answer reports, per its shape (see the type's documentation).
+    private func reportedState(
+        _ body: Value, top: (status: String, reason: String?, message: String?)?, failed: Bool,
+        operation: PlacetoPayOperation
+    ) -> (status: String, reason: String?)? {
+        let nested: Value? = switch operation {
+        case .cancelSession: PlacetoPayJSON.member(body, "session")
+        case .transaction, .reverse: PlacetoPayJSON.member(body, "payment")
+        default: nil
+        }
+        if let nested, let state = PlacetoPayJSON.status(nested) { return (state.status, state.reason) }
+        guard let top else { return nil }
+        switch operation {
+        case .querySession, .collect: return (top.status, top.reason)
+        default: return failed ? (top.status, top.reason) : nil
+        }
+    }
+
+    /// The `error` fields of a `FAILED` envelope.
+    func errorFields(httpStatus: Int, reason: String?, message: String?) throws -> [String: String] {
+        var code = reason ?? ""
+        if httpStatus == 401 || reason == "401", let number = message.flatMap(Self.trailingNumber) {
+            code = number
+        }
+        guard let entry = catalog.entry(code) else {
+            throw ProviderError(
+                "PlacetoPay answered FAILED with code '\(code)' (HTTP \(httpStatus), message \(message.map { "'\($0)'" } ?? "none")), "
+                    + "which the error catalog (providers.md §1.3) does not know")
+        }
+        return ErrorCatalog.fields(entry, message: message)
+    }
+
+    /// The run of digits that ends `text` (after trimming), e.g. `102` in `Autenticación fallida 102`.
+    static func trailingNumber(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let digits = trimmed.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        return String(digits.reversed())
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import PayCheckCore
+import PayCheckProviders
+
+/// `paycheck explain <code>`: what a provider error code (or native state) means, from the providers' catalogs.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain a provider error code or native state (e.g. 102, request_not_valid, REJECTED/?C).",
+        discussion: """
+            Prints the error-catalog entry of every provider that has the code: its class
+            (C configuration · S service · P payment request · A authentication · T token), meaning,
+            HTTP status and source. A native state such as APPROVED or REJECTED/MC prints its row of
+            the provider's outcome mapping. With --provider and no code, lists that provider's catalog
+            and mapping.
+            """)
+
+    @Argument(help: "The error code or native state, verbatim (codes are matched exactly, then case-insensitively).")
+    var code: String?
+
+    @Option(name: .long, help: "Only this provider (e.g. placetopay).")
+    var provider: String?
+
+    func validate() throws {
+        if code == nil, provider == nil {
+            throw ValidationError("give a code to explain (e.g. 'paycheck explain 102'), or --provider to list a provider's codes")
+        }
+        if let provider, ProviderRegistry.builtIn[provider] == nil {
+            let known = ProviderRegistry.builtIn.providerIDs
+            let hint = Suggest.nearest(provider, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ValidationError("unknown provider '\(provider)'\(hint); known: \(known.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let output = Output()
+        let providers = ProviderRegistry.builtIn.all.filter { provider == nil || $0.id == provider }
+        guard let code else {
+            for p in providers { output.out(Self.listing(p)) }
+            return
+        }
+        let lines = Self.explain(code, in: providers)
+        guard !lines.isEmpty else {
+            let all = providers.flatMap { p in p.errorCatalog.entries.map(\.code) + p.outcomeMapping.rules.map(\.key) }
+            let hint = Suggest.nearest(code, in: all).map { "; did you mean '\($0)'?" } ?? ""
+            output.err("error: no \(provider.map { "'\($0)' " } ?? "")error code or native state '\(code)'\(hint)")
+            throw ExitCode(1)
+        }
+        output.out(lines.joined(separator: "\n"))
+    }
+
+    /// The entries and mapping rows for `code` across `providers`; exact matches win over case-insensitive ones.
+    ///
+    /// A bare state (`REJECTED`) lists every row of that state; `STATE/REASON` without a row of its own
+    /// (`REJECTED/XN`) shows the row that applies to it.
+    static func explain(_ code: String, in providers: [any Provider]) -> [String] {
+        for exact in [true, false] {
+            let same: (String, String) -> Bool = { exact ? $0 == $1 : $0.lowercased() == $1.lowercased() }
+            let slash = code.firstIndex(of: "/")
+            var lines: [String] = []
+            for p in providers {
+                for entry in p.errorCatalog.entries where same(entry.code, code) {
+                    lines.append(describe(entry, provider: p.id))
+                }
+                let rows = p.outcomeMapping.rules.filter { same($0.key, code) || (slash == nil && same($0.state, code)) }
+                lines += rows.map { describe($0, provider: p.id) }
+                if rows.isEmpty, let slash {
+                    let state = String(code[..<slash])
+                    let reason = String(code[code.index(after: slash)...])
+                    let known = p.outcomeMapping.rules.first { same($0.state, state) }?.state ?? state
+                    if let rule = p.outcomeMapping.rule(state: known, reason: reason) {
+                        lines.append(describe(rule, provider: p.id, asked: code))
+                    }
+                }
+            }
+            if !lines.isEmpty { return lines }
+        }
+        return []
+    }
+
+    /// One catalog entry.
+    static func describe(_ entry: ErrorCatalog.Entry, provider: String) -> String {
+        let http = entry.httpStatus.map { "HTTP \($0) · " } ?? ""
+        return """
+            \(provider) error \(entry.code)  class \(entry.errorClass.rawValue) (\(entry.errorClass.meaning))
+              \(entry.message)
+              \(http)\(entry.source)
+            """
+    }
+
+    /// One mapping row; `asked` is the state as typed when a generic row answers it.
+    static func describe(_ rule: OutcomeMapping.Rule, provider: String, asked: String? = nil) -> String {
+        let via = asked.map { " (\($0) has no row of its own; the row for \(rule.key) applies)" } ?? ""
+        return """
+            \(provider) state \(rule.key)  → \(rule.outcome.rawValue)\(via)
+              \(rule.note)
+            """
+    }
+
+    /// Every entry and row of a provider.
+    static func listing(_ provider: any Provider) -> String {
+        var lines = ["\(provider.id) error catalog"]
+        for entry in provider.errorCatalog.entries {
+            lines.append("  \(entry.code.padding(toLength: 26, withPad: " ", startingAt: 0)) \(entry.errorClass.rawValue)  \(entry.httpStatus.map(String.init) ?? "–")  \(entry.message)")
+        }
+        lines.append("\(provider.id) outcome mapping")
+        for rule in provider.outcomeMapping.rules {
+            lines.append("  \(rule.key.padding(toLength: 26, withPad: " ", startingAt: 0)) → \(rule.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(rule.note)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,196 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+
+/// Runs the built `paycheck` binary in a temporary folder holding the given suite files.
+struct CLI {
+    let folder: URL
+
+    init(files: [String: String]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in files {
+            let url = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// The binary SwiftPM built next to the test bundle.
+    static var binary: URL {
+        var products = Bundle.main.bundleURL
+        if products.pathExtension == "xctest" { products.deleteLastPathComponent() }
+        let candidate = products.appendingPathComponent("paycheck")
+        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        // swift-testing's runner may be the bundle itself; fall back to the package's debug folder.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/paycheck")
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func read(_ path: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    }
+}
+
+let passing = """
+    suite: passing
+    cases:
+      - name: echo answers
+        steps:
+          - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/a", json: { n: 1 } }
+            expect: { status: 200, body: { json.n: 1 } }
+    """
+
+@Suite("paycheck command line", .serialized)
+struct CLITests {
+    @Test("run: a passing suite exits 0 and writes both reports")
+    func runPasses() throws {
+        let cli = try CLI(files: ["Suites/ok.yaml": passing])
+        let result = try cli.run(["run"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("1 case: 1 passed, 0 failed, 0 errors, 0 skipped"))
+        #expect(try cli.read("Reports/junit.xml").contains("<testsuites"))
+        #expect(try cli.read("Reports/report.json").contains("\"schemaVersion\""))
+    }
+
+    @Test("run: a wrong expectation exits 1 and prints file:line:col with expected and actual")
+    func runFails() throws {
+        let cli = try CLI(files: ["wrong.yaml": """
+            suite: wrong
+            cases:
+              - name: status differs
+                steps:
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/x?status=404" }
+                    expect:
+                      status: 200
+            """])
+        let result = try cli.run(["run", "wrong.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("wrong.yaml:7:19"), "\(result.stdout)")
+        #expect(result.stdout.contains("expected 200") && result.stdout.contains("404"))
+    }
+
+    @Test("run: an unreachable URL is a JUnit <error> and exits 3")
+    func runUnreachable() throws {
+        let cli = try CLI(files: ["down.yaml": "suite: down\ncases:\n  - name: nobody listens\n    steps:\n      - http: { url: \"http://127.0.0.1:1/\" }\n"])
+        let result = try cli.run(["run", "down.yaml", "--report-junit", "out/j.xml"])
+        #expect(result.status == 3)
+        #expect(try cli.read("out/j.xml").contains("<error "))
+    }
+
+    @Test("run and lint: a malformed suite exits 2 and lists every problem with its location and a suggestion")
+    func invalidSuite() throws {
+        let cli = try CLI(files: ["bad.yaml": """
+            suite: bad
+            casess: []
+            cases:
+              - name: c
+                steps:
+                  - http: { url: "http://x" }
+                    expct: { status: 200 }
+            """, "worse.yaml": "suite: [\n"])
+        for command in ["run", "lint"] {
+            let result = try cli.run([command, "bad.yaml", "worse.yaml"])
+            #expect(result.status == 2, "\(command)")
+            #expect(result.stderr.contains("bad.yaml:2:1: error: unknown key 'casess' in the suite"), "\(result.stderr)")
+            #expect(result.stderr.contains("did you mean 'cases'?"))
+            #expect(result.stderr.contains("bad.yaml:7:9: error: unknown key 'expct' in a step"))
+            #expect(result.stderr.contains("worse.yaml:2:1: error: invalid YAML"))
+            #expect(result.stderr.contains("3 errors in 2 files"), "\(result.stderr)")
+        }
+    }
+
+    @Test("a --secret sentinel appears in no output: console, JUnit, JSON")
+    func sentinel() throws {
+        let sentinel = "SENTINEL-7c1e-secret-value"
+        let cli = try CLI(files: ["s.yaml": """
+            suite: secret
+            cases:
+              - name: secret goes out and comes back
+                steps:
+                  - http:
+                      method: POST
+                      url: "{{ mock.url }}/__paycheck/echo/{{ token }}"
+                      headers: { Authorization: "Bearer {{ token }}" }
+                      json: { token: "{{ token }}", card: "4110760000000081" }
+                    expect:
+                      body: { json.token: wrong }
+            """])
+        let result = try cli.run(["run", "s.yaml", "--secret", "token=\(sentinel)", "--verbose"])
+        #expect(result.status == 1)
+        for text in [result.stdout, result.stderr, try cli.read("Reports/junit.xml"), try cli.read("Reports/report.json")] {
+            #expect(!text.contains(sentinel))
+            #expect(!text.contains("4110760000000081"))
+        }
+        #expect(try cli.read("Reports/junit.xml").contains("••••••"), "the transcript shows where the secret was")
+    }
+
+    @Test("list, lint, version and help")
+    func otherCommands() throws {
+        let cli = try CLI(files: ["Suites/ok.yaml": passing])
+        let list = try cli.run(["list"])
+        #expect(list.status == 0 && list.stdout.contains("  - echo answers"))
+        let lint = try cli.run(["lint"])
+        #expect(lint.status == 0 && lint.stdout.contains("1 suite, 1 case: no problems found."))
+        let version = try cli.run(["version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("paycheck "))
+        let help = try cli.run(["run", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("Exit codes"))
+        let usage = try cli.run(["run", "--jobs", "0"])
+        #expect(usage.status == 2 && usage.stderr.contains("--jobs"))
+        let missing = try cli.run(["run", "nowhere"])
+        #expect(missing.status == 2 && missing.stderr.contains("no such file or folder 'nowhere'"))
+    }
+
+    @Test("mock serves the control API standalone until interrupted")
+    func standaloneMock() async throws {
+        let cli = try CLI(files: [:])
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["mock", "--port", "0"]
+        process.currentDirectoryURL = cli.folder
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var banner = ""
+        while !banner.contains("control API") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        let base = try #require(banner.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("http://") }.map(String.init))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/__paycheck/health"), timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 1 << 16)
+        #expect(response.status.code == 200)
+        #expect(String(buffer: body).contains("\"ok\""))
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
