@@ -120,9 +120,11 @@ public struct Runner: Sendable {
             }
         }
 
+        var casesBySuite = [[CaseResult]](repeating: [], count: plan.suites.count)
+        for (index, item) in plan.items.enumerated() { casesBySuite[item.suiteIndex].append(results[index]) }
         var suites: [SuiteResult] = []
         for (suiteIndex, suite) in plan.suites.enumerated() {
-            let cases = plan.items.indices.filter { plan.items[$0].suiteIndex == suiteIndex }.map { results[$0] }
+            let cases = casesBySuite[suiteIndex]
             let start = cases.map(\.startedAt).min() ?? startedAt
             suites.append(SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: cases, startedAt: start))
         }
