@@ -73,6 +73,7 @@ public struct ConsoleReporter: Sendable {
                 blocks.append(problem(testCase, in: suite))
             }
         }
+        if let coverage = coverageLines(result) { blocks.append(coverage) }
         let c = result.counts
         let parts = [
             colorIf(c.passed > 0, "\(c.passed) passed", style.green),
@@ -83,6 +84,29 @@ public struct ConsoleReporter: Sendable {
         let line = "\(ReportFormat.plural(c.total, "case")): \(parts.joined(separator: ", ")) in \(ReportFormat.seconds2(result.duration))"
         blocks.append(line + "\n" + exitMeaning(result.exitCode))
         return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// One line per provider: how many rows of its mapping table and error catalog the run exercised.
+    private func coverageLines(_ result: RunResult) -> String? {
+        var lines: [String] = []
+        for provider in result.providerTables.keys.sorted() {
+            guard let table = result.providerTables[provider] else { continue }
+            var states = Set<String>()
+            var codes = Set<String>()
+            for suite in result.suites where suite.provider == provider {
+                for step in suite.cases.flatMap(\.steps) {
+                    if let state = step.nativeState { states.insert(state) }
+                    if let code = step.errorCode?["code"] { codes.insert(code) }
+                }
+            }
+            let coveredStates = table.states.filter { states.contains($0.key) }.count
+            let coveredCodes = table.errorCodes.filter { codes.contains($0.code) }.count
+            var line = "\(provider) coverage: \(coveredStates)/\(table.states.count) mapped states, \(coveredCodes)/\(table.errorCodes.count) error codes"
+            let missing = table.states.map(\.key).filter { !states.contains($0) } + table.errorCodes.map(\.code).filter { !codes.contains($0) }
+            if !missing.isEmpty && verbose { line += " (not exercised: " + missing.joined(separator: ", ") + ")" }
+            lines.append(line)
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
     /// The block for one failed or errored case.

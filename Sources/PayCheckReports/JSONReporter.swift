@@ -124,7 +124,16 @@ public enum JSONReporter {
         var members: [String: Value] = [:]
         for provider in outcomes.keys {
             let sortedCodes = (codes[provider] ?? []).sorted { codeKey($0) < codeKey($1) }
+            let table = result.providerTables[provider]
+            let seenStates = states[provider] ?? []
+            let seenCodes = Set((codes[provider] ?? []).compactMap { $0["code"] })
             members[provider] = .object([
+                "mapping": .array((table?.states ?? []).map { row in
+                    .object(["state": .string(row.key), "outcome": .string(row.outcome), "covered": .bool(seenStates.contains(row.key))])
+                }),
+                "catalog": .array((table?.errorCodes ?? []).map { entry in
+                    .object(["code": .string(entry.code), "class": .string(entry.errorClass), "covered": .bool(seenCodes.contains(entry.code))])
+                }),
                 "outcomes": .array((outcomes[provider] ?? []).sorted().map(Value.string)),
                 "nativeStates": .array((states[provider] ?? []).sorted().map(Value.string)),
                 "errorCodes": .array(sortedCodes.map { code in

@@ -145,9 +145,37 @@ public enum JSONReportSchema {
         "providerCoverage": {
           "type": "object",
           "additionalProperties": false,
-          "required": ["outcomes", "nativeStates", "errorCodes"],
+          "required": ["outcomes", "nativeStates", "errorCodes", "mapping", "catalog"],
           "description": "What one provider's steps observed; each list sorted and without duplicates.",
           "properties": {
+            "mapping": {
+              "type": "array",
+              "description": "Every row of the provider's native-state → outcome table, in table order, and whether a step observed it.",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["state", "outcome", "covered"],
+                "properties": {
+                  "state": { "type": "string", "description": "`STATE` or `STATE/REASON`." },
+                  "outcome": { "type": "string", "description": "The canonical outcome the row maps to." },
+                  "covered": { "type": "boolean", "description": "Whether any step of the run observed this native state." }
+                }
+              }
+            },
+            "catalog": {
+              "type": "array",
+              "description": "Every entry of the provider's error catalog, in catalog order, and whether a step observed it.",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["code", "class", "covered"],
+                "properties": {
+                  "code": { "type": "string", "description": "The native error code." },
+                  "class": { "type": "string", "description": "Its class: C, S, P, A or T." },
+                  "covered": { "type": "boolean", "description": "Whether any step of the run observed this code." }
+                }
+              }
+            },
             "outcomes": { "type": "array", "items": { "type": "string" }, "description": "Canonical outcomes observed." },
             "nativeStates": { "type": "array", "items": { "type": "string" }, "description": "Native states observed." },
             "errorCodes": {

@@ -190,6 +190,32 @@ public struct Counts: Sendable, Hashable, Codable {
     }
 }
 
+/// A provider's mapping table and error catalog, as keys, so reports can show which rows a run covered.
+public struct ProviderTable: Sendable, Hashable {
+    /// Native state keys (`STATE` or `STATE/REASON`) with their canonical outcome, in table order.
+    public var states: [(key: String, outcome: String)]
+    /// Error codes with their class, in catalog order.
+    public var errorCodes: [(code: String, errorClass: String)]
+
+    /// Creates a table.
+    public init(states: [(key: String, outcome: String)], errorCodes: [(code: String, errorClass: String)]) {
+        self.states = states
+        self.errorCodes = errorCodes
+    }
+
+    /// Equality by content.
+    public static func == (lhs: ProviderTable, rhs: ProviderTable) -> Bool {
+        lhs.states.map { "\($0.key)=\($0.outcome)" } == rhs.states.map { "\($0.key)=\($0.outcome)" }
+            && lhs.errorCodes.map { "\($0.code)=\($0.errorClass)" } == rhs.errorCodes.map { "\($0.code)=\($0.errorClass)" }
+    }
+
+    /// Hashes the content.
+    public func hash(into hasher: inout Hasher) {
+        for s in states { hasher.combine(s.key); hasher.combine(s.outcome) }
+        for e in errorCodes { hasher.combine(e.code); hasher.combine(e.errorClass) }
+    }
+}
+
 /// Everything a run produced: the input of every reporter.
 public struct RunResult: Sendable {
     /// Suite results, in plan order.
@@ -206,9 +232,14 @@ public struct RunResult: Sendable {
     public var startedAt: Date
     /// Wall-clock seconds of the run.
     public var duration: Double
+    /// The mapping tables and error catalogs of the providers the run used, by provider id.
+    public var providerTables: [String: ProviderTable]
 
     /// Creates a run result.
-    public init(suites: [SuiteResult], target: String, targetKind: String, version: String, hostname: String, startedAt: Date, duration: Double) {
+    public init(
+        suites: [SuiteResult], target: String, targetKind: String, version: String, hostname: String, startedAt: Date, duration: Double,
+        providerTables: [String: ProviderTable] = [:]
+    ) {
         self.suites = suites
         self.target = target
         self.targetKind = targetKind
@@ -216,6 +247,7 @@ public struct RunResult: Sendable {
         self.hostname = hostname
         self.startedAt = startedAt
         self.duration = duration
+        self.providerTables = providerTables
     }
 
     /// Counts over every case.

@@ -128,10 +128,17 @@ public struct Runner: Sendable {
             let start = cases.map(\.startedAt).min() ?? startedAt
             suites.append(SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: cases, startedAt: start))
         }
+        var tables: [String: ProviderTable] = [:]
+        for id in Set(plan.suites.compactMap(\.provider)) {
+            guard let provider = providers[id] else { continue }
+            tables[id] = ProviderTable(
+                states: provider.outcomeMapping.rules.map { ($0.key, $0.outcome.rawValue) },
+                errorCodes: provider.errorCatalog.entries.map { ($0.code, $0.errorClass.rawValue) })
+        }
         return RunResult(
             suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
             version: payCheckVersion, hostname: hostname, startedAt: startedAt,
-            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9)
+            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables)
     }
 
     /// Runs (or skips) one case.

@@ -129,7 +129,12 @@ enum Fixture {
     static func run() -> RunResult {
         RunResult(
             suites: [lifecycle(), health()], target: "mock", targetKind: "mock", version: "9.9.9-test", hostname: "ci-runner-1",
-            startedAt: base, duration: 1.2345)
+            startedAt: base, duration: 1.2345,
+            providerTables: [
+                "placetopay": ProviderTable(
+                    states: [("APPROVED", "succeeded"), ("PENDING", "pending"), ("REJECTED/?C", "canceled"), ("REJECTED", "declined")],
+                    errorCodes: [("05", "card"), ("102", "A")])
+            ])
     }
 
     /// A parsed-suite stand-in for `RunEvent.caseFinished`.

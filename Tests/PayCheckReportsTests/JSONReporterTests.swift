@@ -28,6 +28,16 @@ struct JSONReporterTests {
                     "outcomes": ["pending", "rejected", "succeeded"],
                     "nativeStates": ["APPROVED", "PENDING", "REJECTED"],
                     "errorCodes": [["class": "card", "code": "05", "id": "card/05"]],
+                    "mapping": [
+                        ["state": "APPROVED", "outcome": "succeeded", "covered": true],
+                        ["state": "PENDING", "outcome": "pending", "covered": true],
+                        ["state": "REJECTED/?C", "outcome": "canceled", "covered": false],
+                        ["state": "REJECTED", "outcome": "declined", "covered": true],
+                    ],
+                    "catalog": [
+                        ["code": "05", "class": "card", "covered": true],
+                        ["code": "102", "class": "A", "covered": false],
+                    ],
                 ]
             ])
         // Control characters are escaped, never written raw.
