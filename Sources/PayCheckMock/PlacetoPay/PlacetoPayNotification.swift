@@ -1,0 +1,52 @@
+import Foundation
+import PayCheckProviders
+
+/// A merchant notification (webhook) ready to send: providers.md §1.9.
+///
+/// Body `{"status":{status,reason,message,date},"requestId":N,"reference":"…","signature":"…"}`, where
+/// `signature` signs `requestId + status.status + status.date + secretKey` over the exact strings sent, with the
+/// site's algorithm (`sha256:`-prefixed hex, or bare SHA-1 hex for legacy sites).
+struct PlacetoPayNotification: Sendable {
+    /// Why the notification is sent.
+    enum Trigger: String, Sendable {
+        /// The session just became final (sent once, never retried).
+        case final
+        /// Re-sent on request through `POST /__paycheck/placetopay/notify`.
+        case resend
+    }
+
+    /// The session id.
+    let requestId: Int
+    /// Where it is POSTed.
+    let url: String
+    /// The final session status it reports.
+    let status: PlacetoPayStatus
+    /// The payment (or subscription) reference.
+    let reference: String
+    /// The `signature` value.
+    let signature: String
+    /// Why it is sent.
+    let trigger: Trigger
+
+    /// Prepares the notification of `session` for `site`, to `url`.
+    init(session: PlacetoPaySession, site: PlacetoPaySite, url: String, trigger: Trigger) {
+        self.requestId = session.requestId
+        self.url = url
+        self.status = session.status
+        self.reference = session.request.reference
+        self.trigger = trigger
+        self.signature = PlacetoPayNotificationSignature.sign(
+            requestId: session.requestId, status: session.status.status, date: session.status.dateText,
+            secretKey: site.secretKey, algorithm: site.notificationAlgorithm)
+    }
+
+    /// The JSON body.
+    var body: JSONText {
+        .object([
+            ("status", self.status.json),
+            ("requestId", .int(self.requestId)),
+            ("reference", .string(self.reference)),
+            ("signature", .string(self.signature)),
+        ])
+    }
+}

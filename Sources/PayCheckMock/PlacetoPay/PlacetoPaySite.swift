@@ -1,0 +1,58 @@
+import Foundation
+import PayCheckProviders
+
+/// A PlacetoPay site (merchant account) known to the mock: its credentials, state and notification settings.
+struct PlacetoPaySite: Sendable, Equatable {
+    /// The public site identifier, `auth.login` (max 32 characters, providers.md §1.2).
+    var login: String
+    /// The secret key that signs `tranKey` and notifications; never echoed by the control API.
+    var secretKey: String
+    /// Active, or the state behind auth codes 104–106 (providers.md §1.3).
+    var status: PlacetoPayAuthVerifier.SiteStatus = .active
+    /// Where final-state notifications are POSTed; `nil` sends none (providers.md §1.9).
+    var notificationUrl: String?
+    /// Whether a legacy SHA-1 `tranKey` is accepted besides SHA-256 (providers.md §1.2; the PHP SDK signs SHA-1).
+    var acceptsSHA1 = false
+    /// The notification signature algorithm: `sha256:`-prefixed hex, or bare SHA-1 hex for legacy sites (§1.9).
+    var notificationAlgorithm: PlacetoPayHashAlgorithm = .sha256
+    /// The default `locale` of the site's sessions (§1.4).
+    var locale = "es_CO"
+
+    /// The sites every mock starts with (and returns to on reset): the test site and one per auth code 104–106.
+    static let defaults: [PlacetoPaySite] = [
+        PlacetoPaySite(login: "paycheck-test", secretKey: "paycheck-test-secret-key"),
+        PlacetoPaySite(login: "paycheck-inactive", secretKey: "paycheck-inactive-secret", status: .inactive),
+        PlacetoPaySite(login: "paycheck-expired", secretKey: "paycheck-expired-secret", status: .expired),
+        PlacetoPaySite(
+            login: "paycheck-expired-credentials", secretKey: "paycheck-expired-credentials-secret",
+            status: .expiredCredentials),
+    ]
+
+    /// The site as the control API shows it; the secret key is deliberately left out.
+    var json: JSONText {
+        .object([
+            ("login", .string(self.login)),
+            ("status", .string(self.status.rawValue)),
+            ("notificationUrl", self.notificationUrl.map { .string($0) } ?? .null),
+            ("acceptsSHA1", .bool(self.acceptsSHA1)),
+            ("notificationAlgorithm", .string(self.notificationAlgorithm.rawValue)),
+            ("locale", .string(self.locale)),
+        ])
+    }
+
+    /// The verifier's view of the site.
+    var verifierSite: PlacetoPayAuthVerifier.Site {
+        PlacetoPayAuthVerifier.Site(secretKey: self.secretKey, status: self.status)
+    }
+
+    /// Whether `locale` matches the documented pattern `^\w{2}_[A-Z]{2}` (providers.md §1.4), e.g. `es_CO`.
+    static func isValidLocale(_ locale: String) -> Bool {
+        let scalars = Array(locale.unicodeScalars)
+        guard scalars.count >= 5 else { return false }
+        let word = { (scalar: Unicode.Scalar) in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_"
+        }
+        return word(scalars[0]) && word(scalars[1]) && scalars[2] == "_"
+            && ("A"..."Z").contains(scalars[3]) && ("A"..."Z").contains(scalars[4])
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import PayCheckProviders
+
+/// The mock's own control operations: sites, notifications and the process-URL page.
+extension PlacetoPayState {
+    /// The members of a site body.
+    static let siteMembers = [
+        "secretKey", "status", "notificationUrl", "acceptsSHA1", "notificationAlgorithm", "locale",
+    ]
+
+    /// `PUT /__paycheck/placetopay/sites/{login}`: creates the site (then `secretKey` is required) or updates the
+    /// members given. Answers the site without its secret.
+    mutating func putSite(_ login: String, json: [String: JSONScalar]) throws(MockHTTPError) -> JSONText {
+        guard !login.isEmpty, login.count <= 32 else {
+            throw MockHTTPError(
+                .badRequest, "site login must be 1 to 32 characters (§1.2), got \(MockHTTPError.quoted(login))")
+        }
+        try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: Self.siteMembers)
+        var site: PlacetoPaySite
+        if let existing = self.sites[login] {
+            site = existing
+        } else {
+            guard json["secretKey"] != nil else {
+                throw MockHTTPError(
+                    .badRequest, "'secretKey' is required to create site \(MockHTTPError.quoted(login))")
+            }
+            site = PlacetoPaySite(login: login, secretKey: "")
+        }
+        if let value = json["secretKey"] {
+            guard let secret = value.string, !secret.isEmpty else {
+                throw MockHTTPError(.badRequest, "'secretKey' must be a non-empty string")
+            }
+            site.secretKey = secret
+        }
+        if let value = json["status"] {
+            guard let status = value.string.flatMap(PlacetoPayAuthVerifier.SiteStatus.init(rawValue:)) else {
+                throw MockHTTPError(
+                    .badRequest,
+                    "'status' must be one of active, inactive, expired, expiredCredentials, got \(MockHTTPError.quoted(value.description))"
+                )
+            }
+            site.status = status
+        }
+        if let value = json["notificationUrl"] {
+            site.notificationUrl = try Self.notificationURL(value)
+        }
+        if let value = json["acceptsSHA1"] {
+            guard case .bool(let flag) = value else {
+                throw MockHTTPError(
+                    .badRequest, "'acceptsSHA1' must be true or false, got \(MockHTTPError.quoted(value.description))")
+            }
+            site.acceptsSHA1 = flag
+        }
+        if let value = json["notificationAlgorithm"] {
+            guard let algorithm = value.string.flatMap(PlacetoPayHashAlgorithm.init(rawValue:)) else {
+                throw MockHTTPError(
+                    .badRequest,
+                    "'notificationAlgorithm' must be sha256 or sha1, got \(MockHTTPError.quoted(value.description))")
+            }
+            site.notificationAlgorithm = algorithm
+        }
+        if let value = json["locale"] {
+            guard let locale = value.string, PlacetoPaySite.isValidLocale(locale) else {
+                throw MockHTTPError(
+                    .badRequest, "'locale' must look like es_CO, got \(MockHTTPError.quoted(value.description))")
+            }
+            site.locale = locale
+        }
+        self.sites[login] = site
+        return site.json
+    }
+
+    /// The notification URL of a site body: an `http(s)://` URL, or `null` for none.
+    static func notificationURL(_ value: JSONScalar) throws(MockHTTPError) -> String? {
+        if value == .null { return nil }
+        guard let text = value.string, Self.isHTTPURL(text) else {
+            throw MockHTTPError(
+                .badRequest,
+                "'notificationUrl' must be an http:// or https:// URL or null, got \(MockHTTPError.quoted(value.description))"
+            )
+        }
+        return text
+    }
+
+    /// Whether `text` is an absolute `http` or `https` URL with a host.
+    static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
+        else {
+            return false
+        }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// The notification of final session `requestId` addressed to `url` (or the site's URL) for
+    /// `POST /__paycheck/placetopay/notify`.
+    mutating func resendNotification(
+        _ requestId: Int,
+        url: String?,
+        now: Date,
+        outbox: inout [PlacetoPayNotification]
+    ) throws(MockHTTPError) -> PlacetoPayNotification {
+        guard let session = self.refreshedSession(requestId, now: now, outbox: &outbox) else {
+            throw MockHTTPError(.notFound, "no PlacetoPay session with requestId \(requestId)")
+        }
+        guard session.isFinal else {
+            throw MockHTTPError(
+                .badRequest,
+                "session \(requestId) is not final (\(session.status.status)/\(session.status.reason)); only final "
+                    + "sessions are notified (§1.9)")
+        }
+        guard let site = self.sites[session.login], let target = url ?? site.notificationUrl else {
+            throw MockHTTPError(.badRequest, "'url' is required: site '\(session.login)' has no notificationUrl")
+        }
+        return PlacetoPayNotification(session: session, site: site, url: target, trigger: .resend)
+    }
+
+    /// The HTML of the process URL `/placetopay/session/{requestId}/{hash}`: the session status, or "not
+    /// available" once the merchant cancelled it (§1.6); `nil` for an unknown session or hash.
+    mutating func checkoutPage(
+        _ requestId: Int,
+        hash: String,
+        now: Date,
+        outbox: inout [PlacetoPayNotification]
+    ) -> String? {
+        guard let stored = self.sessions[requestId], stored.processUrl.hasSuffix("/\(requestId)/\(hash)"),
+            let session = self.refreshedSession(requestId, now: now, outbox: &outbox)
+        else { return nil }
+        let state =
+            session.status.reason == PlacetoPayStatus.Reason.cancelledByMerchant
+            ? "not available"
+            : session.status.status
+        return "<!doctype html><html><head><meta charset=\"utf-8\"><title>PayCheck mock checkout</title></head>"
+            + "<body><h1>PayCheck mock checkout — session \(requestId): \(state)</h1>"
+            + "<p>Reference \(Self.escapeHTML(session.request.reference)).</p></body></html>"
+    }
+
+    /// Escapes `&`, `<`, `>` and `"` for HTML text.
+    private static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
