@@ -82,8 +82,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Benchmarks only: Hummingbird's hello world, the floor for the mock's throughput (Benchmarks/run.sh).
+        .executableTarget(
+            name: "HelloBench",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/HelloServer"
+        ),
         .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "PayCheckRunnerTests", dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PayCheckRunnerTests",
+            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckTestSupport", "PayCheckProviders", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], swiftSettings: swiftSettings),

@@ -44,7 +44,7 @@ struct ExplainCommand: ParsableCommand {
             let all = providers.flatMap { p in p.errorCatalog.entries.map(\.code) + p.outcomeMapping.rules.map(\.key) }
             let hint = Suggest.nearest(code, in: all).map { "; did you mean '\($0)'?" } ?? ""
             output.err("error: no \(provider.map { "'\($0)' " } ?? "")error code or native state '\(code)'\(hint)")
-            throw ExitCode(1)
+            throw ExitCode(2)
         }
         output.out(lines.joined(separator: "\n"))
     }
@@ -101,7 +101,7 @@ struct ExplainCommand: ParsableCommand {
     static func listing(_ provider: any Provider) -> String {
         var lines = ["\(provider.id) error catalog"]
         for entry in provider.errorCatalog.entries {
-            lines.append("  \(entry.code.padding(toLength: 26, withPad: " ", startingAt: 0)) \(entry.errorClass.rawValue)  \(entry.httpStatus.map(String.init) ?? "–")  \(entry.message)")
+            lines.append("  \(entry.code.padding(toLength: 26, withPad: " ", startingAt: 0)) \(entry.errorClass.rawValue)  \((entry.httpStatus.map(String.init) ?? "–").padding(toLength: 3, withPad: " ", startingAt: 0))  \(entry.message)")
         }
         lines.append("\(provider.id) outcome mapping")
         for rule in provider.outcomeMapping.rules {

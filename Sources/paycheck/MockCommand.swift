@@ -1,5 +1,7 @@
 import ArgumentParser
+import AsyncHTTPClient
 import PayCheckMock
+import PayCheckRunner
 
 /// `paycheck mock`: serves the provider mocks standalone, for a merchant's own backend.
 struct MockCommand: AsyncParsableCommand {
@@ -23,14 +25,18 @@ struct MockCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = Output()
-        let mock = MockHost(providers: MockRegistry.builtIn)
         let bindHost = host
+        let port = self.port
         do {
-            try await mock.run(host: bindHost, port: port, handleSignals: true) { bound in
-                let base = "http://\(bindHost):\(bound)"
-                var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)/__paycheck/"]
-                for provider in mock.providers { lines.append("  \(provider.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)/\(provider.id)") }
-                output.out(lines.joined(separator: "\n"))
+            // Webhooks (e.g. PlacetoPay's notification) go out through a real HTTP client.
+            try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
+                let mock = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client))
+                try await mock.run(host: bindHost, port: port, handleSignals: true) { bound in
+                    let base = "http://\(bindHost):\(bound)"
+                    var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)/__paycheck/"]
+                    for provider in mock.providers { lines.append("  \(provider.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)/\(provider.id)") }
+                    output.out(lines.joined(separator: "\n"))
+                }
             }
         } catch {
             output.err("error: cannot serve on \(bindHost):\(port): \(error)")

@@ -167,6 +167,17 @@ struct CLITests {
         #expect(missing.status == 2 && missing.stderr.contains("no such file or folder 'nowhere'"))
     }
 
+    @Test("explain prints a catalog entry or a state's mapping, and suggests the nearest code")
+    func explain() throws {
+        let cli = try CLI(files: [:])
+        let code = try cli.run(["explain", "102"])
+        #expect(code.status == 0 && code.stdout.contains("placetopay error 102") && code.stdout.contains("class A"))
+        let state = try cli.run(["explain", "REJECTED/MC", "--provider", "placetopay"])
+        #expect(state.status == 0 && state.stdout.contains("canceled"))
+        let unknown = try cli.run(["explain", "10x"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("did you mean '100'?"))
+    }
+
     @Test("mock serves the control API standalone until interrupted")
     func standaloneMock() async throws {
         let cli = try CLI(files: [:])

@@ -13,8 +13,9 @@ import PayCheckCore
 /// | `mock: notifications` `{requestId}` | `GET notifications?requestId=…` |
 /// | `mock: notify` `{requestId, url?}` | `POST notify` (re-sends the final-state notification) |
 ///
-/// Answers are returned as they are (status, headers, body) without outcome mapping: the conformance
-/// evidence comes from the API (`call: querySession`), not from the mock's own description of itself.
+/// Answers are returned as they are (status, headers, body). A successful `payer:` answer also carries the
+/// outcome of what the payer did: the attempt's `transaction.status` (a Transaction object of §1.5), or the
+/// `session` status when no transaction was made. `mock:` answers are never mapped.
 public struct PlacetoPayControlAction: Sendable, Hashable {
     /// The step kind, `payer` or `mock`.
     public var kind: ProviderAction.Kind
@@ -48,7 +49,11 @@ public struct PlacetoPayControlAction: Sendable, Hashable {
         let request = try request(parameters, controlURL: control, addSecret: context.addSecret)
         let response = try await context.send(request)
         let text = response.text
-        return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        let observation = Observation(
+            status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        guard kind == .payer else { return observation }
+        return try PlacetoPayResponseReader(mapping: PlacetoPayProvider.mapping, catalog: PlacetoPayProvider.catalog)
+            .payerObservation(observation, action: name)
     }
 
     /// The HTTP request for this action.

@@ -22,6 +22,8 @@ extension PlacetoPayProvider {
     /// Native error codes with their classes (providers.md §1.3; classes per DESIGN.md §3).
     ///
     /// Auth codes come from the number at the end of a 401's `status.message`; every other code is `status.reason`.
+    /// `BR` has two rows told apart by HTTP status: 200 (an action processed but failed, S) and 400 (a request
+    /// that fails validation, P); the adapter picks the row whose status matches.
     public static let catalog = ErrorCatalog([
         .init("100", .A, "authentication not provided or malformed (UsernameToken)", httpStatus: 401, source: "providers.md §1.3"),
         .init("101", .A, "the login (site) does not exist in this environment", httpStatus: 401, source: "providers.md §1.3"),
@@ -38,7 +40,13 @@ extension PlacetoPayProvider {
         .init("action_not_allowed", .P, "sessions that are not pending cannot be cancelled", httpStatus: 400, source: "providers.md §1.3, §1.6"),
         .init("NA", .C, "page not found: unknown route (wrong base URL or path)", httpStatus: 404, source: "providers.md §1.3"),
         .init("transaction_request_error", .P, "the transaction has already expired (confirm after expiry)", httpStatus: 400, source: "providers.md §1.3"),
-        .init("BR", .S, "the request could not be processed (action processed but failed)", httpStatus: 200, source: "providers.md §1.3, payment.mdx"),
+        .init("BR", .S, "the request could not be processed (action processed but failed, e.g. already refunded)",
+              httpStatus: 200, source: "providers.md §1.3, payment.mdx"),
+        .init("BR", .P, "the request could not be processed: a field of the request is invalid (validation error)",
+              httpStatus: 400,
+              source: "providers.md §1.3, §1.13 (validation errors undocumented; HTTP 400 BR naming the field is the PayCheck mock's choice)"),
+        .init("unauthorized", .A, "the session does not belong to your site", httpStatus: 401,
+              source: "PayCheck mock choice after the Python SDK fixture information_fails_session_not_found.json (providers.md §1.3 silent)"),
         .init("XN", .T, "the token used is invalid", source: "providers.md §1.3 (instrument APIs)"),
     ])
 }

@@ -13,7 +13,9 @@ import PayCheckCore
 /// Any answer whose top-level `status.status` is `FAILED` reports that state when it has no nested one (so an
 /// error envelope maps to `error`) and fills `error` from the catalog: a 401's code is the number that ends its
 /// message (`Authentication failed 102`, `Autenticación fallida 102`), any other code is `reason` verbatim.
-/// A state missing from the mapping, or a code missing from the catalog, is an error of the step.
+/// `nativeState` is the key of the mapping row that applied (`REJECTED/?C`, or `REJECTED` for any other reason),
+/// so the report's coverage lists exactly the rows of the table a run exercised; the reason itself stays in the
+/// body. A state missing from the mapping, or a code missing from the catalog, is an error of the step.
 struct PlacetoPayResponseReader: Sendable {
     /// The state table.
     var mapping: OutcomeMapping
@@ -32,16 +34,34 @@ struct PlacetoPayResponseReader: Sendable {
             observation.error = try errorFields(httpStatus: response.status, reason: top.reason, message: top.message)
         }
         if let state = reportedState(body, top: top, failed: failed, operation: operation) {
-            let native = state.reason.map { "\(state.status)/\($0)" } ?? state.status
-            guard let rule = mapping.rule(state: state.status, reason: state.reason) else {
-                throw ProviderError(
-                    "unmapped PlacetoPay state '\(native)' in the \(operation.rawValue) answer: "
-                        + "the outcome mapping (providers.md §1.11) has no row for it")
-            }
-            observation.outcome = rule.outcome.rawValue
-            observation.nativeState = native
+            try map(state, in: "the \(operation.rawValue) answer", into: &observation)
         }
         return observation
+    }
+
+    /// Maps the answer of a `payer:` action: the attempt's `transaction.status` (the Transaction object of §1.5),
+    /// or, when the action made no transaction (cancel, abandon, tokenization), the returned `session` status.
+    func payerObservation(_ observation: Observation, action: String) throws -> Observation {
+        var observation = observation
+        guard (200..<300).contains(observation.status), let body = observation.body else { return observation }
+        if let transaction = PlacetoPayJSON.status(PlacetoPayJSON.member(body, "transaction")) {
+            try map((transaction.status, transaction.reason), in: "the payer's \(action) answer", into: &observation)
+        } else if let session = PlacetoPayJSON.member(body, "session"), let status = PlacetoPayJSON.string(session, "status") {
+            let reason = PlacetoPayJSON.string(session, "reason").flatMap { $0.isEmpty ? nil : $0 }
+            try map((status, reason), in: "the payer's \(action) answer", into: &observation)
+        }
+        return observation
+    }
+
+    /// Sets the outcome and the mapping row of `state`, or fails naming the unmapped state.
+    private func map(_ state: (status: String, reason: String?), in context: String, into observation: inout Observation) throws {
+        guard let rule = mapping.rule(state: state.status, reason: state.reason) else {
+            let native = state.reason.map { "\(state.status)/\($0)" } ?? state.status
+            throw ProviderError(
+                "unmapped PlacetoPay state '\(native)' in \(context): the outcome mapping (providers.md §1.11) has no row for it")
+        }
+        observation.outcome = rule.outcome.rawValue
+        observation.nativeState = rule.key
     }
 
     /// The state the answer reports, per its shape (see the type's documentation).
@@ -68,7 +88,8 @@ struct PlacetoPayResponseReader: Sendable {
         if httpStatus == 401 || reason == "401", let number = message.flatMap(Self.trailingNumber) {
             code = number
         }
-        guard let entry = catalog.entry(code) else {
+        let entry = catalog.entries.first { $0.code == code && $0.httpStatus == httpStatus } ?? catalog.entry(code)
+        guard let entry else {
             throw ProviderError(
                 "PlacetoPay answered FAILED with code '\(code)' (HTTP \(httpStatus), message \(message.map { "'\($0)'" } ?? "none")), "
                     + "which the error catalog (providers.md §1.3) does not know")
