@@ -91,7 +91,9 @@ let package = Package(
         .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "PayCheckRunnerTests",
-            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckTestSupport", "PayCheckProviders", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckTestSupport", "PayCheckProviders", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
@@ -19,9 +20,11 @@ final class MerchantReceiver: Sendable {
             self.bodies.withLock { $0.append(String(buffer: body)) }
             return .ok
         }
+        var logger = Logger(label: "merchant-receiver")
+        logger.logLevel = .critical
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { channel in
             self.ports.yield(channel.localAddress?.port ?? 0)
-        })
+        }, logger: logger)
     }
 
     let (portStream, ports) = AsyncStream.makeStream(of: Int.self)
