@@ -100,9 +100,12 @@ public struct ConsoleReporter: Sendable {
                 }
             }
             let coveredStates = table.states.filter { states.contains($0.key) }.count
-            let coveredCodes = table.errorCodes.filter { codes.contains($0.code) }.count
-            var line = "\(provider) coverage: \(coveredStates)/\(table.states.count) mapped states, \(coveredCodes)/\(table.errorCodes.count) error codes"
-            let missing = table.states.map(\.key).filter { !states.contains($0) } + table.errorCodes.map(\.code).filter { !codes.contains($0) }
+            // A code may appear twice in a catalog (same code, different HTTP status); count it once.
+            var catalogCodes: [String] = []
+            for entry in table.errorCodes where !catalogCodes.contains(entry.code) { catalogCodes.append(entry.code) }
+            let coveredCodes = catalogCodes.filter { codes.contains($0) }.count
+            var line = "\(provider) coverage: \(coveredStates)/\(table.states.count) mapped states, \(coveredCodes)/\(catalogCodes.count) error codes"
+            let missing = table.states.map(\.key).filter { !states.contains($0) } + catalogCodes.filter { !codes.contains($0) }
             if !missing.isEmpty && verbose { line += " (not exercised: " + missing.joined(separator: ", ") + ")" }
             lines.append(line)
         }

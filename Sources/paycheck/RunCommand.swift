@@ -63,6 +63,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the JSON report ('' to skip).", valueName: "path"))
     var reportJson: String = "Reports/report.json"
 
+    @Option(name: .long, help: ArgumentHelp("Where to write the HTML report ('' to skip).", valueName: "path"))
+    var reportHtml: String = "Reports/report.html"
+
     @Flag(name: [.short, .long], help: "Print only failures and the summary.")
     var quiet = false
 
@@ -161,7 +164,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func writeReports(_ result: RunResult, output: Output) throws {
-        for (path, text) in [(reportJunit, JUnitReporter.render(result)), (reportJson, JSONReporter.render(result))] where !path.isEmpty {
+        let reports: [(String, (RunResult) -> String)] = [
+            (reportJunit, JUnitReporter.render), (reportJson, JSONReporter.render), (reportHtml, HTMLReporter.render),
+        ]
+        for (path, render) in reports where !path.isEmpty {
+            let text = render(result)
             let url = URL(fileURLWithPath: path)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -76,6 +76,7 @@ struct CLITests {
         #expect(result.stdout.contains("1 case: 1 passed, 0 failed, 0 errors, 0 skipped"))
         #expect(try cli.read("Reports/junit.xml").contains("<testsuites"))
         #expect(try cli.read("Reports/report.json").contains("\"schemaVersion\""))
+        #expect(try cli.read("Reports/report.html").hasPrefix("<!doctype html>"))
     }
 
     @Test("run: a wrong expectation exits 1 and prints file:line:col with expected and actual")
@@ -125,7 +126,7 @@ struct CLITests {
         }
     }
 
-    @Test("a --secret sentinel appears in no output: console, JUnit, JSON")
+    @Test("a --secret sentinel appears in no output: console, JUnit, JSON, HTML")
     func sentinel() throws {
         let sentinel = "SENTINEL-7c1e-secret-value"
         let cli = try CLI(files: ["s.yaml": """
@@ -143,7 +144,7 @@ struct CLITests {
             """])
         let result = try cli.run(["run", "s.yaml", "--secret", "token=\(sentinel)", "--verbose"])
         #expect(result.status == 1)
-        for text in [result.stdout, result.stderr, try cli.read("Reports/junit.xml"), try cli.read("Reports/report.json")] {
+        for text in [result.stdout, result.stderr, try cli.read("Reports/junit.xml"), try cli.read("Reports/report.json"), try cli.read("Reports/report.html")] {
             #expect(!text.contains(sentinel))
             #expect(!text.contains("4110760000000081"))
         }
