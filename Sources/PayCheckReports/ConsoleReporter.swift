@@ -88,26 +88,13 @@ public struct ConsoleReporter: Sendable {
 
     /// One line per provider: how many rows of its mapping table and error catalog the run exercised.
     private func coverageLines(_ result: RunResult) -> String? {
-        var lines: [String] = []
-        for provider in result.providerTables.keys.sorted() {
-            guard let table = result.providerTables[provider] else { continue }
-            var states = Set<String>()
-            var codes = Set<String>()
-            for suite in result.suites where suite.provider == provider {
-                for step in suite.cases.flatMap(\.steps) {
-                    if let state = step.nativeState { states.insert(state) }
-                    if let code = step.errorCode?["code"] { codes.insert(code) }
-                }
-            }
-            let coveredStates = table.states.filter { states.contains($0.key) }.count
-            // A code may appear twice in a catalog (same code, different HTTP status); count it once.
-            var catalogCodes: [String] = []
-            for entry in table.errorCodes where !catalogCodes.contains(entry.code) { catalogCodes.append(entry.code) }
-            let coveredCodes = catalogCodes.filter { codes.contains($0) }.count
-            var line = "\(provider) coverage: \(coveredStates)/\(table.states.count) mapped states, \(coveredCodes)/\(catalogCodes.count) error codes"
-            let missing = table.states.map(\.key).filter { !states.contains($0) } + catalogCodes.filter { !codes.contains($0) }
+        let all = ProviderCoverage.of(result)
+        let lines = all.keys.sorted().compactMap { provider -> String? in
+            guard let coverage = all[provider], let table = coverage.table else { return nil }
+            var line = "\(provider) coverage: \(coverage.summary)"
+            let missing = table.states.map(\.key).filter { !coverage.states.contains($0) } + coverage.catalogCodes.filter { !coverage.codes.contains($0) }
             if !missing.isEmpty && verbose { line += " (not exercised: " + missing.joined(separator: ", ") + ")" }
-            lines.append(line)
+            return line
         }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }

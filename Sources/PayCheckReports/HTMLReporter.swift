@@ -30,21 +30,13 @@ public enum HTMLReporter {
 
     /// The provider × outcome and provider × error-code matrices, from the mapping tables.
     static func coverage(_ result: RunResult) -> String {
-        guard !result.providerTables.isEmpty else { return "" }
+        guard !ProviderCoverage.of(result).isEmpty else { return "" }
         var out = "<section><h2>Coverage</h2>\n"
-        for provider in result.providerTables.keys.sorted() {
-            guard let table = result.providerTables[provider] else { continue }
-            var states = Set<String>()
-            var codes = Set<String>()
-            for suite in result.suites where suite.provider == provider {
-                for step in suite.cases.flatMap(\.steps) {
-                    if let s = step.nativeState { states.insert(s) }
-                    if let c = step.errorCode?["code"] { codes.insert(c) }
-                }
-            }
-            let coveredStates = table.states.filter { states.contains($0.key) }.count
-            let coveredCodes = Set(table.errorCodes.map(\.code)).filter { codes.contains($0) }.count
-            out += "<h3>\(h(provider)) — \(coveredStates)/\(table.states.count) mapped states, \(coveredCodes)/\(Set(table.errorCodes.map(\.code)).count) error codes</h3>\n"
+        let all = ProviderCoverage.of(result)
+        for provider in all.keys.sorted() {
+            guard let coverage = all[provider], let table = coverage.table else { continue }
+            let states = coverage.states, codes = coverage.codes
+            out += "<h3>\(h(provider)) — \(h(coverage.summary))</h3>\n"
             out += "<table class=matrix><tr><th>native state</th><th>outcome</th><th>exercised</th></tr>\n"
             for row in table.states {
                 let hit = states.contains(row.key)

@@ -107,35 +107,19 @@ public enum JSONReporter {
 
     /// Per provider, the sorted sets of canonical outcomes, native states and error codes observed in any step.
     private static func coverage(_ result: RunResult) -> Value {
-        var outcomes: [String: Set<String>] = [:]
-        var states: [String: Set<String>] = [:]
-        var codes: [String: Set<[String: String]>] = [:]
-        for suite in result.suites {
-            guard let provider = suite.provider, !provider.isEmpty else { continue }
-            outcomes[provider, default: []].formUnion([])
-            states[provider, default: []].formUnion([])
-            codes[provider, default: []].formUnion([])
-            for step in suite.cases.flatMap(\.steps) {
-                if let outcome = step.outcome { outcomes[provider, default: []].insert(outcome) }
-                if let state = step.nativeState { states[provider, default: []].insert(state) }
-                if let code = step.errorCode, !code.isEmpty { codes[provider, default: []].insert(code) }
-            }
-        }
         var members: [String: Value] = [:]
-        for provider in outcomes.keys {
-            let sortedCodes = (codes[provider] ?? []).sorted { codeKey($0) < codeKey($1) }
-            let table = result.providerTables[provider]
-            let seenStates = states[provider] ?? []
-            let seenCodes = Set((codes[provider] ?? []).compactMap { $0["code"] })
+        for (provider, coverage) in ProviderCoverage.of(result) {
+            let sortedCodes = coverage.errorCodes.sorted { codeKey($0) < codeKey($1) }
+            let codes = coverage.codes
             members[provider] = .object([
-                "mapping": .array((table?.states ?? []).map { row in
-                    .object(["state": .string(row.key), "outcome": .string(row.outcome), "covered": .bool(seenStates.contains(row.key))])
+                "mapping": .array((coverage.table?.states ?? []).map { row in
+                    .object(["state": .string(row.key), "outcome": .string(row.outcome), "covered": .bool(coverage.states.contains(row.key))])
                 }),
-                "catalog": .array((table?.errorCodes ?? []).map { entry in
-                    .object(["code": .string(entry.code), "class": .string(entry.errorClass), "covered": .bool(seenCodes.contains(entry.code))])
+                "catalog": .array((coverage.table?.errorCodes ?? []).map { entry in
+                    .object(["code": .string(entry.code), "class": .string(entry.errorClass), "covered": .bool(codes.contains(entry.code))])
                 }),
-                "outcomes": .array((outcomes[provider] ?? []).sorted().map(Value.string)),
-                "nativeStates": .array((states[provider] ?? []).sorted().map(Value.string)),
+                "outcomes": .array(coverage.outcomes.sorted().map(Value.string)),
+                "nativeStates": .array(coverage.states.sorted().map(Value.string)),
                 "errorCodes": .array(sortedCodes.map { code in
                     .object([
                         "class": optional(code["class"]),
