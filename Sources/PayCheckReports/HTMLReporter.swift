@@ -30,9 +30,9 @@ public enum HTMLReporter {
 
     /// The provider × outcome and provider × error-code matrices, from the mapping tables.
     static func coverage(_ result: RunResult) -> String {
-        guard !ProviderCoverage.of(result).isEmpty else { return "" }
-        var out = "<section><h2>Coverage</h2>\n"
         let all = ProviderCoverage.of(result)
+        guard !all.isEmpty else { return "" }
+        var out = "<section><h2>Coverage</h2>\n"
         for provider in all.keys.sorted() {
             guard let coverage = all[provider], let table = coverage.table else { continue }
             let states = coverage.states, codes = coverage.codes
