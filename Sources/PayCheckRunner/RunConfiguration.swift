@@ -27,7 +27,20 @@ public struct RunConfiguration: Sendable {
     public var runTimeout: Double?
     /// The process environment (for `env()` and sandbox credentials).
     public var environment: [String: String] = [:]
+    /// Which cases keep their HTTP exchanges in the result (and so in the reports).
+    public var transcripts: TranscriptPolicy = .failed
 
     /// Creates the default configuration.
     public init() {}
+}
+
+/// Which cases keep their request/response exchanges for the reports.
+public enum TranscriptPolicy: String, Sendable, CaseIterable {
+    /// Only cases that failed or errored: what a reader needs, and a run's memory stays small
+    /// however many cases pass.
+    case failed
+    /// Every case.
+    case all
+    /// None: reports list the steps only.
+    case none
 }

@@ -188,6 +188,14 @@ public struct Runner: Sendable {
                 skipReason = "xfail: \(xfail)"
             }
         }
+        let keep = switch configuration.transcripts {
+        case .all: true
+        case .failed: verdict == .failed || verdict == .error
+        case .none: false
+        }
+        if !keep {
+            for index in steps.indices { steps[index].exchanges = [] }
+        }
         return CaseResult(
             name: testCase.name, location: testCase.location, verdict: verdict, skipReason: skipReason, tags: tags, steps: steps,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)

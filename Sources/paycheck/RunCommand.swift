@@ -66,6 +66,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the HTML report ('' to skip).", valueName: "path"))
     var reportHtml: String = "Reports/report.html"
 
+    @Option(name: .long, help: ArgumentHelp("Which cases keep their request/response transcripts in the reports: failed (default), all, none.", valueName: "which"))
+    var transcripts: TranscriptPolicy = .failed
+
     @Flag(name: [.short, .long], help: "Print only failures and the summary.")
     var quiet = false
 
@@ -127,6 +130,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.stepTimeout = DurationText.seconds(timeout) ?? 30
         configuration.runTimeout = runTimeout.flatMap(DurationText.seconds)
         configuration.environment = environment
+        configuration.transcripts = transcripts
         return configuration
     }
 
@@ -180,3 +184,5 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension TranscriptPolicy: ExpressibleByArgument {}

@@ -28,7 +28,9 @@ func allText(_ result: RunResult) -> String {
 struct RunnerTests {
     @Test("a passing flow captures, chains and passes; events report every case and suite")
     func passingFlow() async throws {
-        let run = InProcessRun()
+        var configuration = RunConfiguration()
+        configuration.transcripts = .all
+        let run = InProcessRun(configuration: configuration)
         let suites = try run.load([("flow.yaml", """
             suite: flow
             cases:
@@ -51,6 +53,11 @@ struct RunnerTests {
         #expect(events.filter { if case .suiteFinished = $0 { true } else { false } }.count == 1)
         let exchange = try #require(result.suites[0].cases[0].steps[0].exchanges.first)
         #expect(exchange.method == "POST" && exchange.status == 201)
+
+        // By default only failed and errored cases keep their exchanges, so memory does not grow with passing cases.
+        let (lean, _) = try await InProcessRun().run(suites)
+        #expect(lean.suites[0].cases.allSatisfy { $0.steps.allSatisfy(\.exchanges.isEmpty) })
+        #expect(lean.suites[0].cases[0].steps.count == 2, "the steps themselves stay")
     }
 
     @Test("a wrong expectation fails with its location, expected and actual; exit code 1")
