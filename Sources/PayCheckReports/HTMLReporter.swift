@@ -116,7 +116,8 @@ public enum HTMLReporter {
     static func verdictClass(_ exitCode: Int32) -> String { exitCode == 0 ? "good" : (exitCode == 1 ? "bad" : "warn") }
 
     /// HTML-escapes text (and replaces characters HTML cannot carry).
-    static func h(_ s: String) -> String { XMLText.text(s).replacingOccurrences(of: "\"", with: "&quot;") }
+    /// (One pass over the bytes: Foundation's `replacingOccurrences` here was a fifth of a 10,000-case run.)
+    static func h(_ s: String) -> String { XMLText.html(s) }
 
     static let style = """
         body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d232a}main{padding:0 24px 48px}

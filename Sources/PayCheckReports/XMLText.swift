@@ -27,7 +27,12 @@ enum XMLText {
         escapeUTF8(s, attribute: false)
     }
 
-    /// The escaping of ``attribute(_:)`` and ``text(_:)``, done on UTF-8 bytes.
+    /// `s` escaped as HTML text that may also sit in a double-quoted attribute: ``text(_:)`` plus `"` as `&quot;`.
+    static func html(_ s: String) -> String {
+        escapeUTF8(s, attribute: false, quotes: true)
+    }
+
+    /// The escaping of ``attribute(_:)``, ``text(_:)`` and ``html(_:)``, done on UTF-8 bytes.
     ///
     /// The reports escape every transcript (megabytes for 10,000 cases); appending scalar by scalar to a
     /// `String` showed in the runner's profile (Benchmarks/, docs/benchmarks.md). Working on bytes gives the
@@ -35,7 +40,7 @@ enum XMLText {
     /// UTF-8 never occurs inside a multi-byte scalar) or U+FFFE/U+FFFF (the 3-byte sequences EF BF BE/BF, and
     /// 0xEF only ever starts a scalar). (Checked against the former
     /// scalar-by-scalar loop on 300,000 random strings of escapable, replaceable and multi-byte characters.)
-    static func escapeUTF8(_ s: String, attribute: Bool) -> String {
+    static func escapeUTF8(_ s: String, attribute: Bool, quotes: Bool = false) -> String {
         var s = s
         return s.withUTF8 { bytes in
             var out: [UInt8] = []
@@ -50,7 +55,7 @@ enum XMLText {
                 case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
                 case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
                 case 0x0D: out.append(contentsOf: "&#13;".utf8)
-                case UInt8(ascii: "\"") where attribute: out.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "\"") where attribute || quotes: out.append(contentsOf: "&quot;".utf8)
                 case UInt8(ascii: "'") where attribute: out.append(contentsOf: "&apos;".utf8)
                 case 0x09 where attribute: out.append(contentsOf: "&#9;".utf8)
                 case 0x0A where attribute: out.append(contentsOf: "&#10;".utf8)

@@ -37,8 +37,11 @@ enum MockJSON: Sendable, Equatable, Decodable {
     }
 
     /// Parses `bytes` as one JSON value; `nil` when they are not valid JSON.
+    ///
+    /// Plain JSON takes the fast scanner (``parseStrict(_:)``); everything else is decided by `JSONDecoder`.
     static func parse(_ bytes: [UInt8]) -> MockJSON? {
-        try? JSONDecoder().decode(MockJSON.self, from: Data(bytes))
+        if let value = parseStrict(bytes) { return value }
+        return try? JSONDecoder().decode(MockJSON.self, from: Data(bytes))
     }
 
     /// The member `key` of an object; `nil` for a missing member or a value that is not an object.

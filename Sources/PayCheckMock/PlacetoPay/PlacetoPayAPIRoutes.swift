@@ -137,6 +137,8 @@ struct PlacetoPayAPIRoutes: Sendable {
     /// Whether `contentType` is `application/json` or an `application/…+json` type (parameters ignored).
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
+        // The usual header, without the Foundation trimming and lower-casing below (seen in the profile).
+        if contentType == "application/json" { return true }
         let media = (contentType.split(separator: ";").first.map(String.init) ?? "")
             .trimmingCharacters(in: .whitespaces).lowercased()
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))

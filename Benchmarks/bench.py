@@ -1,0 +1,497 @@
+#!/usr/bin/env python3
+"""PayCheck benchmarks: measures every figure of docs/benchmarks.md and writes it.
+
+Called by Benchmarks/run.sh (which installs the tools and builds the release binaries); see that file.
+Only the standard library is used. Every server it starts is stopped when it exits.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+WRK_DIR = os.path.join(HERE, "wrk")
+
+
+def log(message):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.quick = args.quick
+        self.work = args.work
+        self.paycheck = args.paycheck
+        self.hello = args.hello
+        self.venv = args.venv
+        self.reps = 1 if self.quick else 3
+        self.duration = 3 if self.quick else 10
+        self.sizes = [100, 1000] if self.quick else [100, 1000, 10000]
+        self.sweep_size = 1000 if self.quick else 10000
+        self.tavern_size = 100 if self.quick else 1000
+        self.jobs_sweep = [1, 2, 4, 8, 16, 32]
+        # -t/-c pairs for wrk: one and two threads, several connection counts.
+        self.wrk_configs = [(1, 16), (2, 64)] if self.quick else [(1, 16), (1, 64), (2, 64), (2, 256)]
+        self.max_wait = 120 if self.quick else 600
+        self.servers = []
+        self.loads = []  # (label, load before, seconds waited)
+        self.results = {}
+        self.commands = {}
+
+    # --- hygiene ---------------------------------------------------------------------------------
+
+    def quiet(self, label):
+        """Waits until the 1-minute load average is below 1.0 (polling every 10 s, at most max_wait)."""
+        start = time.time()
+        load = loadavg()
+        while load >= 1.0 and time.time() - start < self.max_wait:
+            time.sleep(10)
+            load = loadavg()
+        waited = time.time() - start
+        self.loads.append({"label": label, "load": load, "waited_s": round(waited)})
+        if load >= 1.0:
+            log(f"{label}: load still {load:.2f} after {waited:.0f} s; measuring anyway (recorded)")
+        return load
+
+    # --- servers ---------------------------------------------------------------------------------
+
+    def start(self, argv, port, name):
+        logf = open(os.path.join(self.work, f"{name}.log"), "ab")
+        proc = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT, start_new_session=True)
+        self.servers.append(proc)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise SystemExit(f"{name} exited early; see {logf.name}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return proc
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit(f"{name} did not listen on port {port}")
+
+    def stop(self, proc):
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc in self.servers:
+            self.servers.remove(proc)
+
+    def stop_all(self):
+        for proc in list(self.servers):
+            self.stop(proc)
+
+    def fresh_mock(self):
+        """A standalone `paycheck mock` with empty state on a free port."""
+        port = free_port()
+        proc = self.start([self.paycheck, "mock", "--port", str(port)], port, "mock")
+        return proc, port
+
+    # --- tools -----------------------------------------------------------------------------------
+
+    def wrk(self, script, url, threads, connections, env=None):
+        argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{self.duration}s", "--latency", "-s",
+                os.path.join(WRK_DIR, script), url]
+        out = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, **(env or {})},
+                             timeout=self.duration + 60)
+        for line in out.stdout.splitlines():
+            if line.startswith("PAYCHECK_WRK_JSON "):
+                return json.loads(line[len("PAYCHECK_WRK_JSON "):])
+        raise SystemExit(f"wrk gave no summary:\n{out.stdout}\n{out.stderr}")
+
+    def timed(self, argv, cwd=None, env=None):
+        """Runs argv under /usr/bin/time; returns (wall s, peak RSS KiB, exit code, stdout)."""
+        stats = os.path.join(self.work, "time.txt")
+        full = ["/usr/bin/time", "-f", "%e %M", "-o", stats] + argv
+        out = subprocess.run(full, capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})})
+        wall, rss = open(stats).read().strip().splitlines()[-1].split()
+        return float(wall), int(rss), out.returncode, out.stdout + out.stderr
+
+    def generate(self, *args):
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), *map(str, args)], check=True)
+
+    def pool(self, count, threads):
+        path = os.path.join(self.work, "pool.txt")
+        self.generate("pool", "--count", count, "--threads", threads, "--out", path)
+        return path
+
+    # --- measurements ----------------------------------------------------------------------------
+
+    def wrk_series(self, key, script, path, needs_mock, needs_pool, hello_port=None):
+        """wrk over every -t/-c config, median of reps; fresh mock (and pool) for each run."""
+        rows = []
+        for threads, connections in self.wrk_configs:
+            load = self.quiet(f"wrk {key} -t{threads} -c{connections}")
+            runs = []
+            for _ in range(self.reps):
+                env = {}
+                if needs_pool:
+                    # More signed auth objects than any server here can use in the run.
+                    ceiling = max(60000, int(self.results.get("hello_best_rps", 60000) * 1.3))
+                    env["PAYCHECK_POOL"] = self.pool(ceiling * self.duration, threads)
+                if needs_mock:
+                    proc, port = self.fresh_mock()
+                    try:
+                        runs.append(self.wrk(script, f"http://127.0.0.1:{port}{path}", threads, connections, env))
+                    finally:
+                        self.stop(proc)
+                else:
+                    runs.append(self.wrk(script, f"http://127.0.0.1:{hello_port}{path}", threads, connections, env))
+            best = sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]  # the median run
+            row = {"threads": threads, "connections": connections, "load": load, "runs": runs,
+                   "rps": median([r["rps"] for r in runs]), "p50_us": best["p50_us"], "p99_us": best["p99_us"],
+                   "errors": sum(r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"]
+                                 + r["timeouts"] + r.get("failures", 0) for r in runs)}
+            if "flows" in best:
+                row["flows_per_s"] = median([r["flows"] / (r["duration_us"] / 1e6) for r in runs])
+            rows.append(row)
+            log(f"wrk {key} -t{threads} -c{connections}: {row['rps']:.0f} req/s, p99 {row['p99_us'] / 1000:.2f} ms"
+                + (f", {row['flows_per_s']:.0f} flows/s" if "flows_per_s" in row else ""))
+        self.results[f"wrk_{key}"] = rows
+        self.commands[f"wrk_{key}"] = (
+            ("PAYCHECK_POOL=$POOL " if needs_pool else "")
+            + f"wrk -t<T> -c<C> -d{self.duration}s --latency -s Benchmarks/wrk/{script} http://127.0.0.1:$PORT{path}")
+        return rows
+
+    def run_suites(self, key, suite_dir, jobs, with_reports=True):
+        """`paycheck run` of suite_dir against a fresh standalone mock; median of reps."""
+        runs = []
+        for _ in range(self.reps):
+            proc, port = self.fresh_mock()
+            try:
+                reports = self.report_args() if with_reports else self.report_args(none=True)
+                argv = [self.paycheck, "run", suite_dir, "--target", f"url=http://127.0.0.1:{port}",
+                        "--jobs", str(jobs), "--quiet", "--color", "never", *reports]
+                wall, rss, code, out = self.timed(argv)
+            finally:
+                self.stop(proc)
+            m = re.search(r"(\d+) cases?: (\d+) passed, (\d+) failed, (\d+) errors?", out)
+            if code != 0 or not m or m.group(1) != m.group(2):
+                raise SystemExit(f"paycheck run {suite_dir} did not pass (exit {code}):\n{out[-3000:]}")
+            inner = re.search(r" in ([\d.]+) s", out)
+            runs.append({"wall_s": wall, "rss_kb": rss, "cases": int(m.group(1)),
+                         "run_s": float(inner.group(1)) if inner else None})
+        cases = runs[0]["cases"]
+        wall = median([r["wall_s"] for r in runs])
+        return {"key": key, "jobs": jobs, "cases": cases, "runs": runs, "wall_s": wall,
+                "run_s": median([r["run_s"] for r in runs if r["run_s"] is not None]),
+                "rss_kb": max(r["rss_kb"] for r in runs), "flows_per_s": cases / wall}
+
+    def report_args(self, none=False, prefix=""):
+        """Every report (JUnit, JSON, HTML) into the work directory, or none at all."""
+        args = []
+        for flag, name in (("--report-junit", "junit.xml"), ("--report-json", "report.json"),
+                           ("--report-html", "report.html")):
+            args += [flag, "" if none else os.path.join(self.work, prefix + name)]
+        return args
+
+    def tavern(self, workload, size):
+        directory = os.path.join(self.work, f"tavern-{workload}-{size}")
+        if not os.path.isdir(directory):
+            self.generate("tavern", "--workload", workload, "--cases", size, "--out", directory)
+        runs = []
+        self.quiet(f"tavern {workload} {size}")
+        for _ in range(self.reps):
+            proc, port = self.fresh_mock()
+            cfg = os.path.join(self.work, "tavern-global.yaml")
+            with open(cfg, "w") as f:
+                f.write(f"name: PayCheck benchmark\nvariables:\n  host: http://127.0.0.1:{port}\n")
+            try:
+                argv = [os.path.join(self.venv, "bin", "pytest"), "-q", "-p", "no:cacheprovider", directory,
+                        "--tavern-global-cfg", cfg]
+                wall, rss, code, out = self.timed(argv, cwd=directory, env={"PYTHONPATH": directory})
+            finally:
+                self.stop(proc)
+            m = re.search(r"(\d+) passed", out)
+            if code != 0 or not m or int(m.group(1)) != size:
+                raise SystemExit(f"Tavern {workload} {size} did not pass (exit {code}):\n{out[-3000:]}")
+            runs.append({"wall_s": wall, "rss_kb": rss})
+        wall = median([r["wall_s"] for r in runs])
+        result = {"workload": workload, "cases": size, "runs": runs, "wall_s": wall, "flows_per_s": size / wall}
+        log(f"tavern {workload} {size}: {wall:.2f} s, {size / wall:.1f} flows/s")
+        self.commands["tavern"] = ("PYTHONPATH=$DIR $VENV/bin/pytest -q -p no:cacheprovider $DIR "
+                                   "--tavern-global-cfg $DIR/../tavern-global.yaml")
+        return result
+
+    def hyperfine(self, key, argv, cwd, runs, prepare=None):
+        out_json = os.path.join(self.work, f"hyperfine-{key}.json")
+        command = " ".join(shlex.quote(a) for a in argv)
+        hf = ["hyperfine", "--warmup", "1", "--runs", str(runs), "--export-json", out_json, "--style", "basic",
+              "-N", command]
+        subprocess.run(hf, cwd=cwd, check=True, capture_output=True, text=True)
+        data = json.load(open(out_json))["results"][0]
+        return {"median_s": data["median"], "mean_s": data["mean"], "stddev_s": data.get("stddev"),
+                "min_s": data["min"], "max_s": data["max"], "runs": len(data["times"])}
+
+    # --- the whole run ---------------------------------------------------------------------------
+
+    def machine(self):
+        mem = 0
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    mem = int(line.split()[1]) * 1024
+        cpu = ""
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+
+        def version(argv):
+            try:
+                out = subprocess.run(argv, capture_output=True, text=True)
+                return (out.stdout or out.stderr).strip().splitlines()[0]
+            except (OSError, IndexError):
+                return "?"
+
+        commit = version(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain"], capture_output=True, text=True).stdout
+        return {
+            "nproc": os.cpu_count(), "memory_gib": round(mem / 2**30, 1), "cpu": cpu,
+            "kernel": platform.release(), "swift": version(["swift", "--version"]),
+            "wrk": version(["wrk", "--version"]).split(" Copyright")[0], "hyperfine": version(["hyperfine", "--version"]),
+            "tavern": version([os.path.join(self.venv, "bin", "python"), "-c",
+                               "import importlib.metadata as m; print('tavern', m.version('tavern'), '/ pytest', m.version('pytest'))"]),
+            "python": platform.python_version(), "commit": commit + (" (with uncommitted changes)" if dirty.strip() else ""),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "mode": "quick" if self.quick else "full",
+        }
+
+    def run(self):
+        r = self.results
+        r["machine"] = self.machine()
+        r["wrk_duration_s"] = self.duration
+        hello_port = free_port()
+        hello = self.start([self.hello, "--port", str(hello_port)], hello_port, "hello")
+
+        # 3. The limit: hello world, then the mock's own capacity (createSession, flow mix, kv mix).
+        rows = self.wrk_series("hello", "hello.lua", "/", needs_mock=False, needs_pool=False, hello_port=hello_port)
+        r["hello_best_rps"] = max(row["rps"] for row in rows)
+        self.stop(hello)
+        self.wrk_series("create", "create.lua", "", needs_mock=True, needs_pool=True)
+        self.wrk_series("flow", "flow.lua", "", needs_mock=True, needs_pool=True)
+        self.wrk_series("kv", "kv.lua", "", needs_mock=True, needs_pool=False)
+
+        # 2. Workloads at several sizes.
+        suites = {}
+        for workload in ("ptp", "kv"):
+            for size in sorted(set(self.sizes + [self.sweep_size, self.tavern_size])):
+                directory = os.path.join(self.work, f"suites-{workload}-{size}")
+                self.generate("suites", "--workload", workload, "--cases", size, "--out", directory)
+                suites[(workload, size)] = directory
+
+        # 5a. --jobs sweep on workload (a).
+        sweep = []
+        for jobs in self.jobs_sweep:
+            self.quiet(f"runner sweep (a) jobs={jobs}")
+            res = self.run_suites("sweep", suites[("ptp", self.sweep_size)], jobs)
+            sweep.append(res)
+            log(f"runner (a) {self.sweep_size} cases -j{jobs}: {res['wall_s']:.2f} s wall, "
+                f"{res['flows_per_s']:.0f} flows/s, {res['rss_kb'] / 1024:.0f} MiB")
+        r["sweep"] = sweep
+        best_jobs = max(sweep, key=lambda s: s["flows_per_s"])["jobs"]
+        r["best_jobs"] = best_jobs
+
+        # 2. Sizes, both workloads, at the best --jobs of the sweep.
+        sizes = []
+        for workload in ("ptp", "kv"):
+            for size in self.sizes:
+                self.quiet(f"runner {workload} {size}")
+                res = self.run_suites(workload, suites[(workload, size)], best_jobs)
+                res["workload"] = workload
+                sizes.append(res)
+                log(f"runner {workload} {size} cases -j{best_jobs}: {res['wall_s']:.2f} s wall, "
+                    f"{res['flows_per_s']:.0f} flows/s, {res['rss_kb'] / 1024:.0f} MiB")
+        r["sizes"] = sizes
+
+        # Report cost: the same runs of workload (a) (the largest reports) without writing reports.
+        no_reports = []
+        for size in self.sizes[-2:]:
+            self.quiet(f"runner ptp {size} without reports")
+            res = self.run_suites("ptp-noreports", suites[("ptp", size)], best_jobs, with_reports=False)
+            no_reports.append(res)
+            log(f"runner ptp {size} without reports: {res['wall_s']:.2f} s, {res['rss_kb'] / 1024:.0f} MiB")
+        r["no_reports"] = no_reports
+
+        # Peak RSS of the largest workload (a) run by report: where the memory goes.
+        largest = self.sizes[-1]
+        breakdown = []
+        for label, keep in (("JUnit only", "junit"), ("JSON only", "json"), ("HTML only", "html")):
+            self.quiet(f"runner ptp {largest} {label}")
+            args = []
+            for flag, name in (("--report-junit", "junit"), ("--report-json", "json"), ("--report-html", "html")):
+                args += [flag, os.path.join(self.work, f"only.{name}") if name == keep else ""]
+            proc, port = self.fresh_mock()
+            try:
+                wall, rss, code, out = self.timed([self.paycheck, "run", suites[("ptp", largest)], "--target",
+                                                   f"url=http://127.0.0.1:{port}", "--jobs", str(best_jobs), "--quiet",
+                                                   "--color", "never", *args])
+            finally:
+                self.stop(proc)
+            if code != 0:
+                raise SystemExit(f"paycheck run ({label}) failed with exit {code}:\n{out[-2000:]}")
+            size = os.path.getsize(os.path.join(self.work, f"only.{keep}"))
+            breakdown.append({"label": label, "wall_s": wall, "rss_kb": rss, "bytes": size})
+            log(f"runner ptp {largest} {label}: {wall:.2f} s, {rss / 1024:.0f} MiB, report {size / 1e6:.0f} MB")
+        r["rss_breakdown"] = breakdown
+
+        # 4. The peer: Tavern, and PayCheck at the same size with its default --jobs.
+        r["tavern"] = [self.tavern(w, self.tavern_size) for w in ("ptp", "kv")]
+        default_jobs = os.cpu_count() or 1
+        r["default_jobs"] = default_jobs
+        peer = []
+        for workload in ("ptp", "kv"):
+            self.quiet(f"runner {workload} {self.tavern_size} default jobs")
+            peer.append(self.run_suites(workload, suites[(workload, self.tavern_size)], default_jobs))
+            peer[-1]["workload"] = workload
+        r["peer_paycheck_default"] = peer
+
+        # 5. lint of 1,000 suite files, and the built-in suites on the embedded mock.
+        lint_dir = os.path.join(self.work, "lint-1000")
+        self.generate("lint", "--files", 1000, "--out", lint_dir)
+        self.quiet("lint")
+        r["lint"] = self.hyperfine("lint", [self.paycheck, "lint", lint_dir, "--color", "never"], ROOT,
+                                   runs=3 if self.quick else 10)
+        log(f"lint 1000 files: {r['lint']['median_s']:.3f} s")
+        self.quiet("built-in suites")
+        r["builtin"] = self.hyperfine(
+            "builtin", [self.paycheck, "run", "--color", "never", "--quiet", *self.report_args(prefix="builtin-")], ROOT,
+            runs=3 if self.quick else 10)
+        log(f"built-in suites: {r['builtin']['median_s']:.3f} s")
+
+        # Profile of the runner on 1,000 cases of workload (a), if perf works here.
+        r["profile"] = self.profile(suites[("ptp", 1000)], best_jobs)
+
+        r["loads"] = self.loads
+        r["commands"] = self.commands
+        with open(os.path.join(self.work, "results.json"), "w") as f:
+            json.dump(r, f, indent=1)
+        return r
+
+    def profile(self, suite_dir, jobs):
+        if not shutil.which("perf"):
+            return {"available": False, "reason": "perf is not installed"}
+        proc, port = self.fresh_mock()
+        data = os.path.join(self.work, "perf.data")
+        try:
+            self.quiet("perf profile")
+            argv = ["perf", "record", "-F", "499", "-g", "-o", data, "--", self.paycheck, "run", suite_dir,
+                    "--target", f"url=http://127.0.0.1:{port}", "--jobs", str(jobs), "--quiet", "--color", "never",
+                    *self.report_args()]
+            out = subprocess.run(argv, capture_output=True, text=True)
+            if out.returncode != 0:
+                return {"available": False, "reason": out.stderr.strip().splitlines()[-1] if out.stderr else "failed"}
+        finally:
+            self.stop(proc)
+        summary = profile_summary(data)
+        summary["command"] = ("perf record -F 499 -g -- paycheck run <1,000 cases of (a)> --target url=… "
+                              f"--jobs {jobs}; perf report --sort symbol (--no-children and --children)")
+        return summary
+
+
+def profile_summary(data):
+    """Top self-time symbols, and the PayCheck frames with the most time inclusive of their callees."""
+    def rows(children):
+        mode = "--children" if children else "--no-children"
+        text = subprocess.run(["perf", "report", "-i", data, mode, "--sort", "dso,symbol", "--stdio", "-g", "none",
+                               "--percent-limit", "1.5"], capture_output=True, text=True).stdout
+        found = []
+        for line in text.splitlines():
+            m = (re.match(r"\s+([\d.]+)%\s+([\d.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*)", line) if children
+                 else re.match(r"\s+([\d.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*)", line))
+            if not m:
+                continue
+            # perf may append empty columns ("-      -") after the symbol.
+            raw = re.sub(r"(\s+-)+\s*$", "", m.group(m.lastindex)).strip()
+            symbol = demangle(raw).strip()
+            dso = m.group(m.lastindex - 1)
+            found.append({"percent": float(m.group(1)), "dso": dso, "symbol": symbol[:150]})
+        return found
+
+    self_rows = rows(children=False)[:15]
+    keep = re.compile(r"PayCheck|Redactor|Reporter|Observation|JSONText|SuiteLoader|SuiteParser|CaseExecutor|"
+                      r"ExchangeRecorder|Runner|Transcript|XMLText|JSONDecoder\.decode|HTTPClient\.execute")
+    inclusive = [r for r in rows(children=True) if r["dso"] == "paycheck" and keep.search(r["symbol"])
+                 and not r["symbol"].startswith(("partial apply", "closure", "thunk", "protocol witness", "specialized closure"))]
+    return {"available": True, "top": self_rows, "inclusive": inclusive[:20]}
+
+
+def demangle(symbol):
+    if not symbol.startswith("$s") or not shutil.which("swift"):
+        return symbol
+    out = subprocess.run(["swift", "demangle", "--simplified", "--compact", symbol], capture_output=True, text=True)
+    return out.stdout.strip() or symbol
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--paycheck", required=True)
+    parser.add_argument("--hello", required=True)
+    parser.add_argument("--venv", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--command", default="Benchmarks/run.sh")
+    parser.add_argument("--results", help="render docs from an earlier results.json instead of measuring")
+    args = parser.parse_args()
+    bench = Bench(args)
+
+    def on_signal(signum, frame):
+        bench.stop_all()
+        sys.exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        results = json.load(open(args.results)) if args.results else bench.run()
+        perf_data = os.path.join(args.work, "perf.data")
+        if args.results and results.get("profile", {}).get("available") and os.path.exists(perf_data):
+            command = results["profile"].get("command", "")
+            results["profile"] = profile_summary(perf_data)
+            results["profile"]["command"] = command.replace("--no-children --sort dso,symbol",
+                                                            "--sort symbol (--no-children and --children)")
+    finally:
+        bench.stop_all()
+    import report
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write(report.render(results, args.command))
+    log(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True  # no __pycache__ in the repository
+    sys.path.insert(0, HERE)
+    main()

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# PayCheck benchmarks: ONE command that measures everything and writes docs/benchmarks.md.
+#
+#   Benchmarks/run.sh           full run: sizes 100/1,000/10,000, medians of 3, 10 s wrk runs
+#   Benchmarks/run.sh --quick   sizes 100/1,000, one run each, 3 s wrk runs (for iterating)
+#
+# What it does, from a fresh clone:
+#   1. installs wrk, hyperfine and time (apt-get) and Tavern (pip, into a venv under ${TMPDIR:-/tmp});
+#   2. builds `paycheck` and the Hummingbird hello world `HelloBench` with `swift build -c release`;
+#   3. runs Benchmarks/bench.py, which generates the workloads into a temporary directory (never into the
+#      repository), starts and stops the servers itself, waits for a quiet machine before each measurement,
+#      and writes docs/benchmarks.md (plus results.json in the temporary directory).
+# Every background process is killed on exit (trap), and all traffic goes to 127.0.0.1.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+quick=()
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=(--quick) ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "usage: Benchmarks/run.sh [--quick]" >&2; exit 2 ;;
+  esac
+done
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/paycheck-bench.XXXXXX")
+bench_pid=""
+cleanup() {
+  # bench.py stops its own servers; this catches anything left if it was killed.
+  if [ -n "$bench_pid" ] && kill -0 "$bench_pid" 2>/dev/null; then kill "$bench_pid" 2>/dev/null || true; wait "$bench_pid" 2>/dev/null || true; fi
+  jobs -p | xargs -r kill 2>/dev/null || true
+  if [ -z "${PAYCHECK_BENCH_KEEP:-}" ]; then rm -rf "$work"; else echo "kept $work" >&2; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step "tools"
+missing=()
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v hyperfine >/dev/null 2>&1 || missing+=(hyperfine)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+venv="${TMPDIR:-/tmp}/paycheck-bench-venv"
+if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c 'import tavern' 2>/dev/null; then
+  python3 -m venv "$venv"
+  # Tavern 3.7 imports _pytest.python_api, which pytest 9 removed: keep pytest 8.
+  "$venv/bin/pip" install -q --disable-pip-version-check "tavern==3.7.1" "pytest<9"
+fi
+echo "wrk, hyperfine, /usr/bin/time and Tavern ready" >&2
+
+step "release build"
+swift build -c release --product paycheck 2>&1 | tail -n 1
+swift build -c release --product HelloBench 2>&1 | tail -n 1
+bin=$(swift build -c release --show-bin-path)
+
+step "measurements (work directory $work)"
+python3 Benchmarks/bench.py "${quick[@]}" \
+  --paycheck "$bin/paycheck" --hello "$bin/HelloBench" --venv "$venv" --work "$work" \
+  --out "$root/docs/benchmarks.md" --command "Benchmarks/run.sh${quick:+ --quick}" &
+bench_pid=$!
+wait "$bench_pid"
+bench_pid=""
+step "wrote docs/benchmarks.md"
