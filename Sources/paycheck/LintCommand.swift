@@ -14,7 +14,7 @@ struct LintCommand: ParsableCommand {
     func run() throws {
         let output = Output()
         let environment = ProcessInfo.processInfo.environment
-        let result = suites.load(output: output)
+        let result = suites.load()
         if output.report(result, colored: suites.colored(environment: environment)) {
             throw ExitCode(2)
         }

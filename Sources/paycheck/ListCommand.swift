@@ -12,7 +12,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let output = Output()
-        let result = suites.load(output: output)
+        let result = suites.load()
         if output.report(result, colored: suites.colored(environment: ProcessInfo.processInfo.environment)) { throw ExitCode(2) }
         for suite in result.suites {
             output.out("\(suite.file)  \(suite.name)\(suite.provider.map { "  [\($0)]" } ?? "")")

@@ -138,7 +138,7 @@ struct RunCommand: AsyncParsableCommand {
         let output = Output()
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
-        let loaded = suites.load(output: output)
+        let loaded = suites.load()
         if output.report(loaded, colored: colored) { throw ExitCode(2) }
         let configuration = try configuration(environment: environment)
         let providers = ProviderRegistry.builtIn

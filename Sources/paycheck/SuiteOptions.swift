@@ -12,8 +12,8 @@ struct SuiteOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
     var color: ColorMode = .auto
 
-    /// Loads the suites, printing diagnostics to stderr; returns nil when any is an error.
-    func load(output: Output) -> SuiteLoader.Result {
+    /// Loads the suites with every built-in provider known to lint; the caller reports the diagnostics.
+    func load() -> SuiteLoader.Result {
         let loader = SuiteLoader(catalog: ProviderRegistry.builtIn)
         return loader.load(paths: paths)
     }
