@@ -95,14 +95,29 @@ def render(r, command):
     nr = r["no_reports"]
     if len(nr) == 2:
         a_small, a_big = sizes[("ptp", nr[0]["cases"])], sizes[("ptp", nr[1]["cases"])]
-        cost_small = max(0.001, a_small["wall_s"] - nr[0]["wall_s"])
-        cost_big = max(0.001, a_big["wall_s"] - nr[1]["wall_s"])
+        cost_small = a_small["wall_s"] - nr[0]["wall_s"]
+        cost_big = a_big["wall_s"] - nr[1]["wall_s"]
         growth = nr[1]["cases"] / nr[0]["cases"]
-        ratio = cost_big / cost_small
-        targets.append((
-            "Reports without quadratic costs: report cost grows linearly with cases",
-            f"reports add {cost_small:.2f} s at {nr[0]['cases']:,} cases and {cost_big:.2f} s at {nr[1]['cases']:,} "
-            f"cases (×{growth:.0f} cases)", f"{ratio:.1f}× for ×{growth:.0f}", ratio <= growth * 1.5))
+        # Run-to-run spread of the small runs: below it, the small report cost is not measurable.
+        spread = max(max(x["wall_s"] for x in runs["runs"]) - min(x["wall_s"] for x in runs["runs"])
+                     for runs in (a_small, nr[0]))
+        with_ratio = a_big["wall_s"] / a_small["wall_s"]
+        without_ratio = nr[1]["wall_s"] / nr[0]["wall_s"]
+        if cost_small > max(spread, 0.05):
+            ratio = cost_big / cost_small
+            targets.append((
+                "Reports without quadratic costs: report cost grows linearly with cases",
+                f"reports add {cost_small:.2f} s at {nr[0]['cases']:,} cases and {cost_big:.2f} s at "
+                f"{nr[1]['cases']:,} cases (×{growth:.0f} cases)", f"{ratio:.1f}× for ×{growth:.0f}",
+                ratio <= growth * 1.5))
+        else:
+            # The small cost is within the noise: compare how the whole run scales with and without reports.
+            targets.append((
+                "Reports without quadratic costs: the run scales the same with and without reports",
+                f"reports add {cost_big:.2f} s at {nr[1]['cases']:,} cases ({cost_big / nr[1]['cases'] * 1e6:.0f} µs "
+                f"per case) and {cost_small:.2f} s at {nr[0]['cases']:,} (within the {spread:.2f} s run-to-run "
+                f"spread); wall ×{with_ratio:.1f} with reports vs ×{without_ratio:.1f} without, for ×{growth:.0f} cases",
+                f"{with_ratio / without_ratio:.2f}", with_ratio <= without_ratio * 1.2))
 
     lint = r["lint"]["median_s"]
     targets.append(("`paycheck lint` of 1,000 suite files < 1 s", f"{lint:.3f} s (median of {r['lint']['runs']})",
