@@ -16,7 +16,7 @@ enum ClockAdjustment: Equatable, Sendable {
 
     /// Reads `{"advance": "31m"}`, `{"advance": 90}`, `{"set": "<ISO 8601>"}` or `{"reset": true}`.
     /// - Throws: ``MockHTTPError`` (400) naming the bad value.
-    init(json object: [String: JSONScalar]) throws(MockHTTPError) {
+    init(json object: [String: MockJSON]) throws(MockHTTPError) {
         let advance = object["advance"]
         let set = object["set"]
         let unknown = object.keys.filter { $0 != "advance" && $0 != "set" && $0 != "reset" }.sorted()
@@ -56,13 +56,13 @@ enum ClockAdjustment: Equatable, Sendable {
     }
 
     /// Converts a JSON advance value (a number of seconds or a string such as `"+31m"`) to seconds.
-    static func seconds(from value: JSONScalar) throws(MockHTTPError) -> Double {
+    static func seconds(from value: MockJSON) throws(MockHTTPError) -> Double {
         switch value {
         case .number(let seconds):
             return try self.checked(seconds, original: value.description)
         case .string(let text):
             return try self.seconds(from: text)
-        case .bool, .null, .structured:
+        case .bool, .null, .array, .object:
             throw self.invalid(value.description)
         }
     }

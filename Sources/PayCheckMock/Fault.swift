@@ -56,7 +56,7 @@ extension Fault {
     /// `{"path":"/placetopay/api/session","count":2,"kind":"status","status":503}`.
     /// - Parameter id: The identifier to give the fault.
     /// - Throws: ``MockHTTPError`` (400) naming the bad field and value.
-    init(json object: [String: JSONScalar], id: String) throws(MockHTTPError) {
+    init(json object: [String: MockJSON], id: String) throws(MockHTTPError) {
         let known: Set<String> = ["path", "count", "kind", "status", "delayMs"]
         let unknown = object.keys.filter { !known.contains($0) }.sorted()
         guard unknown.isEmpty else {
@@ -90,7 +90,7 @@ extension Fault {
     }
 
     /// Reads `kind` and its parameter.
-    private static func kind(from object: [String: JSONScalar]) throws(MockHTTPError) -> Kind {
+    private static func kind(from object: [String: MockJSON]) throws(MockHTTPError) -> Kind {
         switch object["kind"]?.string {
         case "status":
             guard let status = object["status"]?.int, (200...599).contains(status) else {
@@ -122,7 +122,7 @@ extension Fault {
     }
 
     /// Quotes an optional field value for a message; a missing field reads as `missing`.
-    private static func quoted(_ value: JSONScalar?) -> String {
+    private static func quoted(_ value: MockJSON?) -> String {
         value.map { MockHTTPError.quoted($0.description) } ?? "nothing (field missing)"
     }
 }

@@ -17,7 +17,7 @@ final class FaultRegistry: Sendable {
     init() {}
 
     /// Parses and registers a fault from a control body; returns the stored fault.
-    func add(json object: [String: JSONScalar]) throws(MockHTTPError) -> Fault {
+    func add(json object: [String: MockJSON]) throws(MockHTTPError) -> Fault {
         try self.state.withLock { (state) throws(MockHTTPError) -> Fault in
             let fault = try Fault(json: object, id: "fault-\(state.lastID + 1)")
             state.lastID += 1

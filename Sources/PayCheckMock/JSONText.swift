@@ -107,9 +107,9 @@ extension JSONText {
 
     /// Parses `bytes` as a flat JSON object for control requests.
     /// - Throws: ``MockHTTPError`` (400) when the body is empty, not JSON, or not an object.
-    static func object(_ bytes: [UInt8]) throws(MockHTTPError) -> [String: JSONScalar] {
+    static func object(_ bytes: [UInt8]) throws(MockHTTPError) -> [String: MockJSON] {
         let text = try self.validated(bytes)
-        guard let object = try? JSONDecoder().decode([String: JSONScalar].self, from: Data(text.utf8)) else {
+        guard case .object(let object)? = MockJSON.parse(Array(text.utf8)) else {
             throw MockHTTPError(.badRequest, "request body must be a JSON object, got \(MockHTTPError.quoted(text))")
         }
         return object

@@ -106,12 +106,12 @@ struct PlacetoPayControlRoutes: Sendable {
     }
 
     /// The flat JSON object body of a control request.
-    private static func object(_ request: Request) async throws -> [String: JSONScalar] {
+    private static func object(_ request: Request) async throws -> [String: MockJSON] {
         try JSONText.object(try await ControlRoutes.body(of: request))
     }
 
     /// The `requestId` of a body that has nothing else.
-    private static func requestIdOnly(_ json: [String: JSONScalar]) throws(MockHTTPError) -> Int {
+    private static func requestIdOnly(_ json: [String: MockJSON]) throws(MockHTTPError) -> Int {
         try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: ["requestId"])
         return try PlacetoPayPayerAttempt.requestId(json)
     }

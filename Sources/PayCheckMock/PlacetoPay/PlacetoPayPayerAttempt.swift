@@ -22,7 +22,7 @@ struct PlacetoPayPayerAttempt: Sendable {
 
     /// Parses a control body.
     /// - Throws: ``MockHTTPError`` (400) naming the member that is missing or malformed.
-    init(json: [String: JSONScalar]) throws(MockHTTPError) {
+    init(json: [String: MockJSON]) throws(MockHTTPError) {
         try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: Self.members)
         self.requestId = try Self.requestId(json)
         guard let card = json["card"].flatMap(Self.digitsText) else {
@@ -78,7 +78,7 @@ struct PlacetoPayPayerAttempt: Sendable {
 
     /// A string member as is, or a whole number as its decimal digits: YAML suites write card numbers, CVVs and
     /// OTPs unquoted, and the test cards (at most 16 digits) are exact as JSON numbers.
-    private static func digitsText(_ value: JSONScalar) -> String? {
+    private static func digitsText(_ value: MockJSON) -> String? {
         switch value {
         case .string(let text): return text
         case .number(let number) where number >= 0 && number.rounded() == number && number < 1e16:
@@ -88,7 +88,7 @@ struct PlacetoPayPayerAttempt: Sendable {
     }
 
     /// The `requestId` member: an integer, or a string of digits.
-    static func requestId(_ json: [String: JSONScalar]) throws(MockHTTPError) -> Int {
+    static func requestId(_ json: [String: MockJSON]) throws(MockHTTPError) -> Int {
         guard let value = json["requestId"] else {
             throw MockHTTPError(.badRequest, "'requestId' is required: the session's requestId")
         }
@@ -99,7 +99,7 @@ struct PlacetoPayPayerAttempt: Sendable {
     }
 
     /// Fails with a 400 naming the first member of `json` that is not in `allowed`.
-    static func rejectUnknown(_ json: [String: JSONScalar], allowed: [String]) throws(MockHTTPError) {
+    static func rejectUnknown(_ json: [String: MockJSON], allowed: [String]) throws(MockHTTPError) {
         guard let unknown = json.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
         throw MockHTTPError(
             .badRequest,

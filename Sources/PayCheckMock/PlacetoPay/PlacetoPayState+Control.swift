@@ -10,7 +10,7 @@ extension PlacetoPayState {
 
     /// `PUT /__paycheck/placetopay/sites/{login}`: creates the site (then `secretKey` is required) or updates the
     /// members given. Answers the site without its secret.
-    mutating func putSite(_ login: String, json: [String: JSONScalar]) throws(MockHTTPError) -> JSONText {
+    mutating func putSite(_ login: String, json: [String: MockJSON]) throws(MockHTTPError) -> JSONText {
         guard !login.isEmpty, login.count <= 32 else {
             throw MockHTTPError(
                 .badRequest, "site login must be 1 to 32 characters (§1.2), got \(MockHTTPError.quoted(login))")
@@ -71,7 +71,7 @@ extension PlacetoPayState {
     }
 
     /// The notification URL of a site body: an `http(s)://` URL, or `null` for none.
-    static func notificationURL(_ value: JSONScalar) throws(MockHTTPError) -> String? {
+    static func notificationURL(_ value: MockJSON) throws(MockHTTPError) -> String? {
         if value == .null { return nil }
         guard let text = value.string, Self.isHTTPURL(text) else {
             throw MockHTTPError(

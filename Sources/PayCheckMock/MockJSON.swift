@@ -2,8 +2,8 @@ import Foundation
 
 /// A parsed JSON value of a provider request body, with JSON's types kept apart (`true` is not `1`).
 ///
-/// Unlike ``JSONScalar`` it keeps nested objects and arrays, so provider mocks can validate and echo
-/// whole request bodies. Numbers are kept as `Double` and echoed as numbers.
+/// It keeps nested objects and arrays, so provider mocks can validate and echo whole request bodies;
+/// control requests read flat members with the strict accessors ``string``, ``int`` and ``description``. Numbers are kept as `Double` and echoed as numbers.
 enum MockJSON: Sendable, Equatable, Decodable {
     /// `null`.
     case null
@@ -152,5 +152,27 @@ enum MockJSON: Sendable, Equatable, Decodable {
             return String(Int(value))
         }
         return String(value)
+    }
+}
+
+extension MockJSON {
+    /// The string value, if this is a string (strict: no conversion).
+    var string: String? { stringValue }
+
+    /// The value as an integer, if this is a number without a fractional part (strict: digit strings are not numbers).
+    var int: Int? {
+        guard case .number(let value) = self, value.rounded() == value, abs(value) < 1e15 else { return nil }
+        return Int(value)
+    }
+
+    /// The value as JSON-like text for error messages.
+    var description: String {
+        switch self {
+        case .string(let value): return value
+        case .number(let value): return Self.numberText(value)
+        case .bool(let value): return value ? "true" : "false"
+        case .null: return "null"
+        case .array, .object: return "<object or array>"
+        }
     }
 }
