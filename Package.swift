@@ -54,9 +54,17 @@ let package = Package(
             dependencies: [
                 "PayCheckCore",
                 "PayCheckProviders",
-                "PayCheckMock",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The one place that joins the runner and the mock host: a run session for the CLI and the tests.
+        .target(
+            name: "PayCheckSession",
+            dependencies: [
+                "PayCheckCore", "PayCheckProviders", "PayCheckRunner", "PayCheckMock",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -68,7 +76,7 @@ let package = Package(
         .target(
             name: "PayCheckTestSupport",
             dependencies: [
-                "PayCheckCore", "PayCheckRunner", "PayCheckMock", "PayCheckProviders",
+                "PayCheckCore", "PayCheckRunner", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings
@@ -76,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "paycheck",
             dependencies: [
-                "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders",
+                "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -91,7 +99,7 @@ let package = Package(
         .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "PayCheckRunnerTests",
-            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckTestSupport", "PayCheckProviders", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckSession", "PayCheckTestSupport", "PayCheckProviders", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -12,7 +12,7 @@ public struct ExpectationEvaluator: Sendable {
     public func evaluate(_ expectations: Expectations, against observation: Observation) throws(TemplateRenderer.RenderError) -> [Mismatch] {
         var mismatches: [Mismatch] = []
         if let status = expectations.status {
-            mismatches += try evaluate(status, actual: .int(observation.status), subject: "status", kind: "StatusMismatch")
+            mismatches += try evaluate(status, actual: observation.status.map(Value.int), subject: "status", kind: "StatusMismatch")
         }
         for (name, check) in expectations.headers {
             mismatches += try evaluate(check, actual: observation.header(name).map(Value.string), subject: "header \(name)", kind: "HeaderMismatch")
@@ -23,7 +23,7 @@ public struct ExpectationEvaluator: Sendable {
             mismatches += try evaluate(check, actual: actual, subject: subject, kind: "BodyMismatch")
         }
         if let outcome = expectations.outcome {
-            let actual = observation.outcome.map(Value.string)
+            let actual = observation.outcome.map { Value.string($0.rawValue) }
             var found = try evaluate(outcome, actual: actual, subject: "outcome", kind: "OutcomeMismatch")
             if let native = observation.nativeState {
                 for i in found.indices { found[i].actual += " (from native state \(native))" }
@@ -31,17 +31,19 @@ public struct ExpectationEvaluator: Sendable {
             mismatches += found
         }
         for (field, check) in expectations.error {
+            // Error fields are identifiers: `code: 102` and `code: "102"` both match the code "102".
             let actual = observation.error?[field].map(Value.string)
-            mismatches += try evaluate(check, actual: actual, subject: "error.\(field)", kind: "ErrorCodeMismatch")
+            mismatches += try evaluate(check, actual: actual, subject: "error.\(field)", kind: "ErrorCodeMismatch", asText: true)
         }
         return mismatches
     }
 
     /// Applies every matcher of a check to an actual value (`nil` = absent).
-    public func evaluate(_ check: Check, actual: Value?, subject: String, kind: String) throws(TemplateRenderer.RenderError) -> [Mismatch] {
+    /// With `asText`, expected scalars compare by their text (error codes are identifiers, not numbers).
+    public func evaluate(_ check: Check, actual: Value?, subject: String, kind: String, asText: Bool = false) throws(TemplateRenderer.RenderError) -> [Mismatch] {
         var out: [Mismatch] = []
         for located in check.matchers {
-            if let (expected, ok) = try apply(located.matcher, to: actual), !ok {
+            if let (expected, ok) = try apply(located.matcher, to: actual, asText: asText), !ok {
                 out.append(Mismatch(location: located.location, subject: subject, expected: expected, actual: actual?.brief ?? "(absent)", kind: kind))
             }
         }
@@ -49,13 +51,22 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     /// Returns the expectation in words and whether it holds.
-    private func apply(_ matcher: Matcher, to actual: Value?) throws(TemplateRenderer.RenderError) -> (String, Bool)? {
+    private func apply(_ matcher: Matcher, to actual: Value?, asText: Bool) throws(TemplateRenderer.RenderError) -> (String, Bool)? {
+        func render(_ t: TemplateValue) throws(TemplateRenderer.RenderError) -> Value {
+            let value = try renderer.render(t)
+            guard asText else { return value }
+            switch value {
+            case .int, .double, .bool: return .string(value.interpolated)
+            case .array(let items): return .array(items.map { $0.isContainer || $0 == .null ? $0 : .string($0.interpolated) })
+            default: return value
+            }
+        }
         switch matcher {
         case .eq(let t):
-            let expected = try renderer.render(t)
+            let expected = try render(t)
             return (expected.brief, actual.map { $0.matches(expected) } ?? false)
         case .ne(let t):
-            let expected = try renderer.render(t)
+            let expected = try render(t)
             return ("ne \(expected.brief)", !(actual.map { $0.matches(expected) } ?? false))
         case .exists(let wanted):
             return (wanted ? "to exist" : "to be absent", (actual != nil) == wanted)
@@ -70,7 +81,7 @@ public struct ExpectationEvaluator: Sendable {
             let ok = regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
             return ("matches '\(pattern)'", ok)
         case .contains(let t):
-            let expected = try renderer.render(t)
+            let expected = try render(t)
             let words = "contains \(expected.brief)"
             switch actual {
             case .string(let s)?: return (words, s.contains(expected.interpolated))
@@ -79,7 +90,7 @@ public struct ExpectationEvaluator: Sendable {
             default: return (words, false)
             }
         case .oneOf(let t):
-            let expected = try renderer.render(t)
+            let expected = try render(t)
             guard case .array(let options) = expected else { return ("in \(expected.brief)", false) }
             return ("in \(expected.brief)", actual.map { a in options.contains { a.matches($0) } } ?? false)
         case .lt(let t): return try compare(actual, t, "lt", <)

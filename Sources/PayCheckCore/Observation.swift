@@ -1,24 +1,24 @@
 /// What a step observed: the HTTP response plus, for provider steps, the mapped outcome and error.
 public struct Observation: Sendable {
-    /// The HTTP status (0 when the step had no HTTP response, e.g. `redirect:`).
-    public var status: Int
+    /// The HTTP status, or `nil` when the step had no HTTP response (e.g. `redirect:`).
+    public var status: Int?
     /// Response headers in order.
     public var headers: [(name: String, value: String)]
     /// The parsed body (JSON, or XML turned into a value), or `nil` when it is neither.
     public var body: Value?
     /// The raw body text.
     public var rawBody: String
-    /// The canonical outcome for provider steps (`succeeded`, `pending`…).
-    public var outcome: String?
+    /// The canonical outcome for provider steps.
+    public var outcome: Outcome?
     /// The native state the outcome was mapped from, e.g. `REJECTED/?C`.
     public var nativeState: String?
-    /// The provider error catalog entry, when the response was an error: `class`, `code`, `message`.
-    public var error: [String: String]?
+    /// The provider error catalog entry, when the response was an error.
+    public var error: ObservedError?
 
     /// Creates an observation.
     public init(
-        status: Int, headers: [(name: String, value: String)] = [], body: Value? = nil, rawBody: String = "",
-        outcome: String? = nil, nativeState: String? = nil, error: [String: String]? = nil
+        status: Int?, headers: [(name: String, value: String)] = [], body: Value? = nil, rawBody: String = "",
+        outcome: Outcome? = nil, nativeState: String? = nil, error: ObservedError? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -41,6 +41,36 @@ public struct Observation: Sendable {
         let trimmed = text.drop { $0.isWhitespace }
         if trimmed.hasPrefix("<") { return XMLValue.parse(text) }
         return nil
+    }
+}
+
+/// A provider error an answer carried, classified by the provider's error catalog (DESIGN.md §3).
+public struct ObservedError: Sendable, Hashable {
+    /// The class: C, S, P, A or T.
+    public var errorClass: ErrorClass
+    /// The native code, verbatim (`102`, `BR`, `INVALID_CREDENTIALS`…).
+    public var code: String
+    /// The message the provider sent, or the catalog's.
+    public var message: String
+
+    /// Creates an observed error.
+    public init(errorClass: ErrorClass, code: String, message: String) {
+        self.errorClass = errorClass
+        self.code = code
+        self.message = message
+    }
+
+    /// The `error:` expectation fields: `class`, `code`, `message`.
+    public static let fields = ["class", "code", "message"]
+
+    /// One field by its `error:` expectation name.
+    public subscript(field: String) -> String? {
+        switch field {
+        case "class": errorClass.rawValue
+        case "code": code
+        case "message": message
+        default: nil
+        }
     }
 }
 

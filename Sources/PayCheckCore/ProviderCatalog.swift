@@ -1,5 +1,6 @@
 /// What the loader needs to know about providers to validate suites: which providers exist and which
-/// action names each accepts. The providers module supplies the real catalog; tests pass their own.
+/// actions each accepts, with their `with:` and `auth:` keys. The providers module derives the real
+/// catalog from each provider's declarations; tests pass their own.
 public protocol ProviderCatalog: Sendable {
     /// The description of a provider, or `nil` when no provider has that id.
     func provider(_ id: String) -> ProviderDescription?
@@ -7,17 +8,50 @@ public protocol ProviderCatalog: Sendable {
     var providerIDs: [String] { get }
 }
 
-/// The names a provider accepts for each provider-dispatched step kind.
+/// One action a provider accepts for a step kind, as lint sees it.
+public struct ActionSpec: Sendable, Hashable {
+    /// The action or operation name.
+    public var name: String
+    /// The `with:` keys it accepts; `nil` accepts any mapping.
+    public var parameters: [String]?
+    /// The `auth:` override keys it accepts; empty when it takes no `auth:`.
+    public var authKeys: [String]
+    /// Whether a case that performs it must run alone (it changes state every case shares).
+    public var runsAlone: Bool
+
+    /// Creates a spec.
+    public init(_ name: String, parameters: [String]? = nil, authKeys: [String] = [], runsAlone: Bool = false) {
+        self.name = name
+        self.parameters = parameters
+        self.authKeys = authKeys
+        self.runsAlone = runsAlone
+    }
+}
+
+/// The actions a provider accepts for each provider-dispatched step kind.
 public struct ProviderDescription: Sendable {
     /// The provider id used in `provider:`.
     public var id: String
-    /// Action names by step kind (`call` operations, `payer` actions, provider `mock` actions, `redirect`, `deeplink`).
-    public var actions: [ProviderAction.Kind: [String]]
+    /// The actions by step kind (`call` operations, `payer` actions, provider `mock` actions, `redirect`, `deeplink`).
+    public var specs: [ProviderAction.Kind: [ActionSpec]]
 
-    /// Creates a description.
-    public init(id: String, actions: [ProviderAction.Kind: [String]]) {
+    /// Creates a description from full specs.
+    public init(id: String, specs: [ProviderAction.Kind: [ActionSpec]]) {
         self.id = id
-        self.actions = actions
+        self.specs = specs
+    }
+
+    /// Creates a description that knows only names (any `with:`, no `auth:`).
+    public init(id: String, actions: [ProviderAction.Kind: [String]]) {
+        self.init(id: id, specs: actions.mapValues { $0.map { ActionSpec($0) } })
+    }
+
+    /// Action names by step kind.
+    public var actions: [ProviderAction.Kind: [String]] { specs.mapValues { $0.map(\.name) } }
+
+    /// The spec of one action.
+    public func spec(_ kind: ProviderAction.Kind, _ name: String) -> ActionSpec? {
+        specs[kind]?.first { $0.name == name }
     }
 }
 
@@ -41,4 +75,14 @@ public enum GenericMockAction: String, Sendable, CaseIterable {
     case journal
     /// `mock: fault` with `with: { path, count, kind, status, delayMs }` — the next responses of a route misbehave.
     case fault
+
+    /// The lint spec: accepted `with:` keys, and whether the case must run alone.
+    public var spec: ActionSpec {
+        switch self {
+        case .clock: ActionSpec(rawValue, parameters: ["advance", "set", "reset"], runsAlone: true)
+        case .reset: ActionSpec(rawValue, parameters: [], runsAlone: true)
+        case .journal: ActionSpec(rawValue, parameters: ["path"])
+        case .fault: ActionSpec(rawValue, parameters: ["path", "count", "kind", "status", "delayMs"])
+        }
+    }
 }

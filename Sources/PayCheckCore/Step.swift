@@ -118,14 +118,17 @@ public struct ProviderAction: Sendable {
     public var auth: TemplateValue?
     /// Where the action name is.
     public var location: SourceLocation
+    /// Whether the action changes state every case shares (the mock clock, a reset), so its case runs alone.
+    public var runsAlone: Bool
 
     /// Creates an action.
-    public init(kind: Kind, name: String, parameters: TemplateValue, auth: TemplateValue?, location: SourceLocation) {
+    public init(kind: Kind, name: String, parameters: TemplateValue, auth: TemplateValue?, location: SourceLocation, runsAlone: Bool = false) {
         self.kind = kind
         self.name = name
         self.parameters = parameters
         self.auth = auth
         self.location = location
+        self.runsAlone = runsAlone
     }
 }
 

@@ -275,8 +275,9 @@ extension SuiteParser {
             return templateValue(node)
         } ?? .literal(.object([:]), here)
         let authValue = auth.map { templateValue($0) }
-        if kind == .mock, GenericMockAction(rawValue: name) != nil {
-            return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here)
+        if kind == .mock, let generic = GenericMockAction(rawValue: name) {
+            checkKeys(of: generic.spec, kind: kind, with: with, auth: auth, owner: "the mock host")
+            return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: generic.spec.runsAlone)
         }
         guard let provider else {
             let generic = kind == .mock ? " (the mock host itself answers: " + GenericMockAction.allCases.map(\.rawValue).joined(separator: ", ") + ")" : ""
@@ -289,13 +290,41 @@ extension SuiteParser {
         }
         var known = provider.actions[kind] ?? []
         if kind == .mock { known += GenericMockAction.allCases.map(\.rawValue) }
-        guard known.contains(name) else {
+        guard let spec = provider.spec(kind, name) else {
             let what = kind == .call ? "operation" : "\(kind.rawValue) action"
             let hint = Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" }
                 ?? (known.isEmpty ? "provider '\(provider.id)' has no \(what)s" : "known: " + known.joined(separator: ", "))
             error(nameNode, "unknown \(what) '\(name)' for provider '\(provider.id)'", hint: hint)
             return nil
         }
-        return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here)
+        checkKeys(of: spec, kind: kind, with: with, auth: auth, owner: "provider '\(provider.id)'")
+        return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: spec.runsAlone)
+    }
+
+    /// Checks the `with:` and `auth:` keys of an action against what it declares, with did-you-mean hints.
+    mutating func checkKeys(of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String) {
+        let label = "'\(kind.rawValue): \(spec.name)'"
+        if let accepted = spec.parameters, let pairs = with?.mapping {
+            for (keyNode, _) in pairs {
+                guard let key = keyNode.scalar?.string, !accepted.contains(key) else { continue }
+                let hint = Suggest.nearest(key, in: accepted).map { "did you mean '\($0)'?" }
+                    ?? (accepted.isEmpty ? "\(label) takes no parameters" : "accepted: " + accepted.joined(separator: ", "))
+                error(keyNode, "unknown parameter '\(key)' for \(label) of \(owner)", hint: hint)
+            }
+        }
+        guard let auth else { return }
+        guard !spec.authKeys.isEmpty else {
+            error(auth, "\(label) takes no 'auth' overrides", hint: "'auth' applies to requests the adapter signs")
+            return
+        }
+        guard let pairs = auth.mapping else {
+            if !isNull(auth) { error(auth, "'auth' must be a mapping of overrides, found \(describe(auth))", hint: "accepted: " + spec.authKeys.joined(separator: ", ")) }
+            return
+        }
+        for (keyNode, _) in pairs {
+            guard let key = keyNode.scalar?.string, !spec.authKeys.contains(key) else { continue }
+            let hint = Suggest.nearest(key, in: spec.authKeys).map { "did you mean '\($0)'?" } ?? "accepted: " + spec.authKeys.joined(separator: ", ")
+            error(keyNode, "unknown auth override '\(key)' for \(label) of \(owner)", hint: hint)
+        }
     }
 }

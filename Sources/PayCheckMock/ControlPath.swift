@@ -1,11 +1,13 @@
-/// Recognises paths of the control API under `/__paycheck/`.
+import PayCheckCore
+
+/// Recognises paths of the control API under `/__paycheck/` (spelled once, in Core's ``ControlAPI``).
 enum ControlPath {
     /// The control API prefix.
-    static let root = "/__paycheck"
+    static let root = ControlAPI.root
 
     /// Whether `path` belongs to the control API.
     static func isControl(_ path: String) -> Bool {
-        path == self.root || path.hasPrefix(self.root + "/")
+        ControlAPI.contains(path)
     }
 
     /// Whether `path` is the echo endpoint or below it.

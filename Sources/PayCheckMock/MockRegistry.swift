@@ -1,5 +1,15 @@
-/// The provider mocks the `paycheck` tool serves.
+import PayCheckProviders
+
+/// The built-in providers: each line pairs a provider's mock with its adapter (``ProviderMock/provider``), the
+/// single source of its id, mock credentials, base paths and control actions. Adding a provider is one line here.
 public enum MockRegistry {
-    /// Every built-in provider mock.
-    public static var builtIn: [any ProviderMock] { [PlacetoPayMock()] }
+    /// A fresh mock of every built-in provider (mocks hold state, so each host gets its own).
+    public static var builtIn: [any ProviderMock] {
+        [
+            PlacetoPayMock(),
+        ]
+    }
+
+    /// The adapters of the built-in providers, for the runner and for lint.
+    public static var providers: ProviderRegistry { ProviderRegistry(builtIn.map(\.provider)) }
 }

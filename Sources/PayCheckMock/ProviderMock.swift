@@ -1,19 +1,52 @@
 import Hummingbird
+import PayCheckCore
+import PayCheckProviders
 
 /// A stateful mock of one payment provider, hosted by ``MockHost``.
 ///
-/// A provider mock serves its API under `/{id}/...`. It may add its own control routes under
-/// `/__paycheck/{id}/...`. Every request it receives has already been recorded in the journal and
-/// checked against injected faults by the host. Scope any middleware you add to your own group
-/// (`router.group("\(id)")`), because middleware added to the router itself also wraps routes that
-/// are registered later.
+/// A provider mock serves its API under its adapter's ``Provider/mockBasePaths`` and answers the adapter's
+/// declared ``Provider/controlActions`` at `/__paycheck/{id}/{kind}/{name}` (register them with
+/// ``ControlActionRoutes``, so adapter and mock share one declaration). Every request it receives has already been
+/// recorded in the journal and checked against injected faults by the host. Scope any middleware you add to your
+/// own group, because middleware added to the router itself also wraps routes that are registered later.
 public protocol ProviderMock: Sendable {
-    /// The URL prefix of this provider, e.g. `placetopay`; also its name in `/__paycheck/health`.
-    var id: String { get }
+    /// The adapter this mock serves: the single source of the id, the mock credentials, the base paths and the
+    /// control actions.
+    var provider: any Provider { get }
 
     /// Adds this provider's routes to `router`.
     func register(on router: Router<BasicRequestContext>, environment: MockEnvironment)
 
     /// Forgets all state (sessions, idempotency keys, nonces); called by `POST /__paycheck/reset`.
     func reset() async
+}
+
+extension ProviderMock {
+    /// The provider id: the URL prefix and the name in `/__paycheck/health`.
+    public var id: String { provider.id }
+}
+
+/// Serves a provider mock's declared control actions, one `POST` route per ``ControlAction``.
+public enum ControlActionRoutes {
+    /// Answers one control action.
+    public typealias Handler = @Sendable (Request) async throws -> Response
+
+    /// Registers `handlers`, keyed `"<kind>/<name>"` (e.g. `payer/pay`), at the routes of the provider's declared
+    /// actions. A declared action without a handler answers 501 naming it, so the registry's conformance test
+    /// finds it; a handler for an undeclared action is not served (lint would refuse the step anyway).
+    public static func register(
+        _ provider: any Provider, handlers: [String: Handler], on router: Router<BasicRequestContext>
+    ) {
+        for action in provider.controlActions {
+            let key = action.kind.rawValue + "/" + action.name
+            let path = ControlAPI.action(provider: provider.id, kind: action.kind, name: action.name)
+            if let handler = handlers[key] {
+                router.post(RouterPath(path)) { request, _ in try await handler(request) }
+            } else {
+                router.post(RouterPath(path)) { _, _ -> Response in
+                    throw MockHTTPError(.notImplemented, "the \(provider.id) mock declares '\(key)' but serves no handler for it")
+                }
+            }
+        }
+    }
 }

@@ -40,11 +40,8 @@ extension CaseExecutor {
             if action.kind == .mock, let generic = GenericMockAction(rawValue: action.name) {
                 return try await performGeneric(generic, parameters: parameters, step: step)
             }
-            guard let providerID = suite.provider, let provider = runner.providers[providerID] else {
-                throw ProviderError("unknown provider '\(suite.provider ?? "")'")
-            }
-            if (action.kind == .payer || action.kind == .mock), endpoints.controlURL == nil {
-                throw ProviderError("'\(action.kind.rawValue): \(action.name)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
+            guard let providerID = suite.provider, let executor = runner.providers.executor(providerID) else {
+                throw ProviderError.invalidStep("unknown provider '\(suite.provider ?? "")'")
             }
             let recorder = self.recorder
             let seconds = timeout(for: step)
@@ -53,36 +50,36 @@ extension CaseExecutor {
                 now: runner.clock.now, randomBytes: runner.randomBytes,
                 send: { try await recorder.send($0, timeout: seconds) },
                 addSecret: { recorder.addSecret($0) })
-            return try await provider.perform(ProviderActionRequest(kind: action.kind, name: action.name, parameters: parameters, auth: auth), context: context)
+            return try await executor.perform(ProviderActionRequest(kind: action.kind, name: action.name, parameters: parameters, auth: auth), context: context)
         case .set, .wait:
-            return Observation(status: 0)
+            return Observation(status: nil)
         }
     }
 
     /// The mock host's own actions, through its control API.
     func performGeneric(_ action: GenericMockAction, parameters: Value, step: Step) async throws -> Observation {
         guard let control = endpoints.controlURL else {
-            throw ProviderError("'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
+            throw ProviderError.couldNotRun("'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
         }
         let json = [("Content-Type", "application/json")]
         let request: HTTPRequestData
         switch action {
         case .clock:
-            request = HTTPRequestData(method: "POST", url: control + "/__paycheck/clock", headers: json, body: Array(JSONText.encode(parameters).utf8))
+            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("clock"), headers: json, body: Array(JSONText.encode(parameters).utf8))
         case .reset:
-            request = HTTPRequestData(method: "POST", url: control + "/__paycheck/reset")
+            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("reset"))
         case .journal:
-            var url = control + "/__paycheck/journal"
+            var url = control + ControlAPI.path("journal")
             if case .object(let o) = parameters, let path = o["path"]?.interpolated {
-                url += "?path=" + (path.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? path)
+                url += "?" + FormText.encode([("path", path)])
             }
             request = HTTPRequestData(method: "GET", url: url)
         case .fault:
-            request = HTTPRequestData(method: "POST", url: control + "/__paycheck/faults", headers: json, body: Array(JSONText.encode(parameters).utf8))
+            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("faults"), headers: json, body: Array(JSONText.encode(parameters).utf8))
         }
         let response = try await recorder.send(request, timeout: timeout(for: step))
         if response.status >= 400 {
-            throw ProviderError("the mock refused 'mock: \(action.rawValue)' with \(response.status): \(response.text.prefix(300))")
+            throw ProviderError.invalidStep("the mock refused 'mock: \(action.rawValue)' with \(response.status): \(response.text.prefix(300))")
         }
         return CaseExecutor.observation(from: response)
     }
@@ -96,13 +93,13 @@ extension CaseExecutor {
             throw TemplateRenderer.RenderError(location: http.url.location, message: "url '\(url)' is not an absolute http(s) URL")
         }
         if !http.query.isEmpty {
-            var pairs: [String] = []
+            var pairs: [(String, String)] = []
             for (name, value) in http.query {
                 let rendered = try r.render(value)
                 let values: [Value] = if case .array(let items) = rendered { items } else { [rendered] }
-                for v in values { pairs.append(CaseExecutor.formEncode(name) + "=" + CaseExecutor.formEncode(v.interpolated)) }
+                for v in values { pairs.append((name, v.interpolated)) }
             }
-            url += (url.contains("?") ? "&" : "?") + pairs.joined(separator: "&")
+            url += (url.contains("?") ? "&" : "?") + FormText.encode(pairs)
         }
         var headers: [(name: String, value: String)] = []
         for (name, value) in http.headers { headers.append((name, try r.renderString(value))) }
@@ -115,11 +112,9 @@ extension CaseExecutor {
             body = Array(JSONText.encode(try r.render(value)).utf8)
             setContentType("application/json")
         case .form(let fields)?:
-            var pairs: [String] = []
-            for (name, value) in fields {
-                pairs.append(CaseExecutor.formEncode(name) + "=" + CaseExecutor.formEncode(try r.render(value).interpolated))
-            }
-            body = Array(pairs.joined(separator: "&").utf8)
+            var pairs: [(String, String)] = []
+            for (name, value) in fields { pairs.append((name, try r.render(value).interpolated)) }
+            body = Array(FormText.encode(pairs).utf8)
             setContentType("application/x-www-form-urlencoded")
         case .text(let template)?:
             body = Array(try r.renderString(template).utf8)
@@ -127,13 +122,6 @@ extension CaseExecutor {
             break
         }
         return HTTPRequestData(method: method, url: url, headers: headers, body: body)
-    }
-
-    /// Percent-encodes for `application/x-www-form-urlencoded` and query strings.
-    static func formEncode(_ s: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
     }
 
     /// An observation of a raw HTTP response.

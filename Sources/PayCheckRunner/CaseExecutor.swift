@@ -122,6 +122,10 @@ struct CaseExecutor {
         var error: String?
         var errorLocation: SourceLocation?
         var retryable = false
+        /// The suite is wrong (exit 2), not the run.
+        var invalidStep = false
+        /// The provider's answer broke its documented contract: a conformance failure, with what was expected.
+        var nonConformance: String?
         var exchanges: [Exchange] = []
     }
 
@@ -138,6 +142,11 @@ struct CaseExecutor {
             attempt.retryable = true
         } catch let error as ProviderError {
             attempt.error = error.message
+            switch error.kind {
+            case .invalidStep: attempt.invalidStep = true
+            case .nonConformance(let expected): attempt.nonConformance = expected
+            case .couldNotRun: break
+            }
         } catch is CancellationError {
             attempt.error = "the run was cancelled"
         } catch {
@@ -150,16 +159,23 @@ struct CaseExecutor {
     /// Turns the last attempt into a step result: expectations, then captures.
     mutating func finish(_ step: Step, _ attempt: Attempt) -> StepResult {
         var result = StepResult(name: redacted(step.summary), location: step.location, verdict: .passed, exchanges: attempt.exchanges)
+        if let error = attempt.error, let expected = attempt.nonConformance {
+            result.verdict = .failed
+            result.mismatches = [Mismatch(
+                location: step.location, subject: "provider answer", expected: redacted(expected), actual: redacted(error), kind: "NonConformance")]
+            return result
+        }
         if let error = attempt.error {
             result.verdict = .error
+            result.invalidStep = attempt.invalidStep
             result.error = redacted(error)
             if let location = attempt.errorLocation { result.location = location }
             return result
         }
         guard let observation = attempt.observation else { return result }
-        result.outcome = observation.outcome
+        result.outcome = observation.outcome?.rawValue
         result.nativeState = observation.nativeState
-        if let e = observation.error { result.errorCode = e.filter { $0.key != "message" } }
+        if let e = observation.error { result.errorCode = ["class": e.errorClass.rawValue, "code": e.code] }
         let evaluator = ExpectationEvaluator(renderer: renderer)
         do {
             var mismatches: [Mismatch] = []
@@ -197,8 +213,8 @@ struct CaseExecutor {
 
     func captured(_ capture: Capture, from observation: Observation) -> Value? {
         switch capture.source {
-        case .status: return .int(observation.status)
-        case .outcome: return observation.outcome.map(Value.string)
+        case .status: return observation.status.map(Value.int)
+        case .outcome: return observation.outcome.map { .string($0.rawValue) }
         case .header(let name): return observation.header(name).map(Value.string)
         case .body(let path):
             if path.components.isEmpty { return observation.body ?? .string(observation.rawBody) }

@@ -54,14 +54,11 @@ public struct RunPlan: Sendable {
         self.items = items
     }
 
-    /// Cases that move the shared mock clock or reset the mock run alone, so other cases never see it.
+    /// Cases with an action that changes state every case shares (the mock clock, a reset, anything a provider
+    /// declares so) run alone, so other cases never see it.
     static func isExclusive(_ testCase: Case) -> Bool {
         testCase.steps.contains { step in
-            if case .provider(let action) = step.kind, action.kind == .mock,
-                action.name == GenericMockAction.clock.rawValue || action.name == GenericMockAction.reset.rawValue
-            {
-                return true
-            }
+            if case .provider(let action) = step.kind { return action.runsAlone }
             return false
         }
     }

@@ -63,6 +63,8 @@ public struct StepResult: Sendable {
     public var mismatches: [Mismatch]
     /// Why it could not run, when `verdict == .error`.
     public var error: String?
+    /// Whether the error is the suite's: the step is invalid as written (exit 2), not a run-time problem.
+    public var invalidStep = false
     /// The canonical outcome observed, for provider steps.
     public var outcome: String?
     /// The native state the outcome came from.
@@ -129,6 +131,9 @@ public struct CaseResult: Sendable {
         self.duration = duration
         self.startedAt = startedAt
     }
+
+    /// Whether a step of the case is invalid as written (the suite must change).
+    public var hasInvalidStep: Bool { steps.contains { $0.invalidStep } }
 
     /// The first step that did not pass.
     public var failingStep: StepResult? { steps.first { $0.verdict == .failed || $0.verdict == .error } }
@@ -257,9 +262,11 @@ public struct RunResult: Sendable {
         return c
     }
 
-    /// The process exit code: 0 all passed, 1 conformance failures, 3 could not run (errors win over failures).
+    /// The process exit code: 0 all passed, 1 conformance failures, 2 a step invalid as written (the suite must
+    /// change), 3 could not run. An invalid step wins, then errors win over failures.
     public var exitCode: Int32 {
         let c = counts
+        if suites.contains(where: { $0.cases.contains { $0.hasInvalidStep } }) { return 2 }
         if c.errors > 0 { return 3 }
         if c.failed > 0 { return 1 }
         return 0

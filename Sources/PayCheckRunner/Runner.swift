@@ -161,7 +161,7 @@ public struct Runner: Sendable {
         if let id = suite.provider, let provider = providers[id] {
             endpoints.credentials = credentials(for: provider)
             switch configuration.target {
-            case .mock, .url: endpoints.providerURL = (controlURL ?? "") + "/" + provider.id
+            case .mock, .url: endpoints.providerURL = (controlURL ?? "") + (provider.mockBasePaths.first ?? "/" + provider.id)
             case .sandbox: endpoints.providerURL = provider.sandboxBaseURL
             }
         }
@@ -170,7 +170,7 @@ public struct Runner: Sendable {
         var (verdict, steps) = await executor.run()
         if item.exclusive, let controlURL {
             // The case moved the shared mock clock; put it back so later cases see real time.
-            let reset = HTTPRequestData(method: "POST", url: controlURL + "/__paycheck/clock", headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
+            let reset = HTTPRequestData(method: "POST", url: controlURL + ControlAPI.path("clock"), headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
             if (try? await transport.send(reset, timeout: configuration.stepTimeout))?.status != 200 {
                 steps.append(StepResult(name: "restore the mock clock", location: testCase.location, verdict: .error, error: "could not reset the mock clock after this case"))
                 verdict = .error

@@ -1,9 +1,9 @@
-import AsyncHTTPClient
 import Foundation
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
 import PayCheckRunner
+import PayCheckSession
 import Synchronization
 
 /// Loads suites from text and runs them in-process against an embedded mock host, for tests.
@@ -36,24 +36,14 @@ public struct InProcessRun: Sendable {
         return result.suites
     }
 
-    /// Runs suites against a fresh embedded mock (or `controlURL`), collecting events.
+    /// Runs suites against a fresh embedded mock (or `controlURL`), collecting events, through the same
+    /// ``RunSession`` as the command line.
     public func run(_ suites: [Suite], clock: any RunnerClock = VirtualClock(), controlURL: String? = nil) async throws -> (RunResult, [RunEvent]) {
         let events = EventLog()
-        let configuration = self.configuration
-        let providers = self.providers
-        let mocks = self.mocks
-        let result = try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
-            let runner = Runner(configuration: configuration, providers: providers, transport: AsyncHTTPTransport(client: client), clock: clock, hostname: "test-host")
-            let plan = RunPlan(suites: suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
-            if let controlURL {
-                return await runner.run(plan, controlURL: controlURL, onEvent: events.append)
-            }
-            // The mock's time follows the runner's clock, so signed seeds and session expiry agree in tests.
-            let host = MockHost(providers: mocks, clock: MockClock(base: { clock.now() }), outbound: AsyncOutboundHTTP(client: client))
-            return try await withRunningMock(host) { base in
-                await runner.run(plan, controlURL: base, onEvent: events.append)
-            }
-        }
+        var configuration = self.configuration
+        if controlURL == nil, configuration.target != .sandbox { configuration.target = .mock }
+        let session = RunSession(providers: providers, mocks: mocks, configuration: configuration)
+        let result = try await session.run(suites, clock: clock, hostname: "test-host", controlURL: controlURL, onEvent: events.append)
         return (result, events.all)
     }
 }

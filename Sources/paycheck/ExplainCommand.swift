@@ -1,5 +1,6 @@
 import ArgumentParser
 import PayCheckCore
+import PayCheckMock
 import PayCheckProviders
 
 /// `paycheck explain <code>`: what a provider error code (or native state) means, from the providers' catalogs.
@@ -25,8 +26,8 @@ struct ExplainCommand: ParsableCommand {
         if code == nil, provider == nil {
             throw ValidationError("give a code to explain (e.g. 'paycheck explain 102'), or --provider to list a provider's codes")
         }
-        if let provider, ProviderRegistry.builtIn[provider] == nil {
-            let known = ProviderRegistry.builtIn.providerIDs
+        if let provider, MockRegistry.providers[provider] == nil {
+            let known = MockRegistry.providers.providerIDs
             let hint = Suggest.nearest(provider, in: known).map { " (did you mean '\($0)'?)" } ?? ""
             throw ValidationError("unknown provider '\(provider)'\(hint); known: \(known.joined(separator: ", "))")
         }
@@ -34,7 +35,7 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let output = Output()
-        let providers = ProviderRegistry.builtIn.all.filter { provider == nil || $0.id == provider }
+        let providers = MockRegistry.providers.all.filter { provider == nil || $0.id == provider }
         guard let code else {
             for p in providers { output.out(Self.listing(p)) }
             return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import PayCheckMock
+import PayCheckSession
 import PayCheckRunner
 
 /// `paycheck mock`: serves the provider mocks standalone, for a merchant's own backend.
@@ -34,7 +35,11 @@ struct MockCommand: AsyncParsableCommand {
                 try await mock.run(host: bindHost, port: port, handleSignals: true) { bound in
                     let base = "http://\(bindHost):\(bound)"
                     var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)/__paycheck/"]
-                    for provider in mock.providers { lines.append("  \(provider.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)/\(provider.id)") }
+                    for mock in mock.providers {
+                        for path in mock.provider.mockBasePaths {
+                            lines.append("  \(mock.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)\(path)")
+                        }
+                    }
                     output.out(lines.joined(separator: "\n"))
                 }
             }

@@ -2,7 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import PayCheckCore
-import PayCheckMock
+import PayCheckSession
 import PayCheckProviders
 import PayCheckReports
 import PayCheckRunner
@@ -141,26 +141,13 @@ struct RunCommand: AsyncParsableCommand {
         let loaded = suites.load()
         if output.report(loaded, colored: colored) { throw ExitCode(2) }
         let configuration = try configuration(environment: environment)
-        let providers = ProviderRegistry.builtIn
-        let result: RunResult = try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
-            let runner = Runner(configuration: configuration, providers: providers, transport: AsyncHTTPTransport(client: client))
-            let plan = RunPlan(suites: loaded.suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
-            guard !plan.items.isEmpty else {
-                output.err("error: no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)")
-                throw ExitCode(2)
-            }
-            let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { output.raw($0) })
-            switch configuration.target {
-            case .mock:
-                let host = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client))
-                return try await withRunningMock(host) { base in
-                    await runner.run(plan, controlURL: base, onEvent: console.handle)
-                }
-            case .url(let base):
-                return await runner.run(plan, controlURL: base, onEvent: console.handle)
-            case .sandbox:
-                return await runner.run(plan, controlURL: nil, onEvent: console.handle)
-            }
+        let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { output.raw($0) })
+        let result: RunResult
+        do {
+            result = try await RunSession.builtIn(configuration: configuration).run(loaded.suites, onEvent: console.handle)
+        } catch let error as RunSessionError {
+            output.err("error: \(error)")
+            throw ExitCode(2)
         }
         try writeReports(result, output: output)
         output.raw(ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { _ in }).summary(result))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PayCheckCore
+import PayCheckMock
 import PayCheckProviders
 import PayCheckReports
 
@@ -14,7 +15,7 @@ struct SuiteOptions: ParsableArguments {
 
     /// Loads the suites with every built-in provider known to lint; the caller reports the diagnostics.
     func load() -> SuiteLoader.Result {
-        let loader = SuiteLoader(catalog: ProviderRegistry.builtIn)
+        let loader = SuiteLoader(catalog: MockRegistry.providers)
         return loader.load(paths: paths)
     }
 

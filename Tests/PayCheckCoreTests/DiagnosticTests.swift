@@ -5,7 +5,15 @@ import Testing
 struct TestCatalog: ProviderCatalog {
     func provider(_ id: String) -> ProviderDescription? {
         id == "acme"
-            ? ProviderDescription(id: "acme", actions: [.call: ["createSession", "querySession"], .payer: ["pay", "cancel"], .mock: ["notify"], .redirect: ["return"], .deeplink: ["open"]])
+            ? ProviderDescription(id: "acme", specs: [
+                .call: [
+                    ActionSpec("createSession", parameters: ["payment", "returnUrl"], authKeys: ["secretKey", "login", "seedOffset"]),
+                    ActionSpec("querySession", parameters: ["requestId"], authKeys: ["secretKey"]),
+                ],
+                .payer: [ActionSpec("pay", parameters: ["requestId", "card"]), ActionSpec("cancel", parameters: ["requestId"])],
+                .mock: [ActionSpec("notify", parameters: ["requestId", "url"])],
+                .redirect: [ActionSpec("return")], .deeplink: [ActionSpec("open")],
+            ])
             : nil
     }
     var providerIDs: [String] { ["acme"] }
@@ -73,6 +81,12 @@ let diagnosticCases: [DiagnosticCase] = [
     DiagnosticCase(label: "unknown provider", yaml: "suite: s\nprovider: acmee\ncases:\n  - name: c\n    steps: [{ wait: 1ms }]\n", line: 2, column: 11, message: "unknown provider 'acmee'", hint: "did you mean 'acme'?"),
     DiagnosticCase(label: "call without provider", yaml: step("      - call: createSession\n"), line: 5, column: 15, message: "'call: createSession' needs a provider"),
     DiagnosticCase(label: "unknown operation", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: createSesion\n", line: 6, column: 15, message: "unknown operation 'createSesion' for provider 'acme'", hint: "did you mean 'createSession'?"),
+    DiagnosticCase(label: "unknown with key of an operation", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: createSession\n        with: { paymnet: {} }\n", line: 7, column: 17, message: "unknown parameter 'paymnet' for 'call: createSession' of provider 'acme'", hint: "did you mean 'payment'?"),
+    DiagnosticCase(label: "unknown auth key", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: createSession\n        auth: { secretkey: x }\n", line: 7, column: 17, message: "unknown auth override 'secretkey' for 'call: createSession' of provider 'acme'", hint: "did you mean 'secretKey'?"),
+    DiagnosticCase(label: "auth on an operation that takes none", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - payer: pay\n        auth: { secretKey: x }\n", line: 7, column: 9, message: "'auth' overrides go with 'call' steps only"),
+    DiagnosticCase(label: "unknown with key of a payer action", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - payer: pay\n        with: { requestId: 1, crad: x }\n", line: 7, column: 31, message: "unknown parameter 'crad' for 'payer: pay' of provider 'acme'", hint: "did you mean 'card'?"),
+    DiagnosticCase(label: "unknown with key of a generic mock action", yaml: "suite: s\ncases:\n  - name: c\n    steps:\n      - mock: clock\n        with: { advnce: 31m }\n", line: 6, column: 17, message: "unknown parameter 'advnce' for 'mock: clock' of the mock host", hint: "did you mean 'advance'?"),
+    DiagnosticCase(label: "unknown provider mock action", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - mock: notfy\n", line: 6, column: 15, message: "unknown mock action 'notfy' for provider 'acme'", hint: "did you mean 'notify'?"),
     DiagnosticCase(label: "unknown payer action", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - payer: pya\n", line: 6, column: 16, message: "unknown payer action 'pya' for provider 'acme'", hint: "did you mean 'pay'?"),
     DiagnosticCase(label: "unknown generic mock action", yaml: step("      - mock: clok\n"), line: 5, column: 15, message: "unknown mock action 'clok'", hint: "did you mean 'clock'?"),
     DiagnosticCase(label: "auth on a non-call step", yaml: step("      - wait: 1ms\n        auth: { secretKey: x }\n"), line: 6, column: 9, message: "'auth' overrides go with 'call' steps only"),

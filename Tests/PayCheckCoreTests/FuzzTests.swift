@@ -40,7 +40,7 @@ let seedSuite = """
             retry: { until: { status: 200 }, every: 10ms, for: 1s }
             timeout: 2s
           - payer: pay
-            with: { session: "{{ requestId }}", card: "4110760000000081" }
+            with: { requestId: "{{ requestId }}", card: "4110760000000081" }
           - http:
               method: POST
               url: "http://x/{{ requestId }}"

@@ -1,7 +1,29 @@
 import Foundation
 import Hummingbird
+import PayCheckCore
 import PayCheckMock
+import PayCheckProviders
 import Synchronization
+
+/// The adapter side of ``FakeProvider``: an id and nothing to sign or map.
+struct FakeAdapter: Provider {
+    /// The id.
+    let id: String
+    /// None.
+    var credentialFields: [CredentialField] { [] }
+    /// None.
+    var mockCredentials: [String: String] { [:] }
+    /// Not a real provider.
+    var sandboxBaseURL: String { "http://127.0.0.1:9" }
+    /// Empty.
+    var outcomeMapping: OutcomeMapping { OutcomeMapping([]) }
+    /// Empty.
+    var errorCatalog: ErrorCatalog { ErrorCatalog([]) }
+    /// None.
+    var operations: [ProviderOperation] { [] }
+    /// Signs nothing.
+    func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {}
+}
 
 /// A minimal stateful provider mock: counts sessions and remembers resets.
 final class FakeProvider: ProviderMock {
@@ -11,6 +33,9 @@ final class FakeProvider: ProviderMock {
     private let sessions = Mutex(0)
     /// How many times `reset()` was called.
     private let resets = Mutex(0)
+
+    /// The adapter with the same id.
+    var provider: any Provider { FakeAdapter(id: id) }
 
     /// Creates a provider served under `/{id}`.
     init(id: String) {

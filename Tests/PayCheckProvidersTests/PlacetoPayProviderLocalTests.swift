@@ -83,7 +83,7 @@ struct PlacetoPayProviderLocalTests {
     @Test("redirect: return and cancel carry no trustworthy status, so they map to pending (§1.11)", arguments: ["return", "cancel"])
     func redirect(name: String) async throws {
         let observation = try await perform(.redirect, name, with: ["url": "https://merchant.test/return?x=1", "requestId": 5], in: RecordingContext())
-        #expect(observation.outcome == "pending")
+        #expect(observation.outcome == .pending)
         #expect(observation.body?.objectMember("url") == "https://merchant.test/return?x=1")
         #expect(observation.body?.objectMember("requestId") == 5)
         await #expect(throws: ProviderError.self) { try await perform(.redirect, name, in: RecordingContext()) }
@@ -103,9 +103,9 @@ struct PlacetoPayProviderLocalTests {
         ControlCase(kind: .payer, name: "pay", parameters: ["requestId": 3, "card": "4110760000000081"], method: "POST", path: "/__paycheck/placetopay/payer/pay"),
         ControlCase(kind: .payer, name: "cancel", parameters: ["requestId": 3], method: "POST", path: "/__paycheck/placetopay/payer/cancel"),
         ControlCase(kind: .payer, name: "abandon", parameters: ["requestId": 3], method: "POST", path: "/__paycheck/placetopay/payer/abandon"),
-        ControlCase(kind: .mock, name: "site", parameters: ["login": "site a", "secretKey": "s3cr3t-site", "status": "inactive"], method: "PUT", path: "/__paycheck/placetopay/sites/site%20a"),
-        ControlCase(kind: .mock, name: "notifications", parameters: ["requestId": 3], method: "GET", path: "/__paycheck/placetopay/notifications?requestId=3"),
-        ControlCase(kind: .mock, name: "notify", parameters: ["requestId": 3, "url": "http://merchant.test/n"], method: "POST", path: "/__paycheck/placetopay/notify"),
+        ControlCase(kind: .mock, name: "site", parameters: ["login": "site a", "secretKey": "s3cr3t-site", "status": "inactive"], method: "POST", path: "/__paycheck/placetopay/mock/site"),
+        ControlCase(kind: .mock, name: "notifications", parameters: ["requestId": 3], method: "POST", path: "/__paycheck/placetopay/mock/notifications"),
+        ControlCase(kind: .mock, name: "notify", parameters: ["requestId": 3, "url": "http://merchant.test/n"], method: "POST", path: "/__paycheck/placetopay/mock/notify"),
     ]
 
     @Test("payer and mock actions go to the control API", arguments: controlCases)
@@ -118,7 +118,7 @@ struct PlacetoPayProviderLocalTests {
         #expect(request.method == method)
         #expect(request.url == "http://mock.test" + path)
         if name == "site" {
-            #expect(try recording.body() == ["secretKey": "s3cr3t-site", "status": "inactive"])
+            #expect(try recording.body() == ["login": "site a", "secretKey": "s3cr3t-site", "status": "inactive"])
             #expect(recording.secrets == ["s3cr3t-site"])
         }
     }
@@ -129,10 +129,10 @@ struct PlacetoPayProviderLocalTests {
             status: 200,
             json: #"{"requestId":3,"session":{"status":"PENDING","reason":"PT"},"transaction":{"status":{"status":"PENDING_CONFIRMATION","reason":"PT"}}}"#)
         let paid = try await perform(.payer, "pay", with: ["requestId": 3, "card": "4110760000000081"], in: pay)
-        #expect(paid.outcome == "pending" && paid.nativeState == "PENDING_CONFIRMATION")
+        #expect(paid.outcome == .pending && paid.nativeState == "PENDING_CONFIRMATION")
         let cancel = RecordingContext(status: 200, json: #"{"requestId":3,"session":{"status":"REJECTED","reason":"?C"}}"#)
         let cancelled = try await perform(.payer, "cancel", with: ["requestId": 3], in: cancel)
-        #expect(cancelled.outcome == "canceled" && cancelled.nativeState == "REJECTED/?C")
+        #expect(cancelled.outcome == .canceled && cancelled.nativeState == "REJECTED/?C")
         let refused = RecordingContext(status: 409, json: #"{"error":"session 3 is already final"}"#)
         let conflict = try await perform(.payer, "pay", with: ["requestId": 3, "card": "4110760000000081"], in: refused)
         #expect(conflict.status == 409 && conflict.outcome == nil)

@@ -25,7 +25,7 @@ struct PlacetoPayProviderResponseTests {
     func sessionRows(status: String, reason: String, outcome: String, row: String) async throws {
         let recording = RecordingContext(status: 200, json: Self.session(status, reason))
         let observation = try await perform("querySession", with: ["requestId": 1], in: recording)
-        #expect(observation.outcome == outcome)
+        #expect(observation.outcome?.rawValue == outcome)
         #expect(observation.nativeState == row)
         #expect(observation.error == nil)
         #expect(observation.status == 200)
@@ -36,17 +36,17 @@ struct PlacetoPayProviderResponseTests {
     func numericReason() async throws {
         let numeric = RecordingContext(status: 200, json: #"{"status":{"status":"REJECTED","reason":5},"requestId":1}"#)
         let observed = try await perform("querySession", with: ["requestId": 1], in: numeric)
-        #expect(observed.nativeState == "REJECTED" && observed.outcome == "declined")
+        #expect(observed.nativeState == "REJECTED" && observed.outcome == .declined)
         let none = RecordingContext(status: 200, json: #"{"status":{"status":"APPROVED","reason":null},"requestId":1}"#)
         let approved = try await perform("querySession", with: ["requestId": 1], in: none)
-        #expect(approved.nativeState == "APPROVED" && approved.outcome == "succeeded")
+        #expect(approved.nativeState == "APPROVED" && approved.outcome == .succeeded)
     }
 
     @Test("cancelSession maps the returned session, not its OK status (§1.6)")
     func cancelShape() async throws {
         let recording = RecordingContext(status: 200, json: #"{"status":{"status":"OK","reason":"00"},"session":\#(Self.session("REJECTED", "MC"))}"#)
         let observation = try await perform("cancelSession", with: ["requestId": 1], in: recording)
-        #expect(observation.outcome == "canceled" && observation.nativeState == "REJECTED/MC")
+        #expect(observation.outcome == .canceled && observation.nativeState == "REJECTED/MC")
     }
 
     @Test("transaction and reverse map payment.status (§1.7)", arguments: [
@@ -58,8 +58,9 @@ struct PlacetoPayProviderResponseTests {
     ])
     func transactionShape(operation: String, status: String, reason: String, outcome: String, row: String) async throws {
         let json = #"{"status":{"status":"OK","reason":"00"},"payment":{"status":{"status":"\#(status)","reason":"\#(reason)"},"internalReference":7}}"#
-        let observation = try await perform(operation, with: ["internalReference": 7, "action": "cancel"], in: RecordingContext(status: 200, json: json))
-        #expect(observation.outcome == outcome)
+        let parameters: Value = operation == "reverse" ? ["internalReference": 7] : ["internalReference": 7, "action": "cancel"]
+        let observation = try await perform(operation, with: parameters, in: RecordingContext(status: 200, json: json))
+        #expect(observation.outcome?.rawValue == outcome)
         #expect(observation.nativeState == row)
     }
 
@@ -70,13 +71,18 @@ struct PlacetoPayProviderResponseTests {
         #expect(observation.outcome == nil && observation.nativeState == nil && observation.error == nil)
     }
 
-    @Test("an unmapped state is an error of the step, naming the state")
+    @Test("an unmapped state is a conformance failure naming the state and the table's states")
     func unmapped() async throws {
         let recording = RecordingContext(status: 200, json: Self.session("REFUNDED", "00"))
         let error = await #expect(throws: ProviderError.self) {
             try await perform("querySession", with: ["requestId": 1], in: recording)
         }
-        #expect(error?.message.hasPrefix("unmapped PlacetoPay state 'REFUNDED/00'") == true)
+        #expect(error?.message.hasPrefix("unmapped placetopay state 'REFUNDED/00'") == true, "\(error?.message ?? "")")
+        guard case .nonConformance(let expected)? = error?.kind else {
+            Issue.record("an unmapped state must be a conformance failure, got \(String(describing: error?.kind))")
+            return
+        }
+        #expect(expected.contains("APPROVED") && expected.contains("PENDING"))
     }
 
     @Test("a 401's code is the number ending its message, in English and Spanish", arguments: [
@@ -91,7 +97,7 @@ struct PlacetoPayProviderResponseTests {
         #expect(observation.error?["class"] == "A")
         #expect(observation.error?["code"] == code)
         #expect(observation.error?["message"] == message)
-        #expect(observation.outcome == "error" && observation.nativeState == "FAILED")
+        #expect(observation.outcome == .error && observation.nativeState == "FAILED")
     }
 
     @Test("other envelopes take reason as the code, with the catalog's class", arguments: [
@@ -106,9 +112,10 @@ struct PlacetoPayProviderResponseTests {
     ])
     func envelopes(operation: String, status: Int, reason: String, errorClass: String) async throws {
         let json = #"{"status":{"status":"FAILED","reason":"\#(reason)","message":"no","date":"2026-01-15T10:00:00-05:00"}}"#
-        let observation = try await perform(operation, with: ["requestId": 1], in: RecordingContext(status: status, json: json))
-        #expect(observation.error == ["class": errorClass, "code": reason, "message": "no"])
-        #expect(observation.outcome == "error")
+        let parameters: Value = ["querySession", "cancelSession"].contains(operation) ? ["requestId": 1] : [:]
+        let observation = try await perform(operation, with: parameters, in: RecordingContext(status: status, json: json))
+        #expect(observation.error == ObservedError(errorClass: ErrorClass(rawValue: errorClass) ?? .S, code: reason, message: "no"))
+        #expect(observation.outcome == .error)
     }
 
     @Test("a transaction processed but failed (200, BR) is an S-class error with the payment's state")
@@ -116,16 +123,17 @@ struct PlacetoPayProviderResponseTests {
         let json = #"{"status":{"status":"FAILED","reason":"BR","message":"The request could not be processed"},"payment":{"status":{"status":"FAILED","reason":"BR"}}}"#
         let observation = try await perform("transaction", with: ["internalReference": 1, "action": "reverse"], in: RecordingContext(status: 200, json: json))
         #expect(observation.error?["class"] == "S" && observation.error?["code"] == "BR")
-        #expect(observation.outcome == "error" && observation.nativeState == "FAILED")
+        #expect(observation.outcome == .error && observation.nativeState == "FAILED")
     }
 
-    @Test("a code the catalog does not know is an error of the step")
+    @Test("a code the catalog does not know is a conformance failure")
     func unknownCode() async throws {
         let json = #"{"status":{"status":"FAILED","reason":"ZZ","message":"odd"}}"#
         let error = await #expect(throws: ProviderError.self) {
             try await perform("createSession", with: [:], in: RecordingContext(status: 400, json: json))
         }
         #expect(error?.message.contains("code 'ZZ'") == true)
+        #expect(error?.kind == .nonConformance(expected: "a code of the error catalog (providers.md §1.3)"))
     }
 
     @Test("a body that is not JSON is observed as text, without outcome or error")

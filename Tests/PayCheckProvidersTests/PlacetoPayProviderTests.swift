@@ -77,7 +77,7 @@ func perform(
 ) async throws -> Observation {
     let context = credentials.map { recording.context(credentials: $0, controlURL: controlURL) }
         ?? recording.context(controlURL: controlURL)
-    return try await PlacetoPayProvider().perform(
+    return try await ProviderExecutor(provider: PlacetoPayProvider()).perform(
         ProviderActionRequest(kind: kind, name: name, parameters: parameters, auth: auth), context: context)
 }
 
@@ -245,13 +245,15 @@ struct PlacetoPayProviderTests {
             "createSession", "querySession", "cancelSession", "transaction", "reverse", "collect",
             "verifyNotification", "signNotification",
         ])
+        #expect(provider.description.spec(.call, "createSession")?.authKeys == PlacetoPayAuthOverrides.keys)
+        #expect(provider.description.spec(.payer, "pay")?.parameters?.contains("card") == true)
         #expect(provider.description.actions[.payer] == ["pay", "cancel", "abandon"])
         #expect(provider.description.actions[.mock] == ["site", "notifications", "notify"])
         #expect(provider.description.actions[.redirect] == ["return", "cancel"])
         #expect(provider.credentialFields.map(\.environmentVariable) == ["PAYCHECK_PLACETOPAY_LOGIN", "PAYCHECK_PLACETOPAY_SECRET_KEY"])
         #expect(provider.credentialFields.map(\.secret) == [false, true])
         #expect(provider.sandboxBaseURL == "https://checkout-test.placetopay.com")
-        #expect(ProviderRegistry.builtIn["placetopay"] != nil)
+        #expect(ProviderRegistry([provider])["placetopay"] != nil)
     }
 }
 

@@ -40,7 +40,7 @@ struct MerchantNotificationTests {
             var iterator = receiver.portStream.makeAsyncIterator()
             let port = try #require(await iterator.next())
             let secret = "merchant-secret-4c1f"
-            let run = InProcessRun(providers: ProviderRegistry.builtIn, mocks: MockRegistry.builtIn)
+            let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn)
             let suites = try run.load([("merchant.yaml", """
                 suite: merchant
                 provider: placetopay

@@ -4,6 +4,7 @@ import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
 import PayCheckRunner
+import PayCheckSession
 import PayCheckTestSupport
 import Testing
 
@@ -17,7 +18,7 @@ struct PlacetoPaySuitesTests {
 
     /// The shipped suites, loaded with the built-in providers.
     static func suites() throws -> [Suite] {
-        let loaded = SuiteLoader(catalog: ProviderRegistry.builtIn).load(paths: [folder])
+        let loaded = SuiteLoader(catalog: MockRegistry.providers).load(paths: [folder])
         #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics.map(\.description))")
         #expect(loaded.suites.count == 6)
         return loaded.suites
@@ -30,7 +31,7 @@ struct PlacetoPaySuitesTests {
 
     @Test("the suites pass on the embedded mock and exercise every mapping row, auth codes 100–106 and the §1.3 envelopes")
     func embeddedMock() async throws {
-        let run = InProcessRun(providers: .builtIn, mocks: MockRegistry.builtIn)
+        let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn)
         let (result, _) = try await run.run(try Self.suites())
         let problems = result.suites.flatMap { suite in
             suite.cases.filter { $0.verdict != .passed }.map { "\(suite.name) › \($0.name): \($0.failingStep?.error ?? $0.failingStep?.mismatches.first?.message ?? "")" }
@@ -53,7 +54,7 @@ struct PlacetoPaySuitesTests {
 
     @Test("the site secrets never reach the results, transcripts included")
     func redaction() async throws {
-        let run = InProcessRun(providers: .builtIn, mocks: MockRegistry.builtIn)
+        let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn)
         let suites = try Self.suites().filter { $0.file.hasSuffix("auth.yaml") || $0.file.hasSuffix("notifications.yaml") }
         let (result, _) = try await run.run(suites)
         #expect(result.counts.failed == 0 && result.counts.errors == 0)
@@ -68,7 +69,7 @@ struct PlacetoPaySuitesTests {
         var configuration = RunConfiguration()
         configuration.target = .sandbox
         configuration.environment = [:]
-        let run = InProcessRun(providers: .builtIn, mocks: MockRegistry.builtIn, configuration: configuration)
+        let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
         let (result, _) = try await run.run(try Self.suites())
         let cases = result.suites.flatMap(\.cases)
         #expect(cases.allSatisfy { $0.verdict == .skipped })
@@ -85,7 +86,7 @@ struct PlacetoPaySuitesTests {
         var configuration = RunConfiguration()
         configuration.target = .sandbox
         configuration.environment = ["PAYCHECK_PLACETOPAY_LOGIN": "site", "PAYCHECK_PLACETOPAY_SECRET_KEY": "key"]
-        let runner = Runner(configuration: configuration, providers: .builtIn, transport: RefusingTransport())
+        let runner = Runner(configuration: configuration, providers: MockRegistry.providers, transport: RefusingTransport())
         let suites = try Self.suites()
         let plan = RunPlan(suites: suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
         for item in plan.items {
@@ -109,7 +110,7 @@ struct PlacetoPaySuitesTests {
     func urlTarget() async throws {
         var configuration = RunConfiguration()
         configuration.target = .url("http://127.0.0.1")
-        let run = InProcessRun(providers: .builtIn, mocks: MockRegistry.builtIn, configuration: configuration)
+        let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
         let suites = try Self.suites().filter { $0.file.hasSuffix("notifications.yaml") || $0.file.hasSuffix("errors.yaml") }
         let clock = VirtualClock()
         let result = try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PayCheckProviders
 
 /// The PlacetoPay control API under `/__paycheck/placetopay/`: sites, the payer's actions and notifications.
 ///
@@ -11,57 +12,56 @@ struct PlacetoPayControlRoutes: Sendable {
     /// The shared state and environment.
     let context: PlacetoPayContext
 
-    /// Adds the routes to `router`.
+    /// Adds the routes to `router`: the declared control actions (``PlacetoPayControlAction``) and a read of a site.
     func register(on router: Router<BasicRequestContext>) {
         let context = self.context
-        let root = Self.root
-        router.put("\(root)/sites/{login}") { request, requestContext -> Response in
-            let login = try Self.login(requestContext)
-            let json = try JSONText.object(try await ControlRoutes.body(of: request))
-            return MockResponse.json(try context.store.withState { state in try state.putSite(login, json: json) })
-        }
-        router.get("\(root)/sites/{login}") { _, requestContext -> Response in
+        router.get("\(Self.root)/sites/{login}") { _, requestContext -> Response in
             let login = try Self.login(requestContext)
             guard let site = context.store.withState({ $0.sites[login] }) else {
-                throw MockHTTPError(.notFound, "no PlacetoPay site \(MockHTTPError.quoted(login)); create it with PUT")
+                throw MockHTTPError(.notFound, "no PlacetoPay site \(MockHTTPError.quoted(login)); create it with 'mock: site'")
             }
             return MockResponse.json(site.json)
         }
-        router.post("\(root)/payer/pay") { request, _ -> Response in
-            let attempt = try PlacetoPayPayerAttempt(json: try await Self.object(request))
-            let now = context.environment.clock.now()
-            return MockResponse.json(
-                try await context.transact { state, outbox in try state.pay(attempt, now: now, outbox: &outbox) })
-        }
-        router.post("\(root)/payer/cancel") { request, _ -> Response in
-            let requestId = try Self.requestIdOnly(try await Self.object(request))
-            let now = context.environment.clock.now()
-            return MockResponse.json(
-                try await context.transact { state, outbox in
-                    try state.payerCancel(requestId, now: now, outbox: &outbox)
-                })
-        }
-        router.post("\(root)/payer/abandon") { request, _ -> Response in
-            let requestId = try Self.requestIdOnly(try await Self.object(request))
-            let now = context.environment.clock.now()
-            return MockResponse.json(
-                try await context.transact { state, outbox in try state.abandon(requestId, now: now, outbox: &outbox) })
-        }
-        router.get("\(root)/notifications") { request, _ -> Response in try await self.notifications(request) }
-        router.post("\(root)/notify") { request, _ -> Response in try await self.notify(request) }
+        ControlActionRoutes.register(PlacetoPayProvider(), handlers: [
+            "payer/pay": { request in
+                let attempt = try PlacetoPayPayerAttempt(json: try await Self.object(request))
+                let now = context.environment.clock.now()
+                return MockResponse.json(
+                    try await context.transact { state, outbox in try state.pay(attempt, now: now, outbox: &outbox) })
+            },
+            "payer/cancel": { request in
+                let requestId = try Self.requestIdOnly(try await Self.object(request))
+                let now = context.environment.clock.now()
+                return MockResponse.json(
+                    try await context.transact { state, outbox in try state.payerCancel(requestId, now: now, outbox: &outbox) })
+            },
+            "payer/abandon": { request in
+                let requestId = try Self.requestIdOnly(try await Self.object(request))
+                let now = context.environment.clock.now()
+                return MockResponse.json(
+                    try await context.transact { state, outbox in try state.abandon(requestId, now: now, outbox: &outbox) })
+            },
+            "mock/site": { request in
+                var json = try await Self.object(request)
+                guard let login = json.removeValue(forKey: "login")?.string, !login.isEmpty else {
+                    throw MockHTTPError(.badRequest, "'login' must be a non-empty string (a unique login, e.g. \"site-{{ random(8) }}\")")
+                }
+                return MockResponse.json(try context.store.withState { state in try state.putSite(login, json: json) })
+            },
+            "mock/notifications": { request in try await self.notifications(try await Self.object(request)) },
+            "mock/notify": { request in try await self.notify(request) },
+        ], on: router)
     }
 
-    /// `GET …/notifications?requestId=N`: the delivery log, oldest first, optionally for one session.
+    /// `mock: notifications {requestId?}`: the delivery log, oldest first, optionally for one session.
     ///
     /// Reading the log of one session evaluates that session first, like any other read, so an expiry that is due
     /// is noticed (and notified) before the log is shown.
-    private func notifications(_ request: Request) async throws -> Response {
+    private func notifications(_ json: [String: MockJSON]) async throws -> Response {
+        try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: ["requestId"])
         var requestId: Int?
-        if let raw = request.uri.queryParameters["requestId"] {
-            guard let id = Int(String(raw)) else {
-                throw MockHTTPError(
-                    .badRequest, "'requestId' must be an integer, got \(MockHTTPError.quoted(String(raw)))")
-            }
+        if let raw = json["requestId"], raw != .null {
+            let id = try PlacetoPayPayerAttempt.requestId(json)
             requestId = id
             let now = self.context.environment.clock.now()
             try await self.context.transact { state, outbox in
@@ -75,7 +75,7 @@ struct PlacetoPayControlRoutes: Sendable {
             .object([("count", .int(deliveries.count)), ("notifications", .array(deliveries.map(\.json)))]))
     }
 
-    /// `POST …/notify {"requestId": N, "url": "http…"?}`: sends the notification of a final session again, now,
+    /// `mock: notify {"requestId": N, "url": "http…"?}`: sends the notification of a final session again, now,
     /// to `url` (default: the site's notification URL). Answers the delivery, including a failed one.
     private func notify(_ request: Request) async throws -> Response {
         let json = try await Self.object(request)

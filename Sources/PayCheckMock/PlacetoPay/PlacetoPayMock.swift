@@ -1,17 +1,19 @@
 import Hummingbird
+import PayCheckProviders
 
 /// The stateful mock of PlacetoPay Checkout (providers.md §1), served under `/placetopay`.
 ///
 /// Provider API (all `POST` with JSON bodies, §1.1): `/placetopay/api/session` (create), `/api/session/{id}`
 /// (query), `/api/session/{id}/cancel`, `/api/transaction`, `/api/reverse` (legacy), `/api/collect`; the process
 /// URL `GET /placetopay/session/{id}/{hash}` shows a small page. Control API under `/__paycheck/placetopay/`:
-/// `sites/{login}` (PUT/GET), `payer/pay`, `payer/cancel`, `payer/abandon`, `notifications` (GET), `notify`.
+/// the declared actions of ``PlacetoPayControlAction`` (`payer/pay`, `payer/cancel`, `payer/abandon`, `mock/site`,
+/// `mock/notifications`, `mock/notify`, all `POST`) and `GET sites/{login}`.
 ///
 /// The default site is `paycheck-test` / `paycheck-test-secret-key`; `paycheck-inactive`, `paycheck-expired` and
 /// `paycheck-expired-credentials` answer auth codes 104–106. All state is per instance.
 public struct PlacetoPayMock: ProviderMock {
-    /// `placetopay`.
-    public let id = "placetopay"
+    /// The PlacetoPay adapter: id, mock credentials, base path and control actions.
+    public var provider: any Provider { PlacetoPayProvider() }
     /// The mock's state.
     let store: PlacetoPayStore
 

@@ -20,7 +20,8 @@ struct PlacetoPaySite: Sendable, Equatable {
 
     /// The sites every mock starts with (and returns to on reset): the test site and one per auth code 104–106.
     static let defaults: [PlacetoPaySite] = [
-        PlacetoPaySite(login: "paycheck-test", secretKey: "paycheck-test-secret-key"),
+        PlacetoPaySite(
+            login: PlacetoPayProvider().mockCredentials["login"] ?? "", secretKey: PlacetoPayProvider().mockCredentials["secretKey"] ?? ""),
         PlacetoPaySite(login: "paycheck-inactive", secretKey: "paycheck-inactive-secret", status: .inactive),
         PlacetoPaySite(login: "paycheck-expired", secretKey: "paycheck-expired-secret", status: .expired),
         PlacetoPaySite(

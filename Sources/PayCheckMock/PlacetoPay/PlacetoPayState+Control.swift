@@ -4,9 +4,7 @@ import PayCheckProviders
 /// The mock's own control operations: sites, notifications and the process-URL page.
 extension PlacetoPayState {
     /// The members of a site body.
-    static let siteMembers = [
-        "secretKey", "status", "notificationUrl", "acceptsSHA1", "notificationAlgorithm", "locale",
-    ]
+    static let siteMembers = PlacetoPayControlAction.parameters(.mock, "site").filter { $0 != "login" }
 
     /// `PUT /__paycheck/placetopay/sites/{login}`: creates the site (then `secretKey` is required) or updates the
     /// members given. Answers the site without its secret.

@@ -49,11 +49,11 @@ public struct PlacetoPayAuthOverrides: Sendable, Hashable {
         self.init()
         guard let value, value != .null else { return }
         guard let members = PlacetoPayJSON.object(value) else {
-            throw ProviderError("'auth' must be a mapping of overrides (\(Self.keys.joined(separator: ", "))), found \(value.brief)")
+            throw ProviderError.invalidStep("'auth' must be a mapping of overrides (\(Self.keys.joined(separator: ", "))), found \(value.brief)")
         }
         for key in members.keys.sorted() where !Self.keys.contains(key) {
             let near = Self.keys.first { $0.lowercased() == key.lowercased() }.map { " (did you mean '\($0)'?)" } ?? ""
-            throw ProviderError("unknown PlacetoPay auth override '\(key)'\(near); valid: \(Self.keys.joined(separator: ", "))")
+            throw ProviderError.invalidStep("unknown PlacetoPay auth override '\(key)'\(near); valid: \(Self.keys.joined(separator: ", "))")
         }
         login = try Self.text(members, "login")
         secretKey = try Self.text(members, "secretKey")
@@ -62,35 +62,35 @@ public struct PlacetoPayAuthOverrides: Sendable, Hashable {
         tranKey = try Self.text(members, "tranKey")
         if let offset = try Self.text(members, "seedOffset") {
             guard let seconds = DurationText.seconds(offset) else {
-                throw ProviderError("auth override 'seedOffset' must be a duration like -6m or +10m, got '\(offset)'")
+                throw ProviderError.invalidStep("auth override 'seedOffset' must be a duration like -6m or +10m, got '\(offset)'")
             }
             seedOffset = seconds
         }
         if seed != nil, seedOffset != nil {
-            throw ProviderError("auth overrides 'seed' and 'seedOffset' both set the seed; give one of them")
+            throw ProviderError.invalidStep("auth overrides 'seed' and 'seedOffset' both set the seed; give one of them")
         }
         if let name = try Self.text(members, "algorithm") {
             guard let parsed = PlacetoPayHashAlgorithm(rawValue: name.lowercased()) else {
-                throw ProviderError("auth override 'algorithm' must be sha256 or sha1, got '\(name)'")
+                throw ProviderError.invalidStep("auth override 'algorithm' must be sha256 or sha1, got '\(name)'")
             }
             algorithm = parsed
         }
         switch members["omit"] {
         case nil, .null?: break
         case .bool(let flag)?: omit = flag
-        case let other?: throw ProviderError("auth override 'omit' must be true or false, got \(other.brief)")
+        case let other?: throw ProviderError.invalidStep("auth override 'omit' must be true or false, got \(other.brief)")
         }
         switch members["omitFields"] {
         case nil, .null?: break
         case .array(let items)?:
             for item in items {
                 guard case .string(let field) = item, Self.fields.contains(field) else {
-                    throw ProviderError("auth override 'omitFields' lists fields of the auth object (\(Self.fields.joined(separator: ", "))), got \(item.brief)")
+                    throw ProviderError.invalidStep("auth override 'omitFields' lists fields of the auth object (\(Self.fields.joined(separator: ", "))), got \(item.brief)")
                 }
                 omitFields.append(field)
             }
         case let other?:
-            throw ProviderError("auth override 'omitFields' must be a list such as [tranKey], got \(other.brief)")
+            throw ProviderError.invalidStep("auth override 'omitFields' must be a list such as [tranKey], got \(other.brief)")
         }
     }
 
@@ -125,7 +125,7 @@ public struct PlacetoPayAuthOverrides: Sendable, Hashable {
     private static func text(_ members: [String: Value], _ key: String) throws -> String? {
         guard let value = members[key], value != .null else { return nil }
         guard let text = PlacetoPayJSON.scalarText(value) else {
-            throw ProviderError("auth override '\(key)' must be text, got \(value.brief)")
+            throw ProviderError.invalidStep("auth override '\(key)' must be text, got \(value.brief)")
         }
         return text
     }

@@ -58,26 +58,26 @@ enum PlacetoPayNotificationCheck {
         var notification: Value? = PlacetoPayJSON.member(parameters, "notification") ?? (needsSignature ? nil : parameters)
         if case .string(let text)? = notification {
             guard let parsed = JSONText.parse(text) else {
-                throw ProviderError("'notification' is text that is not JSON: \(Value.string(text).brief)")
+                throw ProviderError.invalidStep("'notification' is text that is not JSON: \(Value.string(text).brief)")
             }
             notification = parsed
         }
         guard let notification, PlacetoPayJSON.object(notification) != nil else {
-            throw ProviderError(
+            throw ProviderError.invalidStep(
                 "give the notification as received: 'with: { notification: { status: {status, date}, requestId, signature } }'")
         }
         let statusObject = PlacetoPayJSON.member(notification, "status")
         guard let requestId = PlacetoPayJSON.string(notification, "requestId") else {
-            throw ProviderError("the notification has no 'requestId' (recurring-charge notifications are not signed this way, §1.9)")
+            throw ProviderError.invalidStep("the notification has no 'requestId' (recurring-charge notifications are not signed this way, §1.9)")
         }
         guard let status = PlacetoPayJSON.string(statusObject, "status") ?? PlacetoPayJSON.scalarText(statusObject) else {
-            throw ProviderError("the notification has no 'status.status'")
+            throw ProviderError.invalidStep("the notification has no 'status.status'")
         }
         guard let date = PlacetoPayJSON.string(statusObject, "date") ?? PlacetoPayJSON.string(notification, "date") else {
-            throw ProviderError("the notification has no 'status.date'")
+            throw ProviderError.invalidStep("the notification has no 'status.date'")
         }
         let signature = PlacetoPayJSON.string(notification, "signature")
-        if needsSignature, signature == nil { throw ProviderError("the notification has no 'signature'") }
+        if needsSignature, signature == nil { throw ProviderError.invalidStep("the notification has no 'signature'") }
         return Fields(requestId: requestId, status: status, date: date, signature: signature)
     }
 
@@ -88,7 +88,7 @@ enum PlacetoPayNotificationCheck {
             return given
         }
         guard let key = context.credentials["secretKey"] else {
-            throw ProviderError("no PlacetoPay 'secretKey' credential to check the signature with (or give 'with: { secretKey }')")
+            throw ProviderError.invalidStep("no PlacetoPay 'secretKey' credential to check the signature with (or give 'with: { secretKey }')")
         }
         return key
     }
@@ -97,7 +97,7 @@ enum PlacetoPayNotificationCheck {
     private static func algorithm(_ parameters: Value) throws -> PlacetoPayHashAlgorithm? {
         guard let name = PlacetoPayJSON.string(parameters, "algorithm") else { return nil }
         guard let algorithm = PlacetoPayHashAlgorithm(rawValue: name.lowercased()) else {
-            throw ProviderError("'algorithm' must be sha256 or sha1, got '\(name)'")
+            throw ProviderError.invalidStep("'algorithm' must be sha256 or sha1, got '\(name)'")
         }
         return algorithm
     }

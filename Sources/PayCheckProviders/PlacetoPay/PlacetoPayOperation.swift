@@ -1,3 +1,5 @@
+import PayCheckCore
+
 /// The `call:` operations of the PlacetoPay adapter (providers.md §1.4–§1.9).
 public enum PlacetoPayOperation: String, Sendable, CaseIterable {
     /// `POST {base}/api/session` — create a checkout session (§1.4).
@@ -17,31 +19,49 @@ public enum PlacetoPayOperation: String, Sendable, CaseIterable {
     /// Local: compute a notification `signature`, e.g. to build a tampered copy (§1.9).
     case signNotification
 
-    /// Whether the operation runs without HTTP.
-    public var isLocal: Bool {
-        self == .verifyNotification || self == .signNotification
-    }
+    /// The default `ipAddress` when a step gives none (required by createSession and collect, §1.4).
+    static let defaultIPAddress = "127.0.0.1"
 
-    /// Whether the body takes the create-session defaults `ipAddress` and `userAgent`.
-    var takesClientDefaults: Bool {
-        self == .createSession || self == .collect
-    }
+    /// The members of a `RedirectRequest` body (providers.md §1.4; OpenAPI `RedirectRequest`).
+    static let redirectRequestFields = [
+        "locale", "payer", "buyer", "payment", "subscription", "fields", "paymentMethod", "expiration", "returnUrl",
+        "cancelUrl", "skipResult", "noBuyerFill", "captureAddress", "type", "autopay", "metadata",
+    ]
 
-    /// Whether the `with:` parameter `requestId` goes into the path instead of the body.
-    var requestIdInPath: Bool {
-        self == .querySession || self == .cancelSession
-    }
-
-    /// The path below the base URL, with `requestId` for the session routes.
-    func path(requestId: String?) -> String {
+    /// The HTTP declaration, or `nil` for the local operations. Every endpoint is `POST` with a JSON body that
+    /// the signer completes with `auth` (§1.1, §1.2); a `with:` member set to `null` is left out, so
+    /// `ipAddress: ~` sends a body without it.
+    func declaration(userAgent: String) -> ProviderOperation? {
+        typealias Parameter = ProviderOperation.Parameter
+        let clientDefaults = [
+            Parameter("ipAddress", default: .string(Self.defaultIPAddress)), Parameter("userAgent", default: .string(userAgent)),
+        ]
+        let parameters: [Parameter]
+        let path: String
         switch self {
-        case .createSession: "/api/session"
-        case .querySession: "/api/session/\(requestId ?? "")"
-        case .cancelSession: "/api/session/\(requestId ?? "")/cancel"
-        case .transaction: "/api/transaction"
-        case .reverse: "/api/reverse"
-        case .collect: "/api/collect"
-        case .verifyNotification, .signNotification: ""
+        case .createSession:
+            path = "/api/session"
+            parameters = Self.redirectRequestFields.map { Parameter($0) } + clientDefaults
+        case .querySession:
+            path = "/api/session/{requestId}"
+            parameters = [Parameter("requestId", .path, required: true)]
+        case .cancelSession:
+            path = "/api/session/{requestId}/cancel"
+            parameters = [Parameter("requestId", .path, required: true)]
+        case .transaction:
+            path = "/api/transaction"
+            parameters = ["internalReference", "action", "amount", "authorization", "metadata"].map { Parameter($0) }
+        case .reverse:
+            path = "/api/reverse"
+            parameters = [Parameter("internalReference")]
+        case .collect:
+            path = "/api/collect"
+            parameters = ["locale", "payer", "buyer", "payment", "instrument", "fields", "metadata"].map { Parameter($0) } + clientDefaults
+        case .verifyNotification, .signNotification:
+            return nil
         }
+        return ProviderOperation(
+            rawValue, method: "POST", path: path, parameters: parameters, bodyCodec: .json,
+            authKeys: PlacetoPayAuthOverrides.keys, headers: [("Accept", "application/json")])
     }
 }

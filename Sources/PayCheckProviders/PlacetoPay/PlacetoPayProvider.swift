@@ -1,15 +1,13 @@
 import Foundation
 import PayCheckCore
 
-/// The PlacetoPay Checkout (WebCheckout) adapter: builds and signs requests, reads answers, maps states
-/// (providers.md §1).
+/// The PlacetoPay Checkout (WebCheckout) adapter: declarations, signer and reader (providers.md §1).
 ///
-/// - `call:` operations (``PlacetoPayOperation``) sign every request with a fresh `auth` object
-///   (`PlacetoPayAuth`, §1.2) from the context's clock and random bytes; `auth:` overrides on the step make
-///   deliberate mis-signings (``PlacetoPayAuthOverrides``). `verifyNotification` and `signNotification` run
-///   locally (§1.9).
-/// - `payer:` and `mock:` actions drive the PayCheck mock through `/__paycheck/placetopay/…`
-///   (``PlacetoPayControlAction``).
+/// - `call:` operations are declared in ``operations`` (every endpoint is `POST` with a JSON body, §1.1); the
+///   signer adds a fresh `auth` object (`PlacetoPayAuth`, §1.2) from the context's clock and random bytes, and
+///   `auth:` overrides on the step make deliberate mis-signings (``PlacetoPayAuthOverrides``).
+///   `verifyNotification` and `signNotification` run locally (§1.9).
+/// - `payer:` and `mock:` actions are declared in ``controlActions`` and served by the PayCheck mock.
 /// - `redirect: return|cancel` builds the browser return, which carries no trustworthy status (§1.11).
 ///
 /// Observations carry `outcome` and `nativeState` for session- and transaction-shaped bodies and `error`
@@ -23,16 +21,6 @@ public struct PlacetoPayProvider: Provider {
     /// Creates the adapter; `userAgent` is sent in `createSession`/`collect` bodies that do not set one.
     public init(userAgent: String = "PayCheck") {
         self.userAgent = userAgent
-    }
-
-    /// The action names per step kind, for lint.
-    public var description: ProviderDescription {
-        ProviderDescription(id: id, actions: [
-            .call: PlacetoPayOperation.allCases.map(\.rawValue),
-            .payer: PlacetoPayControlAction.payerActions,
-            .mock: PlacetoPayControlAction.mockActions,
-            .redirect: ["return", "cancel"],
-        ])
     }
 
     /// `login` (public) and `secretKey` (secret), per site and environment (providers.md §6.1).
@@ -57,74 +45,82 @@ public struct PlacetoPayProvider: Provider {
     /// Auth codes and error envelopes (providers.md §1.3).
     public var errorCatalog: ErrorCatalog { Self.catalog }
 
-    /// Runs one step.
-    public func perform(_ action: ProviderActionRequest, context: ProviderContext) async throws -> Observation {
-        switch action.kind {
-        case .call:
-            guard let operation = PlacetoPayOperation(rawValue: action.name) else {
-                throw unknown(action)
-            }
-            if action.auth != nil, operation.isLocal {
-                throw ProviderError("'auth' overrides apply to requests sent to PlacetoPay; '\(operation.rawValue)' runs locally")
-            }
-            switch operation {
-            case .verifyNotification:
-                return try PlacetoPayNotificationCheck.verify(action.parameters, context: context)
-            case .signNotification:
-                return try PlacetoPayNotificationCheck.sign(action.parameters, context: context)
-            default:
-                return try await call(operation, action: action, context: context)
-            }
-        case .payer, .mock:
-            guard let control = PlacetoPayControlAction(kind: action.kind, name: action.name) else {
-                throw unknown(action)
-            }
-            return try await control.perform(action.parameters, context: context)
-        case .redirect:
-            guard action.name == "return" || action.name == "cancel" else { throw unknown(action) }
-            return try Self.redirect(action.name, parameters: action.parameters)
-        case .deeplink:
-            throw unknown(action)
-        }
+    /// Values that are secret wherever they appear: the site's secret key and the derived tranKey (§1.2).
+    public var secretFieldNames: [String] { ["secretKey", "tranKey"] }
+
+    /// The HTTP operations (providers.md §1.4–§1.8).
+    public var operations: [ProviderOperation] { PlacetoPayOperation.allCases.compactMap { $0.declaration(userAgent: userAgent) } }
+
+    /// The payer's and the mock's actions, served by the PlacetoPay mock under the same names.
+    public var controlActions: [ControlAction] { PlacetoPayControlAction.all }
+
+    /// The local notification helpers (§1.9) and the browser returns (§1.11).
+    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+        [
+            .call: [
+                ActionSpec(PlacetoPayOperation.verifyNotification.rawValue, parameters: ["notification", "secretKey", "algorithm"]),
+                ActionSpec(PlacetoPayOperation.signNotification.rawValue, parameters: ["requestId", "status", "date", "secretKey", "algorithm"]),
+            ],
+            .redirect: ["return", "cancel"].map { ActionSpec($0, parameters: ["url", "requestId"]) },
+        ]
     }
 
-    /// Builds, signs and sends an API request, then reads the answer.
-    private func call(
-        _ operation: PlacetoPayOperation, action: ProviderActionRequest, context: ProviderContext
-    ) async throws -> Observation {
-        let overrides = try PlacetoPayAuthOverrides(parsing: action.auth)
+    /// Adds the `auth` object to the body, as the step's `auth:` overrides say (§1.2).
+    public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+        let overrides = try PlacetoPayAuthOverrides(parsing: request.auth)
         guard let login = context.credentials["login"], let secretKey = context.credentials["secretKey"] else {
-            throw ProviderError(
+            throw ProviderError.couldNotRun(
                 "PlacetoPay needs the credentials 'login' and 'secretKey' "
                     + "(PAYCHECK_PLACETOPAY_LOGIN, PAYCHECK_PLACETOPAY_SECRET_KEY for the sandbox)")
         }
-        let builder = PlacetoPayRequestBuilder(
-            baseURL: context.baseURL, login: login, secretKey: secretKey, now: context.now(),
-            randomBytes: context.randomBytes(16), userAgent: userAgent)
-        let built = try builder.request(operation, parameters: action.parameters, overrides: overrides)
-        for secret in built.secrets { context.addSecret(secret) }
-        let response = try await context.send(built.request)
-        return try PlacetoPayResponseReader(mapping: Self.mapping, catalog: Self.catalog)
-            .observation(of: response, for: operation)
+        if let auth = overrides.authValue(login: login, secretKey: secretKey, now: context.now(), randomBytes: context.randomBytes(16)) {
+            request.body?["auth"] = auth
+            if let tranKey = PlacetoPayJSON.string(auth, "tranKey") { request.secrets.append(tranKey) }
+        }
+        if let other = overrides.secretKey { request.secrets.append(other) }
+    }
+
+    /// Maps the answer by the operation's shape (``PlacetoPayResponseReader``).
+    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+        guard let known = PlacetoPayOperation(rawValue: operation.name) else { return try readPlain(response) }
+        return try PlacetoPayResponseReader(provider: self).observation(of: response, for: known)
+    }
+
+    /// A `payer:` answer carries the outcome of what the payer did; `mock:` answers are never mapped.
+    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+        guard action.kind == .payer else { return observation }
+        return try PlacetoPayResponseReader(provider: self).payerObservation(observation, action: action.name)
+    }
+
+    /// The notification helpers and the browser returns.
+    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+        switch (kind, name) {
+        case (.call, PlacetoPayOperation.verifyNotification.rawValue):
+            return try PlacetoPayNotificationCheck.verify(parameters, context: context)
+        case (.call, PlacetoPayOperation.signNotification.rawValue):
+            return try PlacetoPayNotificationCheck.sign(parameters, context: context)
+        case (.redirect, "return"), (.redirect, "cancel"):
+            return try Self.redirect(name, parameters: parameters)
+        default:
+            throw ProviderError.invalidStep("PlacetoPay has no local \(kind.rawValue) action '\(name)'")
+        }
+    }
+
+    /// The plain reading of the protocol's default, for an operation this adapter does not shape-map.
+    private func readPlain(_ response: HTTPResponseData) throws -> Observation {
+        let text = response.text
+        return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
     }
 
     /// `redirect: return|cancel`: the URL the browser comes back to; always `pending`, because the return carries
     /// no trustworthy status and the merchant must query the session (providers.md §1.11).
     static func redirect(_ name: String, parameters: Value) throws -> Observation {
         guard let url = PlacetoPayJSON.string(parameters, "url") else {
-            throw ProviderError("'redirect: \(name)' needs 'with: { url }' (the returnUrl or cancelUrl of the session)")
+            throw ProviderError.invalidStep("'redirect: \(name)' needs 'with: { url }' (the returnUrl or cancelUrl of the session)")
         }
         var body: [String: Value] = ["url": .string(url), "via": .string(name == "return" ? "returnUrl" : "cancelUrl")]
         if let requestId = PlacetoPayJSON.member(parameters, "requestId") { body["requestId"] = requestId }
         let value = Value.object(body)
-        return Observation(status: 0, body: value, rawBody: JSONText.encode(value), outcome: Outcome.pending.rawValue)
-    }
-
-    /// The error for an action name lint would have refused.
-    private func unknown(_ action: ProviderActionRequest) -> ProviderError {
-        let known = description.actions[action.kind] ?? []
-        return ProviderError(
-            "unknown PlacetoPay \(action.kind.rawValue) action '\(action.name)'"
-                + (known.isEmpty ? "" : " (known: \(known.joined(separator: ", ")))"))
+        return Observation(status: nil, body: value, rawBody: JSONText.encode(value), outcome: .pending)
     }
 }

@@ -15,12 +15,10 @@ import PayCheckCore
 /// message (`Authentication failed 102`, `Autenticación fallida 102`), any other code is `reason` verbatim.
 /// `nativeState` is the key of the mapping row that applied (`REJECTED/?C`, or `REJECTED` for any other reason),
 /// so the report's coverage lists exactly the rows of the table a run exercised; the reason itself stays in the
-/// body. A state missing from the mapping, or a code missing from the catalog, is an error of the step.
+/// body. A state missing from the mapping, or a code missing from the catalog, is a conformance failure.
 struct PlacetoPayResponseReader: Sendable {
-    /// The state table.
-    var mapping: OutcomeMapping
-    /// The error table.
-    var catalog: ErrorCatalog
+    /// The adapter, for its mapping and catalog.
+    var provider: PlacetoPayProvider
 
     /// The observation of `response` to `operation`.
     func observation(of response: HTTPResponseData, for operation: PlacetoPayOperation) throws -> Observation {
@@ -31,7 +29,7 @@ struct PlacetoPayResponseReader: Sendable {
         let top = PlacetoPayJSON.status(body)
         let failed = top?.status == "FAILED"
         if failed, let top {
-            observation.error = try errorFields(httpStatus: response.status, reason: top.reason, message: top.message)
+            observation.error = try observedError(httpStatus: response.status, reason: top.reason, message: top.message)
         }
         if let state = reportedState(body, top: top, failed: failed, operation: operation) {
             try map(state, in: "the \(operation.rawValue) answer", into: &observation)
@@ -43,7 +41,7 @@ struct PlacetoPayResponseReader: Sendable {
     /// or, when the action made no transaction (cancel, abandon, tokenization), the returned `session` status.
     func payerObservation(_ observation: Observation, action: String) throws -> Observation {
         var observation = observation
-        guard (200..<300).contains(observation.status), let body = observation.body else { return observation }
+        guard let status = observation.status, (200..<300).contains(status), let body = observation.body else { return observation }
         if let transaction = PlacetoPayJSON.status(PlacetoPayJSON.member(body, "transaction")) {
             try map((transaction.status, transaction.reason), in: "the payer's \(action) answer", into: &observation)
         } else if let session = PlacetoPayJSON.member(body, "session"), let status = PlacetoPayJSON.string(session, "status") {
@@ -55,13 +53,7 @@ struct PlacetoPayResponseReader: Sendable {
 
     /// Sets the outcome and the mapping row of `state`, or fails naming the unmapped state.
     private func map(_ state: (status: String, reason: String?), in context: String, into observation: inout Observation) throws {
-        guard let rule = mapping.rule(state: state.status, reason: state.reason) else {
-            let native = state.reason.map { "\(state.status)/\($0)" } ?? state.status
-            throw ProviderError(
-                "unmapped PlacetoPay state '\(native)' in \(context): the outcome mapping (providers.md §1.11) has no row for it")
-        }
-        observation.outcome = rule.outcome.rawValue
-        observation.nativeState = rule.key
+        try provider.map(state.status, reason: state.reason, in: context + " (providers.md §1.11)", into: &observation)
     }
 
     /// The state the answer reports, per its shape (see the type's documentation).
@@ -82,19 +74,20 @@ struct PlacetoPayResponseReader: Sendable {
         }
     }
 
-    /// The `error` fields of a `FAILED` envelope.
-    func errorFields(httpStatus: Int, reason: String?, message: String?) throws -> [String: String] {
+    /// The catalog error of a `FAILED` envelope.
+    func observedError(httpStatus: Int, reason: String?, message: String?) throws -> ObservedError {
         var code = reason ?? ""
         if httpStatus == 401 || reason == "401", let number = message.flatMap(Self.trailingNumber) {
             code = number
         }
+        let catalog = provider.errorCatalog
         let entry = catalog.entries.first { $0.code == code && $0.httpStatus == httpStatus } ?? catalog.entry(code)
         guard let entry else {
-            throw ProviderError(
-                "PlacetoPay answered FAILED with code '\(code)' (HTTP \(httpStatus), message \(message.map { "'\($0)'" } ?? "none")), "
-                    + "which the error catalog (providers.md §1.3) does not know")
+            throw ProviderError.nonConformance(
+                "PlacetoPay answered FAILED with code '\(code)' (HTTP \(httpStatus), message \(message.map { "'\($0)'" } ?? "none"))",
+                expected: "a code of the error catalog (providers.md §1.3)")
         }
-        return ErrorCatalog.fields(entry, message: message)
+        return ErrorCatalog.observed(entry, message: message)
     }
 
     /// The run of digits that ends `text` (after trimming), e.g. `102` in `Autenticación fallida 102`.

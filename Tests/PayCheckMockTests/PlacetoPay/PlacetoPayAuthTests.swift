@@ -130,7 +130,7 @@ struct PlacetoPayAuthTests {
             let sha1 = PlacetoPaySigner(algorithm: .sha1)
             self.expectAuthFailure(
                 try await mock.post("api/session", PlacetoPayHarness.sessionBody(), signer: sha1), code: 102)
-            let put = try await mock.control(.put, "sites/paycheck-test", ["acceptsSHA1": true])
+            let put = try await mock.control(.post, "mock/site", ["login": "paycheck-test", "acceptsSHA1": true])
             #expect(put.status == .ok)
             #expect(try await mock.post("api/session", PlacetoPayHarness.sessionBody(), signer: sha1).status == .ok)
 

@@ -146,7 +146,7 @@ struct PlacetoPayLifecycleTests {
     func reset() async throws {
         try await withPlacetoPay { mock in
             _ = try await mock.create()
-            #expect(try await mock.control(.put, "sites/temp-site", ["secretKey": "s"]).status == .ok)
+            #expect(try await mock.control(.post, "mock/site", ["login": "temp-site", "secretKey": "s"]).status == .ok)
             #expect(try await mock.client.send(.post, "/__paycheck/reset").status == .ok)
             #expect(try await mock.create() == 1)
             #expect(try await mock.control(.get, "sites/temp-site").status == .notFound)

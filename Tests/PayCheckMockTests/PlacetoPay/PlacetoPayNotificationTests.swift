@@ -14,9 +14,9 @@ struct PlacetoPayNotificationTests {
         algorithm: String = "sha256"
     ) async throws -> PlacetoPaySigner {
         let response = try await mock.control(
-            .put, "sites/\(login)",
+            .post, "mock/site",
             [
-                "secretKey": "notify-secret", "notificationUrl": "http://merchant.example/hook",
+                "login": login, "secretKey": "notify-secret", "notificationUrl": "http://merchant.example/hook",
                 "notificationAlgorithm": algorithm,
             ])
         #expect(response.status == .ok)
@@ -50,7 +50,7 @@ struct PlacetoPayNotificationTests {
                 PlacetoPayNotificationSignature.verify(
                     signature, requestId: requestId, status: "APPROVED", date: date, secretKey: "notify-secret"))
 
-            let log = try await mock.control(.get, "notifications?requestId=\(requestId)")
+            let log = try await mock.control(.post, "mock/notifications", ["requestId": requestId])
             #expect(log.object()["count"] as? Int == 1)
             #expect(value(log.object(), "notifications.0.responseStatus") as? Int == 204)
             #expect(value(log.object(), "notifications.0.error") is NSNull)
@@ -65,7 +65,7 @@ struct PlacetoPayNotificationTests {
             let requestId = try await mock.create()
             _ = try await mock.pay(requestId, card: "4110760000000081")
             #expect(outbound.recorded.isEmpty)
-            #expect(try await mock.control(.get, "notifications").object()["count"] as? Int == 0)
+            #expect(try await mock.control(.post, "mock/notifications", [:]).object()["count"] as? Int == 0)
         }
     }
 
@@ -79,7 +79,7 @@ struct PlacetoPayNotificationTests {
             #expect(cancel.status == .ok)
             _ = try await mock.query(requestId, signer: signer)
             #expect(outbound.recorded.count == 1)
-            let log = try await mock.control(.get, "notifications?requestId=\(requestId)").object()
+            let log = try await mock.control(.post, "mock/notifications", ["requestId": requestId]).object()
             #expect(log["count"] as? Int == 1)
             #expect(value(log, "notifications.0.responseStatus") is NSNull)
             #expect(string(log, "notifications.0.error") == "connection refused by http://merchant.example/hook")
@@ -94,7 +94,7 @@ struct PlacetoPayNotificationTests {
             let signer = try await self.site(mock, login: "legacy-site", algorithm: "sha1")
             let requestId = try await mock.create(signer: signer)
             mock.advance(31 * 60)
-            let log = try await mock.control(.get, "notifications?requestId=\(requestId)").object()
+            let log = try await mock.control(.post, "mock/notifications", ["requestId": requestId]).object()
             #expect(log["count"] as? Int == 1)
             _ = try await mock.query(requestId, signer: signer)
             #expect(outbound.recorded.count == 1)
@@ -114,26 +114,26 @@ struct PlacetoPayNotificationTests {
         try await withPlacetoPay(outbound: outbound) { mock in
             let requestId = try await mock.create()
             let early = try await mock.control(
-                .post, "notify", ["requestId": requestId, "url": "http://127.0.0.1:9/hook"])
+                .post, "mock/notify", ["requestId": requestId, "url": "http://127.0.0.1:9/hook"])
             #expect(early.status == .badRequest)
             #expect(
                 early.errorMessage == "session 1 is not final (PENDING/PT); only final sessions are notified (§1.9)")
             _ = try await mock.pay(requestId, card: "4110760000000081")
             #expect(outbound.recorded.isEmpty)
             let response = try await mock.control(
-                .post, "notify", ["requestId": requestId, "url": "http://127.0.0.1:9/hook"])
+                .post, "mock/notify", ["requestId": requestId, "url": "http://127.0.0.1:9/hook"])
             #expect(response.status == .ok)
             #expect(response.object()["responseStatus"] as? Int == 200)
             #expect(outbound.recorded.map(\.url) == ["http://127.0.0.1:9/hook"])
-            #expect(try await mock.control(.post, "notify", ["requestId": 9]).status == .notFound)
+            #expect(try await mock.control(.post, "mock/notify", ["requestId": 9]).status == .notFound)
         }
     }
 
-    @Test("site PUT/GET never echo the secret; bad members are 400")
+    @Test("mock: site and GET sites never echo the secret; bad members are 400")
     func siteControl() async throws {
         try await withPlacetoPay { mock in
             let created = try await mock.control(
-                .put, "sites/suite-site", ["secretKey": "s3cret", "status": "inactive", "locale": "en_US"])
+                .post, "mock/site", ["login": "suite-site", "secretKey": "s3cret", "status": "inactive", "locale": "en_US"])
             #expect(created.status == .ok)
             #expect(!created.text.contains("s3cret"))
             #expect(created.object()["secretKey"] == nil)
@@ -144,15 +144,15 @@ struct PlacetoPayNotificationTests {
             #expect(fetched.text == created.text)
             #expect(try await mock.control(.get, "sites/paycheck-test").object()["acceptsSHA1"] as? Bool == false)
 
-            let missingSecret = try await mock.control(.put, "sites/new-site", ["status": "active"])
+            let missingSecret = try await mock.control(.post, "mock/site", ["login": "new-site", "status": "active"])
             #expect(missingSecret.errorMessage == "'secretKey' is required to create site 'new-site'")
-            let badStatus = try await mock.control(.put, "sites/suite-site", ["status": "paused"])
+            let badStatus = try await mock.control(.post, "mock/site", ["login": "suite-site", "status": "paused"])
             #expect(
                 badStatus.errorMessage
                     == "'status' must be one of active, inactive, expired, expiredCredentials, got 'paused'")
-            let badURL = try await mock.control(.put, "sites/suite-site", ["notificationUrl": "ftp://x"])
+            let badURL = try await mock.control(.post, "mock/site", ["login": "suite-site", "notificationUrl": "ftp://x"])
             #expect(badURL.status == .badRequest)
-            let unknown = try await mock.control(.put, "sites/suite-site", ["secret": "x"])
+            let unknown = try await mock.control(.post, "mock/site", ["login": "suite-site", "secret": "x"])
             #expect(unknown.errorMessage?.hasPrefix("unknown member 'secret'") == true)
             #expect(try await mock.control(.get, "sites/nobody").status == .notFound)
 

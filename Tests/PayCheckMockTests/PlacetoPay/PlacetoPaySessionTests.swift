@@ -79,7 +79,7 @@ struct PlacetoPaySessionTests {
             #expect(string(unknown.object(), "status.message") == "The requested session does not exist")
 
             let requestId = try await mock.create()
-            #expect(try await mock.control(.put, "sites/other-site", ["secretKey": "other-secret"]).status == .ok)
+            #expect(try await mock.control(.post, "mock/site", ["login": "other-site", "secretKey": "other-secret"]).status == .ok)
             let foreign = try await mock.post(
                 "api/session/\(requestId)", signer: PlacetoPaySigner(login: "other-site", secret: "other-secret"))
             #expect(foreign.status == .unauthorized)

@@ -156,7 +156,7 @@ struct PlacetoPayTransactionTests {
                 reason: "request_not_valid", message: "The [reverse] action is only available for approved transactions"
             )
             let other = PlacetoPaySigner(login: "other-site", secret: "other")
-            #expect(try await mock.control(.put, "sites/other-site", ["secretKey": "other"]).status == .ok)
+            #expect(try await mock.control(.post, "mock/site", ["login": "other-site", "secretKey": "other"]).status == .ok)
             self.expectError(
                 try await mock.post(
                     "api/transaction", ["internalReference": approved, "action": "reverse"], signer: other),

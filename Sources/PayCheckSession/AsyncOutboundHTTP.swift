@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import PayCheckMock
+import PayCheckRunner
 
 /// Lets the mock send webhooks through the run's AsyncHTTPClient.
 public struct AsyncOutboundHTTP: OutboundHTTP {

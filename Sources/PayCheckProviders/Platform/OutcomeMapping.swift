@@ -2,7 +2,7 @@ import PayCheckCore
 
 /// A provider's table from native states to canonical outcomes (DESIGN.md §3, providers.md §6).
 /// Every native state maps to exactly one outcome; a state the table does not know is unmapped,
-/// and the step that observed it errors instead of guessing.
+/// and the step that observed it fails (a conformance failure) instead of guessing.
 public struct OutcomeMapping: Sendable {
     /// One row: a native state, optionally narrowed by a reason code, and its outcome.
     public struct Rule: Sendable, Hashable {
@@ -74,8 +74,8 @@ public struct ErrorCatalog: Sendable {
     /// The entry for a code.
     public func entry(_ code: String) -> Entry? { entries.first { $0.code == code } }
 
-    /// The `error` fields an observation carries for an entry.
-    public static func fields(_ entry: Entry, message: String? = nil) -> [String: String] {
-        ["class": entry.errorClass.rawValue, "code": entry.code, "message": message ?? entry.message]
+    /// The error an observation carries for an entry, with the provider's own message when it sent one.
+    public static func observed(_ entry: Entry, message: String? = nil) -> ObservedError {
+        ObservedError(errorClass: entry.errorClass, code: entry.code, message: message ?? entry.message)
     }
 }

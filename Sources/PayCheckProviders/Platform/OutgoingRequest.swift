@@ -1,0 +1,44 @@
+import PayCheckCore
+
+/// A provider request on its way out: built from an operation's declaration and a step's `with:`, not yet
+/// encoded, so a signer can add body members (PlacetoPay's `auth`) or headers (a bearer key, an HMAC).
+public struct OutgoingRequest: Sendable {
+    /// The operation.
+    public var operation: ProviderOperation
+    /// The HTTP method.
+    public var method: String
+    /// The absolute URL, query included.
+    public var url: String
+    /// Headers in order.
+    public var headers: [(name: String, value: String)]
+    /// The body members, or `nil` for an operation without a body.
+    public var body: [String: Value]?
+    /// The step's rendered `auth:` overrides, if any.
+    public var auth: Value?
+    /// Derived values the signer produced that must be redacted (a tranKey, a signature).
+    public var secrets: [String] = []
+
+    /// Creates a request.
+    public init(
+        operation: ProviderOperation, method: String, url: String, headers: [(name: String, value: String)],
+        body: [String: Value]?, auth: Value?
+    ) {
+        self.operation = operation
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.auth = auth
+    }
+
+    /// Sets a header, replacing one of the same name.
+    public mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.append((name, value))
+    }
+
+    /// The first header with this name, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}

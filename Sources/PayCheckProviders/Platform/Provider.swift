@@ -1,0 +1,192 @@
+import Foundation
+import PayCheckCore
+
+/// A payment provider, declared as data plus a few pure functions (DESIGN.md §1).
+///
+/// The shared ``ProviderExecutor`` runs every provider step from these declarations: `call:` operations
+/// (``ProviderOperation``), `payer:`/`mock:` control actions (``ControlAction``, served by the provider's mock
+/// under the same names) and local actions (`redirect:`, `deeplink:`, local `call:` operations). Lint reads the
+/// same declarations through ``description``. Mocks live in PayCheckMock; this protocol knows nothing of servers.
+public protocol Provider: Sendable {
+    /// The id used in `provider:`, in the mock's paths and in `PAYCHECK_<ID>_…` variables.
+    var id: String { get }
+    /// The credential fields, which are secret, and their environment variables for `--target sandbox`.
+    var credentialFields: [CredentialField] { get }
+    /// The fixed public test credentials the PayCheck mock accepts.
+    var mockCredentials: [String: String] { get }
+    /// The documented sandbox base URL.
+    var sandboxBaseURL: String { get }
+    /// The provider's API base paths on the mock host; the first is the adapter's base URL on a mock target.
+    var mockBasePaths: [String] { get }
+    /// Native state → canonical outcome.
+    var outcomeMapping: OutcomeMapping { get }
+    /// Native error codes with their classes.
+    var errorCatalog: ErrorCatalog { get }
+    /// The `call:` operations sent over HTTP.
+    var operations: [ProviderOperation] { get }
+    /// The `payer:` and provider `mock:` actions its mock serves.
+    var controlActions: [ControlAction] { get }
+    /// Actions answered without HTTP, by step kind (`redirect`, `deeplink`, local `call` operations).
+    var localActions: [ProviderAction.Kind: [ActionSpec]] { get }
+    /// Field names whose values are secret wherever they appear (request bodies, control actions, journals).
+    var secretFieldNames: [String] { get }
+
+    /// Signs a built request: adds body members or headers, and lists derived secrets in `request.secrets`.
+    /// A pure function of the request, the context's credentials, clock and random bytes, and `request.auth`.
+    func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws
+    /// Writes a body for an operation whose codec is ``ProviderOperation/BodyCodec/provider(contentType:)``.
+    func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8]
+    /// Reads an operation's answer: parsed body, mapped outcome, catalog error.
+    func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation
+    /// Reads a control action's answer (e.g. the outcome of what the payer did).
+    func readControl(_ observation: Observation, action: ControlAction) throws -> Observation
+    /// Performs a local action.
+    func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation
+}
+
+extension Provider {
+    /// `/<id>`.
+    public var mockBasePaths: [String] { ["/" + id] }
+    /// None.
+    public var controlActions: [ControlAction] { [] }
+    /// None.
+    public var localActions: [ProviderAction.Kind: [ActionSpec]] { [:] }
+    /// The secret credential fields.
+    public var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) }
+
+    /// Refuses: the provider declared no own codec.
+    public func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {
+        throw ProviderError.invalidStep("\(id) has no body codec of its own for '\(operation.name)'")
+    }
+
+    /// The parsed answer, unmapped.
+    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+        let text = response.text
+        return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+    }
+
+    /// The answer as it is.
+    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation { observation }
+
+    /// Refuses: the provider declared no local actions.
+    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+        throw ProviderError.invalidStep("\(id) has no local \(kind.rawValue) action '\(name)'")
+    }
+
+    /// The lint description, derived from the declarations.
+    public var description: ProviderDescription {
+        var specs: [ProviderAction.Kind: [ActionSpec]] = localActions
+        specs[.call, default: []].insert(contentsOf: operations.map(\.spec), at: 0)
+        for action in controlActions { specs[action.kind, default: []].append(action.spec) }
+        return ProviderDescription(id: id, specs: specs)
+    }
+
+    /// Maps a native state (and reason) through the outcome table into `observation`; an unmapped state is a
+    /// conformance failure (DESIGN.md §3).
+    public func map(_ state: String, reason: String?, in context: String, into observation: inout Observation) throws {
+        guard let rule = outcomeMapping.rule(state: state, reason: reason) else {
+            let native = reason.map { "\(state)/\($0)" } ?? state
+            throw ProviderError.nonConformance(
+                "unmapped \(id) state '\(native)' in \(context)",
+                expected: "a state of the outcome mapping (" + Set(outcomeMapping.rules.map(\.state)).sorted().joined(separator: ", ") + ")")
+        }
+        observation.outcome = rule.outcome
+        observation.nativeState = rule.key
+    }
+}
+
+/// A credential a provider needs.
+public struct CredentialField: Sendable, Hashable {
+    /// The field name, e.g. `login`, `secretKey`.
+    public var name: String
+    /// Whether its value must be redacted everywhere.
+    public var secret: Bool
+    /// The environment variable that supplies it for the sandbox, e.g. `PAYCHECK_PLACETOPAY_SECRET_KEY`.
+    public var environmentVariable: String
+
+    /// Creates a field.
+    public init(name: String, secret: Bool, environmentVariable: String) {
+        self.name = name
+        self.secret = secret
+        self.environmentVariable = environmentVariable
+    }
+}
+
+/// One provider-dispatched step with its parameters rendered.
+public struct ProviderActionRequest: Sendable {
+    /// The step kind.
+    public var kind: ProviderAction.Kind
+    /// The operation or action name.
+    public var name: String
+    /// The rendered `with:` parameters.
+    public var parameters: Value
+    /// The rendered `auth:` overrides, if any.
+    public var auth: Value?
+
+    /// Creates a request.
+    public init(kind: ProviderAction.Kind, name: String, parameters: Value, auth: Value?) {
+        self.kind = kind
+        self.name = name
+        self.parameters = parameters
+        self.auth = auth
+    }
+}
+
+/// What a provider may use while performing an action.
+public struct ProviderContext: Sendable {
+    /// The provider's API base URL on the current target.
+    public var baseURL: String
+    /// The mock host's base URL (control API under `/__paycheck/`), or `nil` on a live target.
+    public var controlURL: String?
+    /// The credentials for this target.
+    public var credentials: [String: String]
+    /// The runner's clock.
+    public var now: @Sendable () -> Date
+    /// Random bytes (nonces, ids).
+    public var randomBytes: @Sendable (Int) -> [UInt8]
+    /// Sends a request through the runner's transport (recorded in the transcript, redacted).
+    public var send: @Sendable (HTTPRequestData) async throws -> HTTPResponseData
+    /// Registers a value to redact from every output (a derived signature, a token).
+    public var addSecret: @Sendable (String) -> Void
+
+    /// Creates a context.
+    public init(
+        baseURL: String, controlURL: String?, credentials: [String: String], now: @escaping @Sendable () -> Date,
+        randomBytes: @escaping @Sendable (Int) -> [UInt8],
+        send: @escaping @Sendable (HTTPRequestData) async throws -> HTTPResponseData,
+        addSecret: @escaping @Sendable (String) -> Void
+    ) {
+        self.baseURL = baseURL
+        self.controlURL = controlURL
+        self.credentials = credentials
+        self.now = now
+        self.randomBytes = randomBytes
+        self.send = send
+        self.addSecret = addSecret
+    }
+}
+
+/// The registered providers, looked up by id. Also the loader's catalog.
+public struct ProviderRegistry: ProviderCatalog {
+    private let providers: [String: any Provider]
+
+    /// Creates a registry of the given providers.
+    public init(_ providers: [any Provider]) {
+        self.providers = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The provider with this id.
+    public subscript(id: String) -> (any Provider)? { providers[id] }
+
+    /// The lint description of a provider.
+    public func provider(_ id: String) -> ProviderDescription? { providers[id]?.description }
+
+    /// The executor of a provider's steps.
+    public func executor(_ id: String) -> ProviderExecutor? { providers[id].map(ProviderExecutor.init(provider:)) }
+
+    /// Every id, sorted.
+    public var providerIDs: [String] { providers.keys.sorted() }
+
+    /// Every provider, sorted by id.
+    public var all: [any Provider] { providerIDs.compactMap { providers[$0] } }
+}

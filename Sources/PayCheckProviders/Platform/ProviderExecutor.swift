@@ -1,0 +1,181 @@
+import Foundation
+import PayCheckCore
+
+/// The one pipeline every provider step goes through: encode → sign → send → decode → map.
+///
+/// - `call:` an HTTP operation: parameters are placed as the ``ProviderOperation`` declares (path, query, header,
+///   body, idempotency header), the provider's signer signs, the body is written with the declared codec, the
+///   runner's transport sends, and the provider's reader maps the answer to an ``Observation``.
+/// - `call:` a local operation, `redirect:`, `deeplink:`: the provider computes the observation without HTTP.
+/// - `payer:` and provider `mock:` actions: the `with:` mapping is posted as JSON to the mock's control API at
+///   ``ControlAPI/action(provider:kind:name:)``; the provider may map a `payer:` answer to an outcome.
+public struct ProviderExecutor: Sendable {
+    /// The provider whose declarations drive the pipeline.
+    public var provider: any Provider
+
+    /// Creates an executor for a provider.
+    public init(provider: any Provider) { self.provider = provider }
+
+    /// Runs one provider step.
+    public func perform(_ action: ProviderActionRequest, context: ProviderContext) async throws -> Observation {
+        switch action.kind {
+        case .call:
+            if let operation = provider.operations.first(where: { $0.name == action.name }) {
+                let request = try request(operation, parameters: action.parameters, auth: action.auth, context: context)
+                let built = try encode(request, credentials: context.credentials)
+                for secret in request.secrets { context.addSecret(secret) }
+                let response = try await context.send(built)
+                return try provider.read(response, of: operation)
+            }
+            guard isLocal(.call, action.name) else { throw unknown(action) }
+            if action.auth != nil {
+                throw ProviderError.invalidStep("'auth' overrides apply to requests sent to \(provider.id); '\(action.name)' runs locally")
+            }
+            return try provider.performLocal(.call, action.name, parameters: action.parameters, context: context)
+        case .payer, .mock:
+            guard let control = provider.controlActions.first(where: { $0.kind == action.kind && $0.name == action.name }) else {
+                throw unknown(action)
+            }
+            return try await perform(control, parameters: action.parameters, context: context)
+        case .redirect, .deeplink:
+            guard isLocal(action.kind, action.name) else { throw unknown(action) }
+            return try provider.performLocal(action.kind, action.name, parameters: action.parameters, context: context)
+        }
+    }
+
+    /// Builds the unsigned request of an operation and lets the provider sign it (pure: no I/O).
+    public func request(_ operation: ProviderOperation, parameters: Value, auth: Value?, context: ProviderContext) throws -> OutgoingRequest {
+        var members = try Self.members(parameters, of: "'call: \(operation.name)'")
+        var path = operation.path
+        var query: [(String, String)] = []
+        var headers = operation.headers
+        var body: [String: Value] = [:]
+        for parameter in operation.parameters {
+            let given = members.removeValue(forKey: parameter.name)
+            guard let value = given ?? parameter.defaultValue, value != .null else {
+                if parameter.required {
+                    throw ProviderError.invalidStep("'call: \(operation.name)' needs 'with: { \(parameter.name) }'")
+                }
+                continue
+            }
+            switch parameter.placement {
+            case .path:
+                let text = try Self.scalarText(value, parameter.name, operation)
+                guard !text.isEmpty else {
+                    throw ProviderError.invalidStep("'call: \(operation.name)' needs a non-empty 'with: { \(parameter.name) }'")
+                }
+                path = path.replacingOccurrences(of: "{\(parameter.name)}", with: FormText.escape(text))
+            case .query: query.append((parameter.name, try Self.scalarText(value, parameter.name, operation)))
+            case .header(let name): headers.append((name, try Self.scalarText(value, parameter.name, operation)))
+            case .body: body[parameter.name] = value
+            }
+        }
+        if let header = operation.idempotencyHeader,
+            let key = members.removeValue(forKey: ProviderOperation.idempotencyKeyParameter), key != .null
+        {
+            headers.append((header, try Self.scalarText(key, ProviderOperation.idempotencyKeyParameter, operation)))
+        }
+        if let extra = members.keys.sorted().first {
+            let accepted = operation.acceptedKeys
+            let near = Suggest.nearest(extra, in: accepted).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ProviderError.invalidStep(
+                "unknown parameter '\(extra)' for 'call: \(operation.name)'\(near); accepted: \(accepted.joined(separator: ", "))")
+        }
+        var url = Self.join(context.baseURL, path)
+        if !query.isEmpty { url += "?" + FormText.encode(query) }
+        var request = OutgoingRequest(
+            operation: operation, method: operation.method, url: url, headers: headers,
+            body: operation.bodyCodec == .none ? nil : body, auth: auth)
+        try provider.sign(&request, context: context)
+        return request
+    }
+
+    /// Writes the body of a signed request with the operation's codec.
+    public func encode(_ request: OutgoingRequest, credentials: [String: String]) throws -> HTTPRequestData {
+        var headers = request.headers
+        var bytes: [UInt8] = []
+        if let body = request.body {
+            let contentType: String
+            switch request.operation.bodyCodec {
+            case .none:
+                contentType = ""
+            case .json:
+                bytes = Array(JSONText.encode(.object(body)).utf8)
+                contentType = "application/json"
+            case .form:
+                let pairs = body.keys.sorted().map { ($0, body[$0]?.interpolated ?? "") }
+                bytes = Array(FormText.encode(pairs).utf8)
+                contentType = "application/x-www-form-urlencoded"
+            case .xml(let root):
+                bytes = Array(XMLValue.encode(.object(body), root: root).utf8)
+                contentType = "application/xml"
+            case .provider(let type):
+                bytes = try provider.encodeBody(.object(body), for: request.operation, credentials: credentials)
+                contentType = type
+            }
+            if !contentType.isEmpty, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers.insert(("Content-Type", contentType), at: 0)
+            }
+        }
+        return HTTPRequestData(method: request.method, url: request.url, headers: headers, body: bytes)
+    }
+
+    /// Posts a control action to the mock host and lets the provider read the answer.
+    func perform(_ action: ControlAction, parameters: Value, context: ProviderContext) async throws -> Observation {
+        guard let controlURL = context.controlURL else {
+            throw ProviderError.couldNotRun(
+                "'\(action.kind.rawValue): \(action.name)' drives the PayCheck mock; this target has no control API "
+                    + "(mark the case 'requires: [mock]')")
+        }
+        let members = try Self.members(parameters, of: "'\(action.kind.rawValue): \(action.name)'")
+        for key in action.required where members[key] == nil || members[key] == .null {
+            throw ProviderError.invalidStep("'\(action.kind.rawValue): \(action.name)' needs 'with: { \(key) }'")
+        }
+        for secret in provider.secretFieldNames { if let value = members[secret]?.interpolated, !value.isEmpty { context.addSecret(value) } }
+        let url = Self.join(controlURL, ControlAPI.action(provider: provider.id, kind: action.kind, name: action.name))
+        let request = HTTPRequestData(
+            method: "POST", url: url, headers: [("Content-Type", "application/json")],
+            body: Array(JSONText.encode(.object(members)).utf8))
+        let response = try await context.send(request)
+        let text = response.text
+        let observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        return try provider.readControl(observation, action: action)
+    }
+
+    /// Whether the provider answers this action locally.
+    private func isLocal(_ kind: ProviderAction.Kind, _ name: String) -> Bool {
+        provider.localActions[kind]?.contains { $0.name == name } ?? false
+    }
+
+    /// The error for an action lint would have refused.
+    private func unknown(_ action: ProviderActionRequest) -> ProviderError {
+        let known = provider.description.actions[action.kind] ?? []
+        return .invalidStep(
+            "unknown \(provider.id) \(action.kind.rawValue) action '\(action.name)'"
+                + (known.isEmpty ? "" : " (known: \(known.joined(separator: ", ")))"))
+    }
+
+    /// The members of a `with:` mapping (`null` is an empty one).
+    static func members(_ parameters: Value, of label: String) throws -> [String: Value] {
+        switch parameters {
+        case .null: return [:]
+        case .object(let members): return members
+        default: throw ProviderError.invalidStep("'with' of \(label) must be a mapping, got \(parameters.brief)")
+        }
+    }
+
+    /// A scalar parameter as text.
+    static func scalarText(_ value: Value, _ name: String, _ operation: ProviderOperation) throws -> String {
+        switch value {
+        case .string, .int, .double, .bool: return value.interpolated
+        default: throw ProviderError.invalidStep("'with: { \(name) }' of 'call: \(operation.name)' must be a scalar, got \(value.brief)")
+        }
+    }
+
+    /// `base` + `path` without a doubled slash.
+    public static func join(_ base: String, _ path: String) -> String {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + path
+    }
+}

@@ -1,0 +1,122 @@
+import PayCheckCore
+
+/// One `call:` operation of a provider, declared as data: the shared ``ProviderExecutor`` builds, signs, sends
+/// and reads it, and lint checks a step's `with:` and `auth:` keys against the same declaration.
+public struct ProviderOperation: Sendable {
+    /// Where a `with:` parameter goes in the request.
+    public enum Placement: Sendable, Hashable {
+        /// Into a `{name}` segment of the path template, percent-encoded.
+        case path
+        /// Into the query string.
+        case query
+        /// Into this header.
+        case header(String)
+        /// Into the body, under its own name.
+        case body
+    }
+
+    /// How the body is written.
+    public enum BodyCodec: Sendable, Hashable {
+        /// No body.
+        case none
+        /// `application/json`.
+        case json
+        /// `application/x-www-form-urlencoded`, flat members.
+        case form
+        /// XML under this root element.
+        case xml(root: String)
+        /// The provider's own codec (``Provider/encodeBody(_:for:credentials:)``), e.g. an encrypted envelope.
+        case provider(contentType: String)
+    }
+
+    /// One declared parameter.
+    public struct Parameter: Sendable {
+        /// The `with:` key.
+        public var name: String
+        /// Where it goes.
+        public var placement: Placement
+        /// Whether the step must give it (a missing one is an invalid step).
+        public var required: Bool
+        /// The value sent when the step gives none; a step's explicit `null` sends nothing.
+        public var defaultValue: Value?
+
+        /// Creates a parameter.
+        public init(_ name: String, _ placement: Placement = .body, required: Bool = false, default defaultValue: Value? = nil) {
+            self.name = name
+            self.placement = placement
+            self.required = required
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// The operation name used in `call:`.
+    public var name: String
+    /// The HTTP method.
+    public var method: String
+    /// The path below the provider's base URL, with `{name}` placeholders for path parameters.
+    public var path: String
+    /// The declared parameters.
+    public var parameters: [Parameter]
+    /// How the body is written.
+    public var bodyCodec: BodyCodec
+    /// The header that carries an idempotency key, taken from the `with:` key `idempotencyKey`.
+    public var idempotencyHeader: String?
+    /// The `auth:` override keys the provider's signer understands for this operation.
+    public var authKeys: [String]
+    /// Headers every request of the operation carries (e.g. `Accept`).
+    public var headers: [(name: String, value: String)]
+
+    /// Creates an operation.
+    public init(
+        _ name: String, method: String, path: String, parameters: [Parameter] = [], bodyCodec: BodyCodec = .json,
+        idempotencyHeader: String? = nil, authKeys: [String] = [], headers: [(name: String, value: String)] = []
+    ) {
+        self.name = name
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.bodyCodec = bodyCodec
+        self.idempotencyHeader = idempotencyHeader
+        self.authKeys = authKeys
+        self.headers = headers
+    }
+
+    /// The `with:` key of the idempotency key.
+    public static let idempotencyKeyParameter = "idempotencyKey"
+
+    /// Every `with:` key the operation accepts.
+    public var acceptedKeys: [String] {
+        parameters.map(\.name) + (idempotencyHeader == nil ? [] : [Self.idempotencyKeyParameter])
+    }
+
+    /// The lint spec of the operation.
+    public var spec: ActionSpec { ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys) }
+}
+
+/// A `payer:` or provider `mock:` action: the executor posts its `with:` mapping as JSON to
+/// `/__paycheck/<provider>/<kind>/<name>` (``ControlAPI/action(provider:kind:name:)``), and the mock serves a
+/// handler under the same declaration.
+public struct ControlAction: Sendable, Hashable {
+    /// `payer` or `mock`.
+    public var kind: ProviderAction.Kind
+    /// The action name.
+    public var name: String
+    /// The `with:` keys it accepts.
+    public var parameters: [String]
+    /// The keys it requires.
+    public var required: [String]
+    /// Whether a case that performs it must run alone.
+    public var runsAlone: Bool
+
+    /// Creates an action.
+    public init(_ kind: ProviderAction.Kind, _ name: String, parameters: [String], required: [String] = [], runsAlone: Bool = false) {
+        self.kind = kind
+        self.name = name
+        self.parameters = parameters
+        self.required = required
+        self.runsAlone = runsAlone
+    }
+
+    /// The lint spec of the action.
+    public var spec: ActionSpec { ActionSpec(name, parameters: parameters, runsAlone: runsAlone) }
+}

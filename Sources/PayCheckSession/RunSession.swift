@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import Foundation
+import PayCheckCore
+import PayCheckMock
+import PayCheckProviders
+import PayCheckRunner
+
+/// One run from loaded suites to a `RunResult`: the HTTP client's lifetime, the plan, the embedded mock host for
+/// the `mock` target, and the runner. The command line and the tests both run through it, so they cannot drift.
+public struct RunSession: Sendable {
+    /// The providers suites may use.
+    public var providers: ProviderRegistry
+    /// The provider mocks an embedded host serves.
+    public var mocks: [any ProviderMock]
+    /// The run's configuration.
+    public var configuration: RunConfiguration
+
+    /// Creates a session.
+    public init(providers: ProviderRegistry, mocks: [any ProviderMock], configuration: RunConfiguration) {
+        self.providers = providers
+        self.mocks = mocks
+        self.configuration = configuration
+    }
+
+    /// A session over the built-in providers and their mocks (``MockRegistry``).
+    public static func builtIn(configuration: RunConfiguration) -> RunSession {
+        let mocks = MockRegistry.builtIn
+        return RunSession(providers: ProviderRegistry(mocks.map(\.provider)), mocks: mocks, configuration: configuration)
+    }
+
+    /// Runs `suites`. `controlURL` overrides the target's mock host (a standalone mock a test started).
+    /// - Throws: ``RunSessionError`` when no case is selected, or the embedded mock could not start.
+    public func run(
+        _ suites: [Suite], clock: any RunnerClock = SystemRunnerClock(), hostname: String = ProcessInfo.processInfo.hostName,
+        controlURL: String? = nil, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }
+    ) async throws -> RunResult {
+        let configuration = self.configuration
+        let providers = self.providers
+        let mocks = self.mocks
+        return try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
+            let runner = Runner(
+                configuration: configuration, providers: providers, transport: AsyncHTTPTransport(client: client), clock: clock,
+                hostname: hostname)
+            let plan = RunPlan(suites: suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
+            guard !plan.items.isEmpty else { throw RunSessionError.noCasesSelected }
+            if let controlURL { return await runner.run(plan, controlURL: controlURL, onEvent: onEvent) }
+            switch configuration.target {
+            case .mock:
+                // The mock's time follows the runner's clock, so signed seeds and session expiry agree.
+                let host = MockHost(providers: mocks, clock: MockClock(base: { clock.now() }), outbound: AsyncOutboundHTTP(client: client))
+                return try await withRunningMock(host) { base in
+                    await runner.run(plan, controlURL: base, onEvent: onEvent)
+                }
+            case .url(let base):
+                return await runner.run(plan, controlURL: base, onEvent: onEvent)
+            case .sandbox:
+                return await runner.run(plan, controlURL: nil, onEvent: onEvent)
+            }
+        }
+    }
+}
+
+/// Why a session did not run.
+public enum RunSessionError: Error, Sendable, CustomStringConvertible {
+    /// The paths, tags, filter and shard selected no case.
+    case noCasesSelected
+
+    /// The message.
+    public var description: String {
+        switch self {
+        case .noCasesSelected: "no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)"
+        }
+    }
+}
