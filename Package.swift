@@ -99,9 +99,12 @@ let package = Package(
         .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "PayCheckRunnerTests",
-            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckSession", "PayCheckTestSupport", "PayCheckProviders", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckSession", "PayCheckTestSupport", "PayCheckProviders", "PayCheckReports",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["TinyPay/Suites"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),

@@ -14,6 +14,10 @@ public protocol ProviderMock: Sendable {
     /// control actions.
     var provider: any Provider { get }
 
+    /// Every native state the mock's state machines can report; the registry's conformance test checks that the
+    /// adapter's outcome mapping has a row for each (DESIGN.md §3: every native state maps to one outcome).
+    var nativeStates: [String] { get }
+
     /// Adds this provider's routes to `router`.
     func register(on router: Router<BasicRequestContext>, environment: MockEnvironment)
 

@@ -34,6 +34,9 @@ final class FakeProvider: ProviderMock {
     /// How many times `reset()` was called.
     private let resets = Mutex(0)
 
+    /// None.
+    var nativeStates: [String] { [] }
+
     /// The adapter with the same id.
     var provider: any Provider { FakeAdapter(id: id) }
 

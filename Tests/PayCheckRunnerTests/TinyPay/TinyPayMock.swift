@@ -1,0 +1,147 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckMock
+import PayCheckProviders
+import Synchronization
+
+/// The stateful mock of ``TinyPayProvider``: verifies the header signature, keeps payments, honours idempotency keys
+/// and notifies the payment's `webhookUrl` when the payer acts.
+final class TinyPayMock: ProviderMock {
+    /// One payment.
+    struct Payment: Sendable {
+        var id: String
+        var status: String
+        var amount: Int
+        var currency: String
+        var reference: String
+        var webhookUrl: String?
+
+        var json: Value {
+            ["id": .string(id), "status": .string(status), "amount": .int(amount), "currency": .string(currency), "reference": .string(reference)]
+        }
+    }
+
+    /// The state.
+    struct State: Sendable {
+        var payments: [String: Payment] = [:]
+        var keys: [String: String] = [:]
+        var next = 1
+    }
+
+    /// The adapter.
+    var provider: any Provider { TinyPayProvider() }
+    /// `open`, then `paid`, `failed` or `canceled`.
+    var nativeStates: [String] { ["open", "paid", "failed", "canceled"] }
+
+    private let state = Mutex(State())
+
+    /// The provider routes under `/tinypay/v1` and the declared control actions.
+    func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+        let adapter = TinyPayProvider()
+        router.post("tinypay/v1/payments") { request, _ -> Response in
+            let body = try await Self.bytes(request)
+            if let failure = Self.authenticate(request, body: body, adapter: adapter) { return failure }
+            guard let pairs = FormText.decode(String(decoding: body, as: UTF8.self)) else {
+                return Self.error(.badRequest, "invalid_amount", "the body is not form-encoded")
+            }
+            let form = Dictionary(pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            guard let text = form["amount"], let amount = Int(text), amount > 0 else {
+                return Self.error(.unprocessableContent, "invalid_amount", "amount must be a positive integer")
+            }
+            let key = Self.header(request, "Idempotency-Key")
+            let created: Payment? = self.state.withLock { state in
+                if let key, let id = state.keys[key] { return state.payments[id] }
+                let payment = Payment(
+                    id: "tp_\(state.next)", status: "open", amount: amount, currency: form["currency"] ?? "EUR",
+                    reference: form["reference"] ?? "", webhookUrl: form["webhookUrl"])
+                state.next += 1
+                state.payments[payment.id] = payment
+                if let key { state.keys[key] = payment.id }
+                return payment
+            }
+            guard let created else { return Self.error(.conflict, "idempotency_conflict", "the key was used for another request") }
+            return Self.json(created.json, status: .created)
+        }
+        router.get("tinypay/v1/payments/{id}") { request, context -> Response in
+            if let failure = Self.authenticate(request, body: [], adapter: adapter) { return failure }
+            let id = context.parameters.get("id") ?? ""
+            guard let payment = self.state.withLock({ $0.payments[id] }) else {
+                return Self.error(.notFound, "not_found", "no payment '\(id)'")
+            }
+            return Self.json(payment.json)
+        }
+        ControlActionRoutes.register(adapter, handlers: [
+            "payer/pay": { request in
+                let members = try await Self.object(request)
+                let result = members["result"]?.interpolated ?? "paid"
+                guard ["paid", "failed", "canceled"].contains(result) else {
+                    throw MockHTTPError(.badRequest, "'result' must be paid, failed or canceled, got '\(result)'")
+                }
+                return try self.move(members["id"]?.interpolated ?? "", to: result)
+            },
+            "mock/force": { request in
+                let members = try await Self.object(request)
+                return try self.move(members["id"]?.interpolated ?? "", to: members["status"]?.interpolated ?? "")
+            },
+        ], on: router)
+    }
+
+    /// Moves an open payment to a new status.
+    private func move(_ id: String, to status: String) throws -> Response {
+        let moved: Payment? = try self.state.withLock { state in
+            guard var payment = state.payments[id] else { return nil }
+            guard payment.status == "open" else { throw MockHTTPError(.conflict, "payment '\(id)' is \(payment.status), not open") }
+            payment.status = status
+            state.payments[id] = payment
+            return payment
+        }
+        guard let moved else { throw MockHTTPError(.notFound, "no payment '\(id)'") }
+        return Self.json(moved.json)
+    }
+
+    /// Forgets every payment.
+    func reset() async {
+        state.withLock { $0 = State() }
+    }
+
+    /// `nil` when the merchant and signature headers are right, else the error answer.
+    private static func authenticate(_ request: Request, body: [UInt8], adapter: TinyPayProvider) -> Response? {
+        let merchant = header(request, TinyPayProvider.merchantHeader)
+        guard merchant == adapter.mockCredentials["merchant"] else {
+            return error(.unauthorized, "unknown_merchant", "no such merchant")
+        }
+        let path = String(request.uri.path.dropFirst("/tinypay".count))
+        let expected = TinyPayProvider.signature(
+            key: adapter.mockCredentials["apiKey"] ?? "", method: request.method.rawValue, path: path, body: body)
+        guard header(request, TinyPayProvider.signatureHeader) == expected else {
+            return error(.unauthorized, "invalid_signature", "the signature does not match")
+        }
+        return nil
+    }
+
+    private static func header(_ request: Request, _ name: String) -> String? {
+        request.headers.first { $0.name.canonicalName == name.lowercased() }?.value
+    }
+
+    private static func bytes(_ request: Request) async throws -> [UInt8] {
+        Array(buffer: try await request.body.collect(upTo: 1 << 20))
+    }
+
+    private static func object(_ request: Request) async throws -> [String: Value] {
+        guard case .object(let members)? = JSONText.parse(try await bytes(request)) else {
+            throw MockHTTPError(.badRequest, "expected a JSON object")
+        }
+        return members
+    }
+
+    private static func json(_ value: Value, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: JSONText.encode(value))))
+    }
+
+    private static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
+        json(["error": ["code": .string(code), "message": .string(message)]], status: status)
+    }
+}
