@@ -3,6 +3,12 @@
 
 Called by Benchmarks/run.sh (which installs the tools and builds the release binaries); see that file.
 Only the standard library is used. Every server it starts is stopped when it exits.
+
+With --baseline OLD_PAYCHECK it also measures the runner figures of that older binary and of --paycheck side by
+side, interleaved (old, new, old, new, ...: drift of the machine hits both alike), and the report gains a
+"Before/after" section: wrk on the (a) mix against each binary's mock, the runner's flows/s on (a) over the --jobs
+sweep (and so "runner vs wrk"), the wall times of (a) and (b) at the two largest sizes, peak RSS, `paycheck lint`
+and the built-in suites.
 """
 import argparse
 import datetime
@@ -59,7 +65,11 @@ class Bench:
         self.jobs_sweep = [1, 2, 4, 8, 16, 32]
         # -t/-c pairs for wrk: one and two threads, several connection counts.
         self.wrk_configs = [(1, 16), (2, 64)] if self.quick else [(1, 16), (1, 64), (2, 64), (2, 256)]
-        self.max_wait = 120 if self.quick else 600
+        self.max_wait = (120 if self.quick else 600) if args.max_wait is None else args.max_wait
+        # Before/after: the older binary, and whose mock its runner talks to ("own": its own mock; "current":
+        # the mock of --paycheck for both runners, which isolates the runner from changes of the mock).
+        self.baseline = os.path.abspath(args.baseline) if args.baseline else None
+        self.baseline_mock = args.baseline_mock
         self.servers = []
         self.loads = []  # (label, load before, seconds waited)
         self.results = {}
@@ -112,11 +122,17 @@ class Bench:
         for proc in list(self.servers):
             self.stop(proc)
 
-    def fresh_mock(self):
-        """A standalone `paycheck mock` with empty state on a free port."""
+    def fresh_mock(self, binary=None):
+        """A standalone `paycheck mock` (of --paycheck unless told) with empty state on a free port."""
         port = free_port()
-        proc = self.start([self.paycheck, "mock", "--port", str(port)], port, "mock")
+        binary = binary or self.paycheck
+        name = "mock" if binary == self.paycheck else "mock-baseline"
+        proc = self.start([binary, "mock", "--port", str(port)], port, name)
         return proc, port
+
+    def mock_for(self, runner):
+        """The binary whose mock `runner` talks to: its own, or --paycheck's with --baseline-mock current."""
+        return self.paycheck if self.baseline_mock == "current" else runner
 
     # --- tools -----------------------------------------------------------------------------------
 
@@ -155,26 +171,12 @@ class Bench:
             load = self.quiet(f"wrk {key} -t{threads} -c{connections}")
             runs = []
             for _ in range(self.reps):
-                env = {}
-                if needs_pool:
-                    # More signed auth objects than any server here can use in the run.
-                    ceiling = max(60000, int(self.results.get("hello_best_rps", 60000) * 1.3))
-                    env["PAYCHECK_POOL"] = self.pool(ceiling * self.duration, threads)
                 if needs_mock:
-                    proc, port = self.fresh_mock()
-                    try:
-                        runs.append(self.wrk(script, f"http://127.0.0.1:{port}{path}", threads, connections, env))
-                    finally:
-                        self.stop(proc)
+                    runs.append(self.wrk_on_mock(script, path, threads, connections, needs_pool))
                 else:
+                    env = {"PAYCHECK_POOL": self.fresh_pool(threads)} if needs_pool else {}
                     runs.append(self.wrk(script, f"http://127.0.0.1:{hello_port}{path}", threads, connections, env))
-            best = sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]  # the median run
-            row = {"threads": threads, "connections": connections, "load": load, "runs": runs,
-                   "rps": median([r["rps"] for r in runs]), "p50_us": best["p50_us"], "p99_us": best["p99_us"],
-                   "errors": sum(r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"]
-                                 + r["timeouts"] + r.get("failures", 0) for r in runs)}
-            if "flows" in best:
-                row["flows_per_s"] = median([r["flows"] / (r["duration_us"] / 1e6) for r in runs])
+            row = wrk_row(runs, threads, connections, load)
             rows.append(row)
             log(f"wrk {key} -t{threads} -c{connections}: {row['rps']:.0f} req/s, p99 {row['p99_us'] / 1000:.2f} ms"
                 + (f", {row['flows_per_s']:.0f} flows/s" if "flows_per_s" in row else ""))
@@ -184,29 +186,41 @@ class Bench:
             + f"wrk -t<T> -c<C> -d{self.duration}s --latency -s Benchmarks/wrk/{script} http://127.0.0.1:$PORT{path}")
         return rows
 
+    def fresh_pool(self, threads):
+        """A pool with more signed auth objects than any server here can use in one wrk run."""
+        ceiling = max(60000, int(self.results.get("hello_best_rps", 60000) * 1.3))
+        return self.pool(ceiling * self.duration, threads)
+
+    def wrk_on_mock(self, script, path, threads, connections, needs_pool, binary=None):
+        """One wrk run against a freshly started mock of `binary` (default --paycheck)."""
+        env = {"PAYCHECK_POOL": self.fresh_pool(threads)} if needs_pool else {}
+        proc, port = self.fresh_mock(binary)
+        try:
+            return self.wrk(script, f"http://127.0.0.1:{port}{path}", threads, connections, env)
+        finally:
+            self.stop(proc)
+
+    def run_suite_once(self, suite_dir, jobs, with_reports=True, binary=None):
+        """One `paycheck run` of suite_dir by `binary` (default --paycheck) against a fresh standalone mock."""
+        binary = binary or self.paycheck
+        proc, port = self.fresh_mock(self.mock_for(binary))
+        try:
+            reports = self.report_args() if with_reports else self.report_args(none=True)
+            argv = [binary, "run", suite_dir, "--target", f"url=http://127.0.0.1:{port}",
+                    "--jobs", str(jobs), "--quiet", "--color", "never", *reports]
+            wall, rss, code, out = self.timed(argv)
+        finally:
+            self.stop(proc)
+        m = re.search(r"(\d+) cases?: (\d+) passed, (\d+) failed, (\d+) errors?", out)
+        if code != 0 or not m or m.group(1) != m.group(2):
+            raise SystemExit(f"{binary} run {suite_dir} did not pass (exit {code}):\n{out[-3000:]}")
+        inner = re.search(r" in ([\d.]+) s", out)
+        return {"wall_s": wall, "rss_kb": rss, "cases": int(m.group(1)),
+                "run_s": float(inner.group(1)) if inner else None}
+
     def run_suites(self, key, suite_dir, jobs, with_reports=True):
         """`paycheck run` of suite_dir against a fresh standalone mock; median of reps."""
-        runs = []
-        for _ in range(self.reps):
-            proc, port = self.fresh_mock()
-            try:
-                reports = self.report_args() if with_reports else self.report_args(none=True)
-                argv = [self.paycheck, "run", suite_dir, "--target", f"url=http://127.0.0.1:{port}",
-                        "--jobs", str(jobs), "--quiet", "--color", "never", *reports]
-                wall, rss, code, out = self.timed(argv)
-            finally:
-                self.stop(proc)
-            m = re.search(r"(\d+) cases?: (\d+) passed, (\d+) failed, (\d+) errors?", out)
-            if code != 0 or not m or m.group(1) != m.group(2):
-                raise SystemExit(f"paycheck run {suite_dir} did not pass (exit {code}):\n{out[-3000:]}")
-            inner = re.search(r" in ([\d.]+) s", out)
-            runs.append({"wall_s": wall, "rss_kb": rss, "cases": int(m.group(1)),
-                         "run_s": float(inner.group(1)) if inner else None})
-        cases = runs[0]["cases"]
-        wall = median([r["wall_s"] for r in runs])
-        return {"key": key, "jobs": jobs, "cases": cases, "runs": runs, "wall_s": wall,
-                "run_s": median([r["run_s"] for r in runs if r["run_s"] is not None]),
-                "rss_kb": max(r["rss_kb"] for r in runs), "flows_per_s": cases / wall}
+        return suite_result(key, jobs, [self.run_suite_once(suite_dir, jobs, with_reports) for _ in range(self.reps)])
 
     def report_args(self, none=False, prefix=""):
         """Every report (JUnit, JSON, HTML) into the work directory, or none at all."""
@@ -254,6 +268,162 @@ class Bench:
         return {"median_s": data["median"], "mean_s": data["mean"], "stddev_s": data.get("stddev"),
                 "min_s": data["min"], "max_s": data["max"], "runs": len(data["times"])}
 
+    # --- before/after (--baseline) ----------------------------------------------------------------
+
+    def binaries(self):
+        """The binaries this run measures, labelled: ("before", baseline) first, then ("after", --paycheck)."""
+        return ([("before", self.baseline)] if self.baseline else []) + [("after", self.paycheck)]
+
+    def binary_info(self, binary):
+        """Where a binary comes from: the commit of the git work tree it sits in, and when it was built."""
+        where = os.path.dirname(os.path.realpath(binary))
+
+        def git(*args):
+            out = subprocess.run(["git", "-C", where, *args], capture_output=True, text=True)
+            return out.stdout.strip() if out.returncode == 0 else ""
+
+        top = git("rev-parse", "--show-toplevel")
+        commit = git("rev-parse", "--short", "HEAD") or "?"
+        dirty = bool(git("status", "--porcelain", "--untracked-files=no")) if top else False
+        built = datetime.datetime.fromtimestamp(os.path.getmtime(binary), datetime.timezone.utc)
+        return {"path": binary, "tree": top or None, "commit": commit + (" (with uncommitted changes)" if dirty else ""),
+                "built": built.strftime("%Y-%m-%d %H:%M UTC")}
+
+    def exec_once(self, argv, cwd):
+        """Runs argv once: (wall s from fork to exit, peak RSS KiB from wait4, exit code, output)."""
+        out_path = os.path.join(self.work, "exec-output.txt")
+        with open(out_path, "wb") as out:
+            start = time.perf_counter()
+            proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here; keeps Popen from waiting again
+        with open(out_path, errors="replace") as f:
+            text = f.read()
+        return wall, usage.ru_maxrss, proc.returncode, text
+
+    def interleaved(self, label, argvs, cwds, runs):
+        """argvs[k] for each binary label k, alternating run by run (one warm-up each first); every run must
+        exit 0. Returns per label the median, mean, σ, min, max of the wall times and the peak RSS."""
+        times = {k: [] for k in argvs}
+        rss = {k: 0 for k in argvs}
+        for i in range(runs + 1):
+            for k, argv in argvs.items():
+                wall, peak, code, out = self.exec_once(argv, cwds[k])
+                if code != 0:
+                    raise SystemExit(f"{label} ({k}) exited {code}: {' '.join(argv)}\n{out[-3000:]}")
+                if i > 0:  # i == 0 is the warm-up
+                    times[k].append(wall)
+                    rss[k] = max(rss[k], peak)
+        return {k: {"median_s": median(v), "mean_s": statistics.mean(v),
+                    "stddev_s": statistics.stdev(v) if len(v) > 1 else None, "min_s": min(v), "max_s": max(v),
+                    "runs": len(v), "times": v, "rss_kb": rss[k]} for k, v in times.items()}
+
+    def preflight(self):
+        """Before anything long: every binary lints the generated workloads and passes small runs of (a) and (b)
+        on its mock, and the built-in suites pass (the baseline falls back to the Suites/ of its own tree)."""
+        small = {}
+        for workload in ("ptp", "kv"):
+            small[workload] = os.path.join(self.work, f"preflight-{workload}")
+            self.generate("suites", "--workload", workload, "--cases", 20, "--out", small[workload])
+        lint_dir = os.path.join(self.work, "preflight-lint")
+        self.generate("lint", "--files", 10, "--out", lint_dir)
+        self.builtin_cwd = {}
+        self.builtin_cases = {}
+        for label, binary in self.binaries():
+            for directory in (small["ptp"], small["kv"], lint_dir):
+                wall, peak, code, out = self.exec_once([binary, "lint", directory, "--color", "never"], ROOT)
+                if code != 0:
+                    raise SystemExit(f"{binary} lint {directory} (a generated workload) failed with exit {code}:\n"
+                                     f"{out[-3000:]}")
+            for workload in ("ptp", "kv"):
+                self.run_suite_once(small[workload], 4, binary=binary)
+            argv = [binary, "run", "--color", "never", "--quiet", *self.report_args(prefix="builtin-")]
+            tree = self.binary_info(binary)["tree"] if binary != self.paycheck else None
+            for cwd in [ROOT] + ([tree] if tree and tree != ROOT else []):
+                wall, peak, code, out = self.exec_once(argv, cwd)
+                if code == 0:
+                    break
+                log(f"{label}: the built-in suites of {cwd} do not pass with {binary} (exit {code})")
+            if code != 0:
+                raise SystemExit(f"built-in suites fail with {binary} (exit {code}):\n{out[-3000:]}")
+            self.builtin_cwd[label] = cwd
+            m = re.search(r"(\d+) cases?:", out)
+            self.builtin_cases[label] = int(m.group(1)) if m else None
+            log(f"preflight {label}: {binary} lints and passes the generated workloads; built-in suites of {cwd} pass "
+                f"({self.builtin_cases[label]} cases)")
+
+    def compare(self, suites, lint_dir):
+        """The runner figures of --baseline and --paycheck, interleaved run by run (before, after, before, …),
+        at the sizes and settings of the main run; each `paycheck run` against a fresh mock (see mock_for)."""
+        r = self.results
+        pair = self.binaries()
+        rounds = self.reps
+        c = {"rounds": rounds, "mock": self.baseline_mock, "binaries": {k: self.binary_info(b) for k, b in pair}}
+
+        # wrk on the (a) mix, against each binary's own mock, at the main run's best -t/-c for that mix.
+        flow = max(r["wrk_flow"], key=lambda row: row.get("flows_per_s", 0))
+        threads, connections = flow["threads"], flow["connections"]
+        load = self.quiet(f"before/after wrk flow -t{threads} -c{connections}")
+        runs = {k: [] for k, _ in pair}
+        for _ in range(rounds):
+            for k, binary in pair:
+                runs[k].append(self.wrk_on_mock("flow.lua", "", threads, connections, True, binary=binary))
+        c["wrk_flow"] = {k: wrk_row(v, threads, connections, load) for k, v in runs.items()}
+        log("before/after wrk flow: " + ", ".join(f"{k} {row['flows_per_s']:.0f} flows/s" for k, row in c["wrk_flow"].items()))
+
+        # The runner on (a) over the --jobs sweep (its best is the figure compared with wrk).
+        size = self.sweep_size
+        c["sweep"] = {k: [] for k, _ in pair}
+        for jobs in self.jobs_sweep:
+            load = self.quiet(f"before/after runner (a) {size} jobs={jobs}")
+            runs = {k: [] for k, _ in pair}
+            for _ in range(rounds):
+                for k, binary in pair:
+                    runs[k].append(self.run_suite_once(suites[("ptp", size)], jobs, binary=binary))
+            for k, v in runs.items():
+                c["sweep"][k].append({**suite_result("ptp", jobs, v), "workload": "ptp", "load": load})
+            log(f"before/after runner (a) {size} -j{jobs}: " + ", ".join(
+                f"{k} {c['sweep'][k][-1]['wall_s']:.2f} s" for k, _ in pair))
+
+        # Wall times of (a) and (b) at the two largest sizes, at the --jobs of the main run's sizes table.
+        jobs = r["best_jobs"]
+        c["jobs"] = jobs
+        c["sizes"] = {k: [] for k, _ in pair}
+        for workload in ("ptp", "kv"):
+            for size in self.sizes[-2:]:
+                if workload == "ptp" and size == self.sweep_size:
+                    for k, _ in pair:  # the same runs as the sweep's row of this --jobs
+                        c["sizes"][k].append(next(s for s in c["sweep"][k] if s["jobs"] == jobs))
+                    continue
+                load = self.quiet(f"before/after runner {workload} {size}")
+                runs = {k: [] for k, _ in pair}
+                for _ in range(rounds):
+                    for k, binary in pair:
+                        runs[k].append(self.run_suite_once(suites[(workload, size)], jobs, binary=binary))
+                for k, v in runs.items():
+                    c["sizes"][k].append({**suite_result(workload, jobs, v), "workload": workload, "load": load})
+                log(f"before/after runner {workload} {size} -j{jobs}: " + ", ".join(
+                    f"{k} {c['sizes'][k][-1]['wall_s']:.2f} s" for k, _ in pair))
+
+        # lint and the built-in suites, timed here (not by hyperfine) so that the binaries alternate run by run.
+        n = 3 if self.quick else 10
+        self.quiet("before/after lint")
+        c["lint"] = self.interleaved("lint", {k: [b, "lint", lint_dir, "--color", "never"] for k, b in pair},
+                                     {k: ROOT for k, _ in pair}, n)
+        self.quiet("before/after built-in suites")
+        c["builtin"] = self.interleaved(
+            "built-in suites",
+            {k: [b, "run", "--color", "never", "--quiet", *self.report_args(prefix=f"builtin-{k}-")] for k, b in pair},
+            self.builtin_cwd, n)
+        for k, _ in pair:
+            c["builtin"][k]["cwd"] = self.builtin_cwd[k]
+            c["builtin"][k]["cases"] = self.builtin_cases[k]
+        log("before/after lint: " + ", ".join(f"{k} {v['median_s']:.3f} s" for k, v in c["lint"].items())
+            + "; built-in: " + ", ".join(f"{k} {v['median_s']:.3f} s" for k, v in c["builtin"].items()))
+        r["compare"] = c
+        return c
+
     # --- the whole run ---------------------------------------------------------------------------
 
     def machine(self):
@@ -293,6 +463,7 @@ class Bench:
         r = self.results
         r["machine"] = self.machine()
         r["wrk_duration_s"] = self.duration
+        self.preflight()
         hello_port = free_port()
         hello = self.start([self.hello, "--port", str(hello_port)], hello_port, "hello")
 
@@ -391,6 +562,10 @@ class Bench:
             runs=3 if self.quick else 10)
         log(f"built-in suites: {r['builtin']['median_s']:.3f} s")
 
+        # Before/after: the same runner figures for --baseline and --paycheck, interleaved.
+        if self.baseline:
+            self.compare(suites, lint_dir)
+
         # Profile of the runner on 1,000 cases of workload (a), if perf works here.
         r["profile"] = self.profile(suites[("ptp", 1000)], best_jobs)
 
@@ -419,6 +594,27 @@ class Bench:
         summary["command"] = ("perf record -F 499 -g -- paycheck run <1,000 cases of (a)> --target url=… "
                               f"--jobs {jobs}; perf report --sort symbol (--no-children and --children)")
         return summary
+
+
+def wrk_row(runs, threads, connections, load):
+    """The median of wrk runs of one -t/-c config (p50/p99 of the median run; errors summed)."""
+    best = sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]  # the median run
+    row = {"threads": threads, "connections": connections, "load": load, "runs": runs,
+           "rps": median([r["rps"] for r in runs]), "p50_us": best["p50_us"], "p99_us": best["p99_us"],
+           "errors": sum(r["non2xx"] + r["connect_errors"] + r["read_errors"] + r["write_errors"]
+                         + r["timeouts"] + r.get("failures", 0) for r in runs)}
+    if "flows" in best:
+        row["flows_per_s"] = median([r["flows"] / (r["duration_us"] / 1e6) for r in runs])
+    return row
+
+
+def suite_result(key, jobs, runs):
+    """The median of `paycheck run`s of one suite directory (peak RSS: the largest of the runs)."""
+    cases = runs[0]["cases"]
+    wall = median([r["wall_s"] for r in runs])
+    return {"key": key, "jobs": jobs, "cases": cases, "runs": runs, "wall_s": wall,
+            "run_s": median([r["run_s"] for r in runs if r["run_s"] is not None]),
+            "rss_kb": max(r["rss_kb"] for r in runs), "flows_per_s": cases / wall}
 
 
 def profile_summary(data):
@@ -465,7 +661,16 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--command", default="Benchmarks/run.sh")
     parser.add_argument("--results", help="render docs from an earlier results.json instead of measuring")
+    parser.add_argument("--baseline", help="an older paycheck binary: also measure it against --paycheck, interleaved, "
+                                           "and add a Before/after section")
+    parser.add_argument("--baseline-mock", choices=["own", "current"], default="own",
+                        help="the mock each runner of the Before/after runs talks to: its own binary's (default), or "
+                             "--paycheck's for both (isolates the runner)")
+    parser.add_argument("--max-wait", type=float, help="longest wait for a quiet machine before each measurement, in "
+                                                       "seconds (default 600, --quick 120; the load is recorded)")
     args = parser.parse_args()
+    if args.baseline and not (os.path.isfile(args.baseline) and os.access(args.baseline, os.X_OK)):
+        parser.error(f"--baseline {args.baseline}: not an executable file")
     bench = Bench(args)
 
     def on_signal(signum, frame):

@@ -6,7 +6,8 @@ import PayCheckRunner
 /// Live output goes through `write`, one complete line (ending in `\n`) per call:
 /// - `.started`: `Running 12 cases against mock…`
 /// - `.caseFinished`, verbose only: `  ✔ name (12 ms)`, `  ✘ name`, `  ! name` (error), `  - name (reason)`
-/// - `.suiteFinished`: `PASS   suites/p2p/lifecycle.yaml  Lifecycle  (3 passed, 0 failed, 0 errors, 1 skipped, 123 ms)`
+/// - `.suiteFinished`: `PASS   suites/p2p/lifecycle.yaml  Lifecycle  (3 passed, 0 failed, 0 errors, 1 skipped, 123 ms)`;
+///   `SKIP` when no case of the suite ran, so a run that checked nothing never reads as passing.
 ///
 /// `quiet` prints nothing live. Colours are used only when `colored` is set; the CLI decides from the TTY,
 /// `NO_COLOR` and `--color`.
@@ -56,8 +57,10 @@ public struct ConsoleReporter: Sendable {
     /// The line for one finished suite.
     func suiteLine(_ suite: SuiteResult) -> String {
         let (errors, failed) = (suite.count(.error), suite.count(.failed))
+        let nothingRan = suite.cases.allSatisfy { $0.verdict == .skipped && $0.steps.isEmpty }
         let label =
-            errors > 0 ? style.bold(style.yellow("ERROR")) : failed > 0 ? style.bold(style.red("FAIL ")) : style.bold(style.green("PASS "))
+            errors > 0 ? style.bold(style.yellow("ERROR")) : failed > 0 ? style.bold(style.red("FAIL "))
+            : nothingRan ? style.bold(style.yellow("SKIP ")) : style.bold(style.green("PASS "))
         let counts =
             "\(suite.count(.passed)) passed, \(failed) failed, \(ReportFormat.plural(errors, "error")), "
             + "\(suite.count(.skipped)) skipped, \(ReportFormat.human(suite.duration))"
@@ -82,6 +85,10 @@ public struct ConsoleReporter: Sendable {
             colorIf(c.skipped > 0, "\(c.skipped) skipped", style.dim),
         ]
         let line = "\(ReportFormat.plural(c.total, "case")): \(parts.joined(separator: ", ")) in \(ReportFormat.seconds2(result.duration))"
+        if !result.notChecked.isEmpty {
+            let title = result.allowEmpty ? "not checked (allowed by --allow-empty):" : style.yellow("NOT CHECKED") + " — this run is not a conformance verdict:"
+            blocks.append(([title] + result.notChecked.map { "  - " + $0 }).joined(separator: "\n"))
+        }
         blocks.append(line + "\n" + exitMeaning(result.exitCode))
         return blocks.joined(separator: "\n\n") + "\n"
     }
@@ -138,6 +145,7 @@ public struct ConsoleReporter: Sendable {
         case 1: "exit 1: conformance failures"
         case 2: "exit 2: suite or usage invalid"
         case 3: "exit 3: could not run (errors)"
+        case 4: "exit 4: nothing was checked (use --allow-empty to accept that)"
         default: "exit \(code)"
         }
     }

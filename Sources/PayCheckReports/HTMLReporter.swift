@@ -12,12 +12,12 @@ public enum HTMLReporter {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>PayCheck · \(h(verdictWord(result.exitCode))) · \(counts.total) cases</title>
+            <title>PayCheck · \(h(result.verdictWord)) · \(counts.total) cases</title>
             <style>\(style)</style></head><body>
-            <header class="\(verdictClass(result.exitCode))"><h1>PayCheck — \(h(verdictWord(result.exitCode)))</h1>
+            <header class="\(verdictClass(result))"><h1>PayCheck — \(h(result.verdictWord))</h1>
             <p>\(counts.total) cases: \(counts.passed) passed, \(counts.failed) failed, \(counts.errors) errors, \(counts.skipped) skipped
             · target <code>\(h(result.target))</code> · \(h(ReportFormat.seconds2(result.duration))) · \(h(ReportFormat.iso8601(result.startedAt)))
-            · paycheck \(h(result.version)) on \(h(result.hostname)) · exit \(result.exitCode)</p></header>
+            · paycheck \(h(result.version)) on \(h(result.hostname)) · exit \(result.exitCode)</p>\(notChecked(result))</header>
             <main>
 
             """
@@ -105,15 +105,17 @@ public enum HTMLReporter {
         return "<details class=tx><summary>transcript</summary><pre>\(h(Transcript.render(testCase)))</pre></details>"
     }
 
-    static func verdictWord(_ exitCode: Int32) -> String {
-        switch exitCode {
-        case 0: "conformant"
-        case 1: "not conformant"
-        default: "could not run"
-        }
+    /// The header class: green only for a run that checked everything it selected and passed.
+    static func verdictClass(_ result: RunResult) -> String {
+        if result.exitCode == 0 && result.notChecked.isEmpty { return "good" }
+        return result.exitCode == 1 ? "bad" : "warn"
     }
 
-    static func verdictClass(_ exitCode: Int32) -> String { exitCode == 0 ? "good" : (exitCode == 1 ? "bad" : "warn") }
+    /// Why the run checked less than it selected, as a list under the verdict.
+    static func notChecked(_ result: RunResult) -> String {
+        guard !result.notChecked.isEmpty else { return "" }
+        return "<p><strong>Not checked:</strong></p><ul>" + result.notChecked.map { "<li>\(h($0))</li>" }.joined() + "</ul>"
+    }
 
     /// HTML-escapes text (and replaces characters HTML cannot carry).
     /// (One pass over the bytes: Foundation's `replacingOccurrences` here was a fifth of a 10,000-case run.)

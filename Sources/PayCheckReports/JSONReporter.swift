@@ -28,6 +28,8 @@ public enum JSONReporter {
             "duration": seconds(result.duration),
             "counts": counts(result.counts),
             "exitCode": .int(Int(result.exitCode)),
+            "verdict": .string(result.verdictWord),
+            "notChecked": .array(result.notChecked.map(Value.string)),
             "suites": .array(result.suites.map(suite)),
             "coverage": coverage(result),
         ])

@@ -45,8 +45,8 @@ public enum JUnitReporter {
         out += ">\n    <properties>\n"
         let properties = [
             ("provider", suite.providerOrHTTP), ("target", result.target), ("targetKind", result.targetKind),
-            ("version", result.version), ("suiteFile", suite.file),
-        ]
+            ("version", result.version), ("suiteFile", suite.file), ("verdict", result.verdictWord),
+        ] + result.notChecked.map { ("notChecked", $0) }
         for (name, value) in properties {
             out += "      <property" + attributes([("name", name), ("value", value)]) + "/>\n"
         }

@@ -31,6 +31,9 @@ public struct RunConfiguration: Sendable {
     public var transcripts: TranscriptPolicy = .failed
 
     /// Creates the default configuration.
+    /// Whether a run that checked nothing may pass (`--allow-empty`); by default it exits 4.
+    public var allowEmpty = false
+
     public init() {}
 }
 

@@ -239,6 +239,10 @@ public struct RunResult: Sendable {
     public var duration: Double
     /// The mapping tables and error catalogs of the providers the run used, by provider id.
     public var providerTables: [String: ProviderTable]
+    /// Why the run checked less than it selected (no case ran; a provider without sandbox credentials).
+    public var notChecked: [String] = []
+    /// Whether a run that checked nothing may pass (`--allow-empty`).
+    public var allowEmpty = false
 
     /// Creates a run result.
     public init(
@@ -262,14 +266,27 @@ public struct RunResult: Sendable {
         return c
     }
 
-    /// The process exit code: 0 all passed, 1 conformance failures, 2 a step invalid as written (the suite must
-    /// change), 3 could not run. An invalid step wins, then errors win over failures.
+    /// The process exit code: 0 every case passed, 1 conformance failures, 2 a step invalid as written (the suite
+    /// must change), 3 could not run, 4 nothing (or not everything selected) was checked. An invalid step wins,
+    /// then errors, then failures; 4 only when nothing else went wrong, and never with `--allow-empty`.
     public var exitCode: Int32 {
         let c = counts
         if suites.contains(where: { $0.cases.contains { $0.hasInvalidStep } }) { return 2 }
         if c.errors > 0 { return 3 }
         if c.failed > 0 { return 1 }
+        if !notChecked.isEmpty && !allowEmpty { return 4 }
         return 0
+    }
+
+    /// The verdict in words, as every report shows it.
+    public var verdictWord: String {
+        switch exitCode {
+        case 0: notChecked.isEmpty ? "conformant" : "nothing checked (allowed by --allow-empty)"
+        case 1: "not conformant"
+        case 2: "suite invalid"
+        case 3: "could not run"
+        default: "nothing checked"
+        }
     }
 }
 

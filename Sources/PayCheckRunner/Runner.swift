@@ -135,10 +135,41 @@ public struct Runner: Sendable {
                 states: provider.outcomeMapping.rules.map { ($0.key, $0.outcome.rawValue) },
                 errorCodes: provider.errorCatalog.entries.map { ($0.code, $0.errorClass.rawValue) })
         }
-        return RunResult(
+        var result = RunResult(
             suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
             version: payCheckVersion, hostname: hostname, startedAt: startedAt,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables)
+        result.notChecked = notChecked(plan, suites)
+        result.allowEmpty = configuration.allowEmpty
+        return result
+    }
+
+    /// Why the run checked less than it selected: no case ran at all, or a provider was skipped for lack of
+    /// sandbox credentials (DESIGN.md §6: a run that checked nothing is never green).
+    func notChecked(_ plan: RunPlan, _ suites: [SuiteResult]) -> [String] {
+        var reasons: [String] = []
+        let ran = suites.flatMap(\.cases).contains { !$0.steps.isEmpty }
+        if !ran { reasons.append("no case ran: every selected case was skipped") }
+        guard configuration.target == .sandbox else { return reasons }
+        for id in Set(plan.suites.compactMap(\.provider)).sorted() where !hasCredentials(id) {
+            let variables = providers[id]?.credentialFields.map(\.environmentVariable) ?? []
+            reasons.append("provider '\(id)' was not checked: no sandbox credentials (set \(variables.joined(separator: ", ")))")
+        }
+        return reasons
+    }
+
+    /// For the sandbox: the providers some of whose credentials are set while others are missing — a
+    /// configuration error naming the missing variables, not a reason to skip.
+    public func partialCredentials(for providerIDs: Set<String>) -> [String] {
+        guard configuration.target == .sandbox else { return [] }
+        return providerIDs.sorted().compactMap { id in
+            guard let provider = providers[id] else { return nil }
+            let set = provider.credentialFields.filter { !(configuration.environment[$0.environmentVariable] ?? "").isEmpty }
+            guard !set.isEmpty, set.count < provider.credentialFields.count else { return nil }
+            let missing = provider.credentialFields.filter { field in !set.contains { $0.name == field.name } }
+            return "provider '\(id)' is partly configured for the sandbox: set " + missing.map(\.environmentVariable).joined(separator: ", ")
+                + " (or unset " + set.map(\.environmentVariable).joined(separator: ", ") + " to skip it)"
+        }
     }
 
     /// Runs (or skips) one case.

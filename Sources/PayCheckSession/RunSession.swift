@@ -43,6 +43,8 @@ public struct RunSession: Sendable {
                 hostname: hostname)
             let plan = RunPlan(suites: suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
             guard !plan.items.isEmpty else { throw RunSessionError.noCasesSelected }
+            let partial = runner.partialCredentials(for: Set(plan.suites.compactMap(\.provider)))
+            guard partial.isEmpty else { throw RunSessionError.configuration(partial) }
             if let controlURL { return await runner.run(plan, controlURL: controlURL, onEvent: onEvent) }
             switch configuration.target {
             case .mock:
@@ -64,11 +66,14 @@ public struct RunSession: Sendable {
 public enum RunSessionError: Error, Sendable, CustomStringConvertible {
     /// The paths, tags, filter and shard selected no case.
     case noCasesSelected
+    /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
+    case configuration([String])
 
     /// The message.
     public var description: String {
         switch self {
         case .noCasesSelected: "no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)"
+        case .configuration(let problems): problems.joined(separator: "\nerror: ")
         }
     }
 }

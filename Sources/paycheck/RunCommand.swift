@@ -11,15 +11,17 @@ import PayCheckRunner
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run suites and write JUnit and JSON reports (the default command).",
+        abstract: "Run suites and write JUnit, JSON and HTML reports (the default command).",
         discussion: """
             Targets: 'mock' (default) starts an embedded mock of every provider on 127.0.0.1;
             'sandbox' uses each provider's documented sandbox with credentials from
-            PAYCHECK_<PROVIDER>_<FIELD> environment variables (providers without them are skipped);
+            PAYCHECK_<PROVIDER>_<FIELD> environment variables (a provider without any is skipped, and
+            the run is then not green; one with only some of them set is a configuration error);
             'url=http://host:port' uses a standalone `paycheck mock` or any server with its layout.
 
-            Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite or usage ·
-            3 could not run (errors win over failures).
+            Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite, usage or configuration ·
+            3 could not run (errors win over failures) · 4 nothing was checked (no case ran, or a
+            selected provider had no sandbox credentials; --allow-empty makes that 0).
             """)
 
     @OptionGroup var suites: SuiteOptions
@@ -50,6 +52,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Stop starting cases after the first failure or error.")
     var failFast = false
+
+    @Flag(name: .long, help: "Let a run that checked nothing (every case skipped, a provider without credentials) exit 0.")
+    var allowEmpty = false
 
     @Option(name: .long, help: ArgumentHelp("Default time limit of one HTTP exchange (e.g. 30s, 500ms).", valueName: "duration"))
     var timeout: String = "30s"
@@ -127,6 +132,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.filter = filter
         configuration.shard = try parsedShard().map { (index: $0.0, count: $0.1) }
         configuration.failFast = failFast
+        configuration.allowEmpty = allowEmpty
         configuration.stepTimeout = DurationText.seconds(timeout) ?? 30
         configuration.runTimeout = runTimeout.flatMap(DurationText.seconds)
         configuration.environment = environment

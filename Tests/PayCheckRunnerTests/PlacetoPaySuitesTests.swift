@@ -64,7 +64,7 @@ struct PlacetoPaySuitesTests {
         }
     }
 
-    @Test("on the sandbox without credentials every case is skipped with a reason and nothing is sent")
+    @Test("on the sandbox without credentials every case is skipped with a reason, nothing is sent, and the run is not green")
     func sandboxWithoutCredentials() async throws {
         var configuration = RunConfiguration()
         configuration.target = .sandbox
@@ -78,7 +78,27 @@ struct PlacetoPaySuitesTests {
                 || $0.skipReason?.hasPrefix("no sandbox credentials for 'placetopay'") == true
         })
         #expect(Self.steps(result).flatMap(\.exchanges).isEmpty)
-        #expect(result.exitCode == 0)
+        #expect(result.exitCode == 4 && result.verdictWord == "nothing checked")
+        #expect(result.notChecked == [
+            "no case ran: every selected case was skipped",
+            "provider 'placetopay' was not checked: no sandbox credentials (set PAYCHECK_PLACETOPAY_LOGIN, PAYCHECK_PLACETOPAY_SECRET_KEY)",
+        ])
+
+        var allowed = configuration
+        allowed.allowEmpty = true
+        let (accepted, _) = try await InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: allowed)
+            .run(try Self.suites())
+        #expect(accepted.exitCode == 0 && !accepted.notChecked.isEmpty)
+    }
+
+    @Test("sandbox credentials set only in part are a configuration error naming the missing variable")
+    func partialCredentials() async throws {
+        var configuration = RunConfiguration()
+        configuration.target = .sandbox
+        configuration.environment = ["PAYCHECK_PLACETOPAY_LOGIN": "my-site"]
+        let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
+        let error = await #expect(throws: RunSessionError.self) { try await run.run(try Self.suites()) }
+        #expect(error?.description.contains("set PAYCHECK_PLACETOPAY_SECRET_KEY") == true)
     }
 
     @Test("with sandbox credentials, only the cases that need the mock are skipped")
