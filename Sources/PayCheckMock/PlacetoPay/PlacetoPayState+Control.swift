@@ -6,6 +6,7 @@ extension PlacetoPayState {
     /// The members of a site body.
     static let siteMembers = [
         "secretKey", "status", "notificationUrl", "acceptsSHA1", "notificationAlgorithm", "locale",
+        "notificationRetries",
     ]
 
     /// `PUT /__paycheck/placetopay/sites/{login}`: creates the site (then `secretKey` is required) or updates the
@@ -58,6 +59,18 @@ extension PlacetoPayState {
                     "'notificationAlgorithm' must be sha256 or sha1, got \(MockHTTPError.quoted(value.description))")
             }
             site.notificationAlgorithm = algorithm
+        }
+        if let value = json["notificationRetries"] {
+            let texts = value.arrayValue?.compactMap(\.stringValue)
+            guard let texts, texts.count == value.arrayValue?.count,
+                let schedule = WebhookRetrySchedule(parsing: texts)
+            else {
+                throw MockHTTPError(
+                    .badRequest,
+                    "'notificationRetries' must be an array of durations such as [\"1m\", \"5m\"], got "
+                        + MockHTTPError.quoted(value.description))
+            }
+            site.notificationRetries = schedule
         }
         if let value = json["locale"] {
             guard let locale = value.string, PlacetoPaySite.isValidLocale(locale) else {

@@ -17,6 +17,72 @@ struct WebhookDispatcherTests {
             scope: scope)
     }
 
+    @Test("acceptance: a PlacetoPay notification answered 500 is retried on the site's schedule as the clock advances")
+    func placetoPayRetriedOnSchedule() async throws {
+        let receiver = ScriptedWebhookReceiver([.reply(500, "try later"), .reply(200, "ok")])
+        let host = MockHost(providers: [PlacetoPayMock()], clock: fixedClock(), webhookTransport: receiver)
+        try await withRouter(host) { client in
+            let mock = PlacetoPayHarness(client: client, host: host)
+            let site = try await mock.control(
+                .put, "sites/retry-site",
+                [
+                    "secretKey": "retry-secret", "notificationUrl": "http://merchant.example/hook",
+                    "notificationRetries": ["1m", "5m", "30m"],
+                ])
+            #expect(site.status == .ok)
+            #expect(value(site.object(), "notificationRetries") as? [String] == ["60s", "300s", "1800s"])
+            let signer = PlacetoPaySigner(login: "retry-site", secret: "retry-secret")
+            let requestId = try await mock.create(signer: signer)
+            #expect(try await mock.pay(requestId, card: "4110760000000081").status == .ok)
+
+            // Attempt 1 was sent while the payer's request ran, and failed.
+            #expect(receiver.received.count == 1)
+            let first = try await self.log(client)
+            #expect(first.count == 1)
+            #expect(first.first?["status"] as? Int == 500)
+            #expect(first.first?["responseBody"] as? String == "try later")
+            #expect(first.first?["nextAttemptAt"] as? String == "2026-01-15T10:01:00Z")
+
+            // 59 s later nothing is due; at 60 s attempt 2 is sent before the clock route answers.
+            _ = try await client.send(.post, "/__paycheck/clock", body: #"{"advance":"59s"}"#)
+            #expect(receiver.received.count == 1)
+            _ = try await client.send(.post, "/__paycheck/clock", body: #"{"advance":"1s"}"#)
+            #expect(receiver.received.count == 2)
+            #expect(receiver.received[1] == receiver.received[0])
+
+            let log = try await self.log(client, query: "?provider=placetopay")
+            #expect(log.map { $0["attempt"] as? Int } == [1, 2])
+            #expect(log.map { $0["status"] as? Int } == [500, 200])
+            #expect(log.map { $0["sentAt"] as? String } == ["2026-01-15T10:00:00Z", "2026-01-15T10:01:00Z"])
+            #expect(log.map { $0["deliveryId"] as? String } == ["wh-1", "wh-1"])
+            #expect(log.last?["delivered"] as? Bool == true)
+            #expect(log.last?["nextAttemptAt"] is NSNull)
+            #expect(host.scheduler.pendingJobs.isEmpty)
+
+            // PlacetoPay's own log has both attempts too.
+            let own = try await mock.control(.get, "notifications?requestId=\(requestId)").object()
+            #expect(own["count"] as? Int == 2)
+        }
+    }
+
+    @Test("PlacetoPay's default is one attempt (providers.md §1.9): a 500 is never retried")
+    func placetoPayDefaultIsOnce() async throws {
+        let receiver = ScriptedWebhookReceiver([.reply(500, "")])
+        let host = MockHost(providers: [PlacetoPayMock()], clock: fixedClock(), webhookTransport: receiver)
+        try await withRouter(host) { client in
+            let mock = PlacetoPayHarness(client: client, host: host)
+            _ = try await mock.control(
+                .put, "sites/once-site", ["secretKey": "s", "notificationUrl": "http://merchant.example/hook"])
+            let requestId = try await mock.create(signer: PlacetoPaySigner(login: "once-site", secret: "s"))
+            _ = try await mock.pay(requestId, card: "4110760000000081")
+            _ = try await client.send(.post, "/__paycheck/clock", body: #"{"advance":"2d"}"#)
+            #expect(receiver.received.count == 1)
+            let log = try await self.log(client)
+            #expect(log.first?["maximumAttempts"] as? Int == 1)
+            #expect(log.first?["nextAttemptAt"] is NSNull)
+        }
+    }
+
     @Test("one clock jump past several offsets sends every due retry, in order, with their scheduled times")
     func jumpSendsAllDueRetries() async throws {
         let clock = fixedClock()
