@@ -39,6 +39,8 @@ public final class WebhookDispatcher: Sendable {
         var generation = 0
     }
 
+    /// The most attempts the log keeps; older ones are dropped first, so a long benchmark cannot grow it forever.
+    public let maximumLogEntries: Int
     /// Sends the attempts.
     private let transport: any WebhookTransport
     /// Runs the retries.
@@ -48,8 +50,15 @@ public final class WebhookDispatcher: Sendable {
     /// The log and counters.
     private let state = Mutex(State())
 
-    /// Creates a dispatcher sending through `transport` and retrying on `scheduler`.
-    public init(transport: any WebhookTransport, scheduler: MockScheduler, scopes: MockClockScopes) {
+    /// Creates a dispatcher sending through `transport` and retrying on `scheduler`, keeping at most
+    /// `maximumLogEntries` attempts in its log.
+    public init(
+        transport: any WebhookTransport,
+        scheduler: MockScheduler,
+        scopes: MockClockScopes,
+        maximumLogEntries: Int = 10_000
+    ) {
+        self.maximumLogEntries = max(1, maximumLogEntries)
         self.transport = transport
         self.scheduler = scheduler
         self.scopes = scopes
@@ -122,6 +131,9 @@ public final class WebhookDispatcher: Sendable {
         let current = self.state.withLock { state in
             guard state.generation == delivery.generation else { return false }
             state.log.append(record)
+            if state.log.count > self.maximumLogEntries {
+                state.log.removeFirst(state.log.count - self.maximumLogEntries)
+            }
             return true
         }
         guard current else { return record }

@@ -126,6 +126,18 @@ struct WebhookDispatcherTests {
         #expect(scheduler.pendingJobs.isEmpty)
     }
 
+    @Test("the log keeps the most recent attempts up to its limit")
+    func logLimit() async throws {
+        let scopes = MockClockScopes(defaultClock: fixedClock())
+        let dispatcher = WebhookDispatcher(
+            transport: ScriptedWebhookReceiver([.reply(204, "")]), scheduler: MockScheduler(scopes: scopes),
+            scopes: scopes, maximumLogEntries: 2)
+        for _ in 0..<3 {
+            await dispatcher.deliver(self.webhook([]))
+        }
+        #expect(dispatcher.attempts().map(\.deliveryID) == ["wh-2", "wh-3"])
+    }
+
     @Test("retries follow their own clock scope: advancing the default clock does not send a scoped retry")
     func retriesUseTheirScope() async throws {
         let clock = fixedClock()
