@@ -105,4 +105,13 @@ struct MockSchedulerTests {
         }
         #expect(scheduler.pendingJobs.isEmpty)
     }
+
+    @Test("the host's background tick ends as soon as its task is cancelled")
+    func tickEndsOnCancellation() async {
+        let host = MockHost(providers: [], clock: fixedClock())
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await host.runScheduler(every: .seconds(3600)) }
+            group.cancelAll()
+        }
+    }
 }
