@@ -31,6 +31,113 @@ def wrk_table(rows, flows=False):
     return "\n".join(lines)
 
 
+def change(before, after, lower_is_better):
+    """`after / before` with what it means, e.g. "0.82× (18% less time)"."""
+    if not before or not after:
+        return "–"
+    ratio = after / before
+    delta = abs(ratio - 1)
+    if delta < 0.005:
+        return f"{ratio:.2f}× (no change)"
+    if lower_is_better:
+        return f"{ratio:.2f}× ({delta:.0%} {'less' if ratio < 1 else 'more'})"
+    return f"{ratio:.2f}× ({delta:.0%} {'more' if ratio > 1 else 'less'})"
+
+
+def spread(runs, key="wall_s"):
+    """" (min–max)" of several runs, nothing for one."""
+    values = [x[key] for x in runs]
+    return f" ({min(values):.2f}–{max(values):.2f})" if len(values) > 1 else ""
+
+
+def before_after(r):
+    """The "Before/after" section: --baseline against --paycheck, measured interleaved in the same run."""
+    c = r["compare"]
+    b, a = c["binaries"]["before"], c["binaries"]["after"]
+    out = ["## Before/after\n"]
+    mock = ("a freshly started standalone mock of the same binary" if c["mock"] == "own"
+            else "a freshly started standalone mock of the *after* binary (`--baseline-mock current`: both runners "
+                 "talk to the same mock, so only the runner differs)")
+    out.append(f"*Before* is `{b['path']}` (commit {b['commit']}, built {b['built']}); *after* is `{a['path']}` "
+               f"(commit {a['commit']}, built {a['built']}). Both were measured in this run, alternating run by run "
+               f"(before, after, before, after, …; {c['rounds']} run(s) of each per figure, medians), after the "
+               "measurements above and with the same sizes and settings; every `paycheck run` writes all three "
+               f"reports and talks to {mock}. The wrk rows run each binary's own mock. *after / before*: below 1 "
+               "is better for times and memory, above 1 for throughput.\n")
+
+    def best_sweep(k):
+        return max(c["sweep"][k], key=lambda s: s["flows_per_s"])
+
+    wb, wa = c["wrk_flow"]["before"], c["wrk_flow"]["after"]
+    # The runner is compared with wrk on the mock it talked to.
+    wrk_for_before = wa if c["mock"] == "current" else wb
+    sb, sa = best_sweep("before"), best_sweep("after")
+    rows = []
+    rows.append((f"wrk, (a) request mix on the binary's own mock (`-t{wa['threads']} -c{wa['connections']}`)",
+                 f"{num(wb['flows_per_s'])} flows/s", f"{num(wa['flows_per_s'])} flows/s",
+                 change(wb["flows_per_s"], wa["flows_per_s"], False)))
+    rows.append((f"Runner, (a) {sb['cases']:,} cases, best of `--jobs` {'/'.join(str(s['jobs']) for s in c['sweep']['after'])}",
+                 f"{num(sb['flows_per_s'])} flows/s (-j{sb['jobs']})", f"{num(sa['flows_per_s'])} flows/s (-j{sa['jobs']})",
+                 change(sb["flows_per_s"], sa["flows_per_s"], False)))
+    vb, va = sb["flows_per_s"] / wrk_for_before["flows_per_s"], sa["flows_per_s"] / wa["flows_per_s"]
+    rows.append(("Runner vs wrk on the (a) mix (target ≥ 50%)", f"{vb:.0%}", f"{va:.0%}", change(vb, va, False)))
+    sizes_b = {(s["workload"], s["cases"]): s for s in c["sizes"]["before"]}
+    for s in c["sizes"]["after"]:
+        t = sizes_b[(s["workload"], s["cases"])]
+        label = "(a) PlacetoPay" if s["workload"] == "ptp" else "(b) raw HTTP"
+        rows.append((f"Runner wall, {label}, {s['cases']:,} cases, `-j{s['jobs']}`",
+                     f"{t['wall_s']:.2f} s{spread(t['runs'])}", f"{s['wall_s']:.2f} s{spread(s['runs'])}",
+                     change(t["wall_s"], s["wall_s"], True)))
+    big = max(c["sizes"]["after"], key=lambda s: (s["workload"] == "ptp", s["cases"]))
+    big_b = sizes_b[(big["workload"], big["cases"])]
+    rows.append((f"Peak RSS, (a) {big['cases']:,} cases, `-j{big['jobs']}`", f"{big_b['rss_kb'] / 1024:.0f} MiB",
+                 f"{big['rss_kb'] / 1024:.0f} MiB", change(big_b["rss_kb"], big["rss_kb"], True)))
+
+    def peak(k):
+        return max(s["rss_kb"] for s in c["sweep"][k] + c["sizes"][k])
+
+    rows.append(("Peak RSS, every runner run of this section (target ≤ 200 MB)", f"{peak('before') / 1024:.0f} MiB",
+                 f"{peak('after') / 1024:.0f} MiB", change(peak("before"), peak("after"), True)))
+    lb, la = c["lint"]["before"], c["lint"]["after"]
+    rows.append((f"`paycheck lint` of 1,000 generated suite files (median of {la['runs']})",
+                 f"{lb['median_s']:.3f} s", f"{la['median_s']:.3f} s", change(lb["median_s"], la["median_s"], True)))
+    bb, ba = c["builtin"]["before"], c["builtin"]["after"]
+
+    def builtin_cell(x):
+        own = "" if x["cwd"] == ba["cwd"] else f", the Suites/ of `{x['cwd']}`"
+        cases = f"{x['cases']} cases" if x.get("cases") is not None else "? cases"
+        return f"{x['median_s']:.3f} s ({cases}{own})"
+
+    rows.append((f"`paycheck run` of the built-in suites on the embedded mock (median of {ba['runs']})",
+                 builtin_cell(bb), builtin_cell(ba), change(bb["median_s"], ba["median_s"], True)))
+    out.append(f"| figure | before ({b['commit'].split()[0]}) | after ({a['commit'].split()[0]}) | after / before |\n"
+               "|---|---|---|---|")
+    for row in rows:
+        out.append("| " + " | ".join(row) + " |")
+    out.append("")
+    if bb["cwd"] != ba["cwd"]:
+        out.append("The built-in suites of this tree do not pass with the *before* binary, so it ran the Suites/ of "
+                   "its own tree: that row compares different suite sets.\n")
+
+    out.append(f"`--jobs` sweep, workload (a), {sb['cases']:,} cases (wall: median; flows/s from it):\n")
+    out.append("| --jobs | load before | before wall | after wall | before flows/s | after flows/s | after / before "
+               "flows/s | before peak RSS | after peak RSS |\n|---|---|---|---|---|---|---|---|---|")
+    for t, s in zip(c["sweep"]["before"], c["sweep"]["after"]):
+        out.append(f"| {s['jobs']} | {s['load']:.2f} | {t['wall_s']:.2f} s{spread(t['runs'])} | "
+                   f"{s['wall_s']:.2f} s{spread(s['runs'])} | {num(t['flows_per_s'])} | {num(s['flows_per_s'])} | "
+                   f"{s['flows_per_s'] / t['flows_per_s']:.2f}× | {t['rss_kb'] / 1024:.0f} MiB | "
+                   f"{s['rss_kb'] / 1024:.0f} MiB |")
+    out.append("")
+    out.append("wrk on the (a) mix, each run against a fresh mock of the binary named:\n")
+    out.append("| mock | -t | -c | load before | req/s (median) | p50 | p99 | errors | flows/s |\n"
+               "|---|---|---|---|---|---|---|---|---|")
+    for k, w in (("before", wb), ("after", wa)):
+        out.append(f"| {k} | {w['threads']} | {w['connections']} | {w['load']:.2f} | {num(w['rps'])} | "
+                   f"{ms(w['p50_us'])} | {ms(w['p99_us'])} | {w['errors']} | {num(w['flows_per_s'])} |")
+    out.append("")
+    return out
+
+
 def render(r, command):
     m = r["machine"]
     hello = best(r["wrk_hello"])
@@ -135,7 +242,9 @@ def render(r, command):
     out.append("From a fresh clone, as root (it installs `wrk`, `hyperfine` and `time` with apt-get and Tavern "
                "into a venv under `${TMPDIR:-/tmp}`):\n")
     out.append("```sh\nBenchmarks/run.sh          # everything, medians of 3 runs (about 45 minutes on 2 cores, more if it must wait for a quiet machine)\n"
-               "Benchmarks/run.sh --quick  # smaller sizes, one run each, 3 s wrk runs (for iterating)\n```\n")
+               "Benchmarks/run.sh --quick  # smaller sizes, one run each, 3 s wrk runs (for iterating)\n"
+               "Benchmarks/run.sh --baseline OLD/.build/release/paycheck  # also: a Before/after section, the older "
+               "binary against this tree's, interleaved\n```\n")
     out.append(f"This document was produced by `{command}` ({m['mode']} mode) on {m['date']}. It builds "
                "`paycheck` and `HelloBench` with `swift build -c release`, generates the workloads into a "
                "temporary directory, starts and stops every server itself, and waits before each measurement "
@@ -158,6 +267,9 @@ def render(r, command):
     out.append("")
     out.append("Throughput is flows per second of wall time of the whole `paycheck run` process (start, load, run, "
                "reports), each flow being one case (workload (a): 3 requests; workload (b): 2 requests).\n")
+
+    if r.get("compare"):
+        out.extend(before_after(r))
 
     out.append("## The limit: the servers under wrk\n")
     out.append(f"Each row is the median of {len(r['wrk_hello'][0]['runs'])} run(s) of {r.get('wrk_duration_s', '?')} s "
@@ -281,6 +393,10 @@ def render(r, command):
     out.append(r["commands"].get("tavern", ""))
     out.append("hyperfine -N --warmup 1 --runs 10 '$PAYCHECK lint $DIR --color never'")
     out.append("hyperfine -N --warmup 1 --runs 10 '$PAYCHECK run --color never --quiet --report-junit … --report-json … --report-html …'")
+    if r.get("compare"):
+        out.append("# Before/after: the wrk and `paycheck run` commands above with $PAYCHECK = each binary in turn (before, "
+                   "after, before, …);")
+        out.append("# lint and the built-in suites timed by bench.py (fork to exit, one warm-up each), also alternating.")
     out.append("```\n")
 
     out.append("## Load average before each measurement\n")

@@ -3,6 +3,14 @@
 #
 #   Benchmarks/run.sh           full run: sizes 100/1,000/10,000, medians of 3, 10 s wrk runs
 #   Benchmarks/run.sh --quick   sizes 100/1,000, one run each, 3 s wrk runs (for iterating)
+#   Benchmarks/run.sh --baseline OLD/.build/release/paycheck [--quick]
+#                               also measures an older release binary against this tree's, interleaved run by
+#                               run (old, new, old, new, ...), and adds a "Before/after" section: wrk on the (a)
+#                               mix of each mock, runner flows/s over the --jobs sweep, wall times, peak RSS, lint
+#                               and the built-in suites (about 25 more minutes in a full run, 5 with --quick)
+#   --baseline-mock current     in that section, both runners talk to this tree's mock (default: each its own)
+#   --max-wait SECONDS          longest wait for a 1-minute load below 1.0 before a measurement (default 600,
+#                               --quick 120); on a busy machine it then measures anyway and records the load
 #
 # What it does, from a fresh clone:
 #   1. installs wrk, hyperfine and time (apt-get) and Tavern (pip, into a venv under ${TMPDIR:-/tmp});
@@ -13,16 +21,28 @@
 # Every background process is killed on exit (trap), and all traffic goes to 127.0.0.1.
 set -euo pipefail
 
+quick=()
+extra=()
+shown=""
+usage="usage: Benchmarks/run.sh [--quick] [--baseline PATH [--baseline-mock own|current]] [--max-wait SECONDS]"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=(--quick); shown+=" --quick" ;;
+    --baseline|--baseline-mock|--max-wait)
+      [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+      value=$2
+      if [ "$1" = --baseline ]; then
+        [ -x "$value" ] && [ -f "$value" ] || { echo "--baseline $value: not an executable file" >&2; exit 2; }
+        value=$(cd "$(dirname "$value")" && pwd)/$(basename "$value")
+      fi
+      extra+=("$1" "$value"); shown+=" $1 $value"; shift ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+  shift
+done
 cd "$(dirname "$0")/.."
 root=$(pwd)
-quick=()
-for arg in "$@"; do
-  case "$arg" in
-    --quick) quick=(--quick) ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) echo "usage: Benchmarks/run.sh [--quick]" >&2; exit 2 ;;
-  esac
-done
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
@@ -61,9 +81,9 @@ swift build -c release --product HelloBench 2>&1 | tail -n 1
 bin=$(swift build -c release --show-bin-path)
 
 step "measurements (work directory $work)"
-python3 Benchmarks/bench.py "${quick[@]}" \
+python3 Benchmarks/bench.py "${quick[@]}" "${extra[@]}" \
   --paycheck "$bin/paycheck" --hello "$bin/HelloBench" --venv "$venv" --work "$work" \
-  --out "$root/docs/benchmarks.md" --command "Benchmarks/run.sh${quick:+ --quick}" &
+  --out "$root/docs/benchmarks.md" --command "Benchmarks/run.sh$shown" &
 bench_pid=$!
 wait "$bench_pid"
 bench_pid=""

@@ -22,6 +22,7 @@ struct ControlRoutes: Sendable {
         }
         self.registerKeyValue(on: router)
         self.registerFaults(on: router)
+        self.registerWebhooks(on: router)
     }
 
     /// `GET /__paycheck/health`.
@@ -37,20 +38,22 @@ struct ControlRoutes: Sendable {
 
     /// `{"now": …}` for the clock routes.
     private func clockResponse() -> Response {
-        MockResponse.json(.object([("now", .string(MockTimestamp.format(self.host.clock.now())))]))
+        MockResponse.json(.object([("now", .string(MockTimestamp.format(self.host.currentClock.now())))]))
     }
 
-    /// `POST /__paycheck/clock` with `{"advance": "31m"}` or `{"set": "<ISO 8601>"}`.
+    /// `POST /__paycheck/clock` with `{"advance": "31m"}` or `{"set": "<ISO 8601>"}`, on the clock of the
+    /// request's scope (``ClockScope/headerName``); answers once every scheduler job that became due has run.
     private func adjustClock(_ request: Request) async throws -> Response {
         let object = try JSONText.object(try await Self.body(of: request))
         switch try ClockAdjustment(json: object) {
         case .advance(let seconds):
-            self.host.clock.advance(by: seconds)
+            self.host.currentClock.advance(by: seconds)
         case .set(let date):
-            self.host.clock.set(to: date)
+            self.host.currentClock.set(to: date)
         case .reset:
-            self.host.clock.reset()
+            self.host.currentClock.reset()
         }
+        await self.host.scheduler.runDue()
         return self.clockResponse()
     }
 

@@ -40,6 +40,11 @@ public final class MockClock: Sendable {
         self.offset.withLock { $0 = 0 }
     }
 
+    /// A new clock over the same base time source, with no offset: the clock of another ``ClockScope``.
+    public func sibling() -> MockClock {
+        MockClock(base: self.base)
+    }
+
     /// The current offset from the base time source, in seconds.
     public var offsetSeconds: Double {
         self.offset.withLock { $0 }

@@ -28,6 +28,8 @@ extension MockHost {
 
     /// Serves the mock on `host:port` until the calling task is cancelled.
     ///
+    /// Due scheduler jobs also run as real time passes (``runScheduler(every:)``) for as long as the server runs.
+    ///
     /// Cancellation triggers a graceful shutdown: the listener closes, requests in flight are
     /// answered, idle connections close, and then the method throws `CancellationError`.
     /// - Parameters:
@@ -54,7 +56,7 @@ extension MockHost {
         // (which would drop connections mid-request and log errors); instead the caller's
         // cancellation is turned into a graceful shutdown. The task is always awaited below.
         let server = Task {
-            try await Self.serve(serviceGroup, shuttingDownOn: cancellations)
+            try await Self.serve(serviceGroup, shuttingDownOn: cancellations) { await self.runScheduler() }
         }
         let outcome = await withTaskCancellationHandler {
             await server.result
@@ -74,11 +76,22 @@ extension MockHost {
         case server
         /// The shutdown trigger returned.
         case trigger
+        /// The scheduler tick returned.
+        case ticker
     }
 
-    /// Runs `serviceGroup` and shuts it down gracefully when `cancellations` yields.
-    private static func serve(_ serviceGroup: ServiceGroup, shuttingDownOn cancellations: AsyncStream<Void>) async throws {
+    /// Runs `serviceGroup` and shuts it down gracefully when `cancellations` yields; runs `tick` (until cancelled)
+    /// alongside for as long as the group runs.
+    private static func serve(
+        _ serviceGroup: ServiceGroup,
+        shuttingDownOn cancellations: AsyncStream<Void>,
+        tick: @escaping @Sendable () async -> Void
+    ) async throws {
         try await withThrowingTaskGroup(of: ServeTask.self) { group in
+            group.addTask {
+                await tick()
+                return .ticker
+            }
             group.addTask {
                 try await serviceGroup.run()
                 return .server

@@ -9,8 +9,16 @@ import Synchronization
 public final class MockHost: Sendable {
     /// The hosted provider mocks, in registration order.
     public let providers: [any ProviderMock]
-    /// Mock time shared by the host and every provider.
+    /// Mock time of the default clock scope (requests without the ``ClockScope/headerName`` header).
     public let clock: MockClock
+    /// The clocks of every clock scope, the default one being ``clock``.
+    public let clockScopes: MockClockScopes
+    /// Jobs on the mock clock; due jobs run when the clock route moves time and as real time passes.
+    public let scheduler: MockScheduler
+    /// Delivers provider webhooks with retries on the mock clock; `GET /__paycheck/webhooks` lists attempts.
+    public let webhooks: WebhookDispatcher
+    /// Idempotency keys of every provider.
+    public let idempotency = IdempotencyStore<StoredResponse>()
     /// Every request received outside the control API (plus echo and key-value requests).
     public let journal: RequestJournal
     /// The logger of the server.
@@ -30,14 +38,22 @@ public final class MockHost: Sendable {
     ///   - clock: Mock time; inject a fixed base in tests.
     ///   - logger: The server logger; defaults to a logger labelled `paycheck.mock` at `warning`.
     ///   - outbound: Sender for webhooks; the default throws a clear error when used.
+    ///   - webhookTransport: Sends webhook attempts; defaults to ``OutboundWebhookTransport`` over `outbound`
+    ///     (tests inject a fake receiver).
     public init(
         providers: [any ProviderMock],
         clock: MockClock = MockClock(),
         logger: Logger? = nil,
-        outbound: any OutboundHTTP = NoOutboundHTTP()
+        outbound: any OutboundHTTP = NoOutboundHTTP(),
+        webhookTransport: (any WebhookTransport)? = nil
     ) {
         self.providers = providers
         self.clock = clock
+        self.clockScopes = MockClockScopes(defaultClock: clock)
+        self.scheduler = MockScheduler(scopes: self.clockScopes)
+        self.webhooks = WebhookDispatcher(
+            transport: webhookTransport ?? OutboundWebhookTransport(outbound: outbound), scheduler: self.scheduler,
+            scopes: self.clockScopes)
         self.journal = RequestJournal()
         self.logger =
             logger
@@ -57,10 +73,13 @@ public final class MockHost: Sendable {
     /// The environment handed to provider mocks.
     public var environment: MockEnvironment {
         MockEnvironment(
-            clock: self.clock,
+            clockScopes: self.clockScopes,
             journal: self.journal,
             baseURL: { [boundBaseURL] in boundBaseURL.value },
-            outbound: self.outbound
+            outbound: self.outbound,
+            scheduler: self.scheduler,
+            webhooks: self.webhooks,
+            idempotency: self.idempotency
         )
     }
 
@@ -72,6 +91,7 @@ public final class MockHost: Sendable {
         let router = Router(context: BasicRequestContext.self)
         // Middleware only wraps routes added after it, so it goes first.
         router.add(middleware: MockMiddleware(clock: self.clock, journal: self.journal, faults: self.faults))
+        router.add(middleware: ClockScopeMiddleware(scopes: self.clockScopes))
         ControlRoutes(host: self).register(on: router)
         let environment = self.environment
         for provider in self.providers {
@@ -80,12 +100,16 @@ public final class MockHost: Sendable {
         return router
     }
 
-    /// Clears the journal, key-value store, faults and clock offset, then resets every provider.
+    /// Clears the journal, key-value store, faults, clock scopes and offset, scheduled jobs, the webhook log and
+    /// idempotency keys, then resets every provider.
     public func reset() async {
         self.journal.clear()
         self.keyValueStore.reset()
         self.faults.clear()
-        self.clock.reset()
+        self.scheduler.cancelAll()
+        self.webhooks.reset()
+        self.idempotency.reset()
+        self.clockScopes.reset()
         for provider in self.providers {
             await provider.reset()
         }

@@ -5,6 +5,20 @@
 public protocol OutboundHTTP: Sendable {
     /// POSTs `body` with `headers` to `url` and returns the response status code.
     func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int
+
+    /// POSTs `body` with `headers` to `url` and returns the response status code and body.
+    ///
+    /// The default implementation calls ``post(url:headers:body:)`` and returns an empty body.
+    func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws -> (status: Int, body: [UInt8])
+}
+
+extension OutboundHTTP {
+    /// Calls ``post(url:headers:body:)`` and returns its status with an empty body.
+    public func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws
+        -> (status: Int, body: [UInt8])
+    {
+        (try await self.post(url: url, headers: headers, body: body), [])
+    }
 }
 
 /// The default ``OutboundHTTP`` used when none is configured: every call fails with a clear error.

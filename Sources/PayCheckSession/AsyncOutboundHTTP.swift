@@ -12,12 +12,19 @@ public struct AsyncOutboundHTTP: OutboundHTTP {
 
     /// POSTs the body and returns the status.
     public func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+        try await self.postForReply(url: url, headers: headers, body: body).status
+    }
+
+    /// POSTs the body and returns the status and the response body (at most 1 MiB is read).
+    public func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws
+        -> (status: Int, body: [UInt8])
+    {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await client.execute(request, timeout: .seconds(10))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return Int(response.status.code)
+        let collected = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), Array(collected.readableBytesView))
     }
 }

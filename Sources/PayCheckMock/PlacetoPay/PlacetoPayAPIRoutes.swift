@@ -53,11 +53,11 @@ struct PlacetoPayAPIRoutes: Sendable {
             try state.collect(call.body, site: call.site, now: call.now, baseURL: baseURL(), outbox: &outbox)
         }
         self.registerCheckoutPage(on: router)
-        let clock = self.context.environment.clock
+        let environment = self.context.environment
         for path in ["placetopay", "placetopay/**"] {
             for method in Self.methods {
                 router.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw PlacetoPayFailure.pageNotFound(at: clock.now())
+                    throw PlacetoPayFailure.pageNotFound(at: environment.clock.now())
                 }
             }
         }
@@ -104,10 +104,10 @@ struct PlacetoPayAPIRoutes: Sendable {
 
     /// Answers `NA` for every method but `except` on `path`.
     private func notFound(_ path: String, except served: HTTPRequest.Method, on router: Router<BasicRequestContext>) {
-        let clock = self.context.environment.clock
+        let environment = self.context.environment
         for method in Self.methods where method != served {
             router.on(RouterPath(path), method: method) { _, _ -> Response in
-                throw PlacetoPayFailure.pageNotFound(at: clock.now())
+                throw PlacetoPayFailure.pageNotFound(at: environment.clock.now())
             }
         }
     }

@@ -28,21 +28,23 @@ struct PlacetoPayContext: Sendable {
         return try outcome.get()
     }
 
-    /// POSTs `notification` once (never retried, §1.9) and records the attempt, including a failure.
+    /// Hands `notification` to the host's webhook dispatcher, which POSTs it at once (awaited) and retries it on
+    /// the mock clock per the site's schedule (none by default, §1.9); every attempt is added to the PlacetoPay
+    /// log. Returns the first attempt.
     func deliver(_ notification: PlacetoPayNotification) async -> PlacetoPayNotification.Delivery {
         let bodyText = notification.body.render()
-        var responseStatus: Int?
-        var failure: String?
-        do {
-            responseStatus = try await self.environment.outbound.post(
-                url: notification.url, headers: [("Content-Type", "application/json")], body: Array(bodyText.utf8))
-        } catch {
-            failure = "\(error)"
+        let store = self.store
+        let webhook = Webhook(
+            provider: "placetopay", url: notification.url, headers: [("Content-Type", "application/json")],
+            body: Array(bodyText.utf8), schedule: notification.retries)
+        let first = await self.environment.webhooks.deliver(webhook) { attempt in
+            let delivery = PlacetoPayNotification.Delivery(
+                notification: notification, bodyText: bodyText, responseStatus: attempt.status, error: attempt.error,
+                sentAt: attempt.sentAt)
+            store.withState { $0.deliveries.append(delivery) }
         }
-        let delivery = PlacetoPayNotification.Delivery(
-            notification: notification, bodyText: bodyText, responseStatus: responseStatus, error: failure,
-            sentAt: self.environment.clock.now())
-        self.store.withState { $0.deliveries.append(delivery) }
-        return delivery
+        return PlacetoPayNotification.Delivery(
+            notification: notification, bodyText: bodyText, responseStatus: first.status, error: first.error,
+            sentAt: first.sentAt)
     }
 }

@@ -11,7 +11,7 @@ struct PlacetoPayNotification: Sendable {
     enum Trigger: String, Sendable {
         /// The session just became final (sent once, never retried).
         case final
-        /// Re-sent on request through `POST /__paycheck/placetopay/notify`.
+        /// Re-sent on request through `mock: notify` (`POST /__paycheck/placetopay/mock/notify`).
         case resend
     }
 
@@ -27,6 +27,9 @@ struct PlacetoPayNotification: Sendable {
     let signature: String
     /// Why it is sent.
     let trigger: Trigger
+    /// When a failed delivery is retried: the site's schedule (a single attempt by default, §1.9); a resend
+    /// requested through the control API is a single attempt.
+    let retries: WebhookRetrySchedule
 
     /// Prepares the notification of `session` for `site`, to `url`.
     init(session: PlacetoPaySession, site: PlacetoPaySite, url: String, trigger: Trigger) {
@@ -35,6 +38,7 @@ struct PlacetoPayNotification: Sendable {
         self.status = session.status
         self.reference = session.request.reference
         self.trigger = trigger
+        self.retries = trigger == .final ? site.notificationRetries : .once
         self.signature = PlacetoPayNotificationSignature.sign(
             requestId: session.requestId, status: session.status.status, date: session.status.dateText,
             secretKey: site.secretKey, algorithm: site.notificationAlgorithm)

@@ -15,6 +15,10 @@ struct PlacetoPaySite: Sendable, Equatable {
     var acceptsSHA1 = false
     /// The notification signature algorithm: `sha256:`-prefixed hex, or bare SHA-1 hex for legacy sites (§1.9).
     var notificationAlgorithm: PlacetoPayHashAlgorithm = .sha256
+    /// When a failed final-state notification is retried. providers.md §1.9 says PlacetoPay does **not** retry
+    /// ("exactly one attempt regardless of timeout/error"), so the default is a single attempt; a suite can set
+    /// offsets (`mock: site` with `notificationRetries: ["1m", "5m"]`) to test a receiver's retry handling.
+    var notificationRetries: WebhookRetrySchedule = .once
     /// The default `locale` of the site's sessions (§1.4).
     var locale = "es_CO"
 
@@ -37,6 +41,7 @@ struct PlacetoPaySite: Sendable, Equatable {
             ("notificationUrl", self.notificationUrl.map { .string($0) } ?? .null),
             ("acceptsSHA1", .bool(self.acceptsSHA1)),
             ("notificationAlgorithm", .string(self.notificationAlgorithm.rawValue)),
+            ("notificationRetries", .array(self.notificationRetries.retryOffsetTexts.map { .string($0) })),
             ("locale", .string(self.locale)),
         ])
     }

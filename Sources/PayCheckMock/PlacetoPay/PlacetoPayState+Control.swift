@@ -6,7 +6,7 @@ extension PlacetoPayState {
     /// The members of a site body.
     static let siteMembers = PlacetoPayControlAction.parameters(.mock, "site").filter { $0 != "login" }
 
-    /// `PUT /__paycheck/placetopay/sites/{login}`: creates the site (then `secretKey` is required) or updates the
+    /// `mock: site` (`POST /__paycheck/placetopay/mock/site`): creates the site (then `secretKey` is required) or updates the
     /// members given. Answers the site without its secret.
     mutating func putSite(_ login: String, json: [String: MockJSON]) throws(MockHTTPError) -> JSONText {
         guard !login.isEmpty, login.count <= 32 else {
@@ -57,6 +57,18 @@ extension PlacetoPayState {
             }
             site.notificationAlgorithm = algorithm
         }
+        if let value = json["notificationRetries"] {
+            let texts = value.arrayValue?.compactMap(\.stringValue)
+            guard let texts, texts.count == value.arrayValue?.count,
+                let schedule = WebhookRetrySchedule(parsing: texts)
+            else {
+                throw MockHTTPError(
+                    .badRequest,
+                    "'notificationRetries' must be an array of durations such as [\"1m\", \"5m\"], got "
+                        + MockHTTPError.quoted(value.description))
+            }
+            site.notificationRetries = schedule
+        }
         if let value = json["locale"] {
             guard let locale = value.string, PlacetoPaySite.isValidLocale(locale) else {
                 throw MockHTTPError(
@@ -90,7 +102,7 @@ extension PlacetoPayState {
     }
 
     /// The notification of final session `requestId` addressed to `url` (or the site's URL) for
-    /// `POST /__paycheck/placetopay/notify`.
+    /// `mock: notify` (`POST /__paycheck/placetopay/mock/notify`).
     mutating func resendNotification(
         _ requestId: Int,
         url: String?,

@@ -1,0 +1,19 @@
+/// The default ``WebhookTransport``: the host's ``OutboundHTTP`` sender.
+public struct OutboundWebhookTransport: WebhookTransport {
+    /// The sender.
+    public let outbound: any OutboundHTTP
+
+    /// Creates a transport over `outbound`.
+    public init(outbound: any OutboundHTTP) {
+        self.outbound = outbound
+    }
+
+    /// POSTs through ``OutboundHTTP/postForReply(url:headers:body:)``.
+    public func send(url: String, headers: [(name: String, value: String)], body: [UInt8]) async throws
+        -> WebhookReply
+    {
+        let reply = try await self.outbound.postForReply(
+            url: url, headers: headers.map { ($0.name, $0.value) }, body: body)
+        return WebhookReply(status: reply.status, body: reply.body)
+    }
+}

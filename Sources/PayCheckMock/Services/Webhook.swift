@@ -1,0 +1,40 @@
+/// A webhook a provider mock asks the ``WebhookDispatcher`` to deliver: the request is final (signed by the
+/// provider), the dispatcher only sends it and retries it.
+public struct Webhook: Sendable {
+    /// The provider id, e.g. `placetopay`; filters `GET /__paycheck/webhooks?provider=…`.
+    public var provider: String
+    /// The merchant's URL.
+    public var url: String
+    /// The request headers, in order (content type and any signature header).
+    public var headers: [(name: String, value: String)]
+    /// The exact body bytes.
+    public var body: [UInt8]
+    /// When to retry after a failure.
+    public var schedule: WebhookRetrySchedule
+    /// The clock scope the retries are timed on.
+    public var scope: ClockScope
+
+    /// Creates a webhook.
+    /// - Parameters:
+    ///   - provider: The provider id.
+    ///   - url: The merchant's URL.
+    ///   - headers: The request headers, in order.
+    ///   - body: The exact body bytes.
+    ///   - schedule: When to retry after a failure; defaults to a single attempt.
+    ///   - scope: The clock scope of the retries; defaults to the scope of the current request or job.
+    public init(
+        provider: String,
+        url: String,
+        headers: [(name: String, value: String)],
+        body: [UInt8],
+        schedule: WebhookRetrySchedule = .once,
+        scope: ClockScope = ClockScope.current
+    ) {
+        self.provider = provider
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.schedule = schedule
+        self.scope = scope
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import PayCheckCore
+
+/// One attempt at delivering a webhook, as the dispatcher logs it and `GET /__paycheck/webhooks` lists it.
+public struct WebhookAttempt: Sendable, Equatable {
+    /// The delivery this attempt belongs to, e.g. `wh-3`; the same for every attempt of one webhook.
+    public let deliveryID: String
+    /// The provider id.
+    public let provider: String
+    /// The merchant's URL.
+    public let url: String
+    /// The clock scope of the delivery.
+    public let scope: ClockScope
+    /// The attempt number, from 1.
+    public let attempt: Int
+    /// How many attempts the schedule allows.
+    public let maximumAttempts: Int
+    /// When the schedule wanted it sent (mock clock of the scope).
+    public let scheduledAt: Date
+    /// When it was sent (mock clock of the scope); later than ``scheduledAt`` when the clock jumped past it.
+    public let sentAt: Date
+    /// The receiver's status; `nil` when no answer arrived.
+    public let status: Int?
+    /// Why no answer arrived; `nil` when one did.
+    public let error: String?
+    /// The start of the response body as text (at most ``WebhookDispatcher/responseBodyLimit`` bytes).
+    public let responseBody: String
+    /// Whether ``responseBody`` was cut.
+    public let responseBodyTruncated: Bool
+    /// When the next attempt is due; `nil` after a success or the last attempt.
+    public let nextAttemptAt: Date?
+
+    /// Whether the receiver answered 2xx.
+    public var delivered: Bool {
+        self.status.map { (200..<300).contains($0) } ?? false
+    }
+
+    /// The record as JSON, timestamps in ISO 8601.
+    public var json: Value {
+        .object([
+            "deliveryId": .string(self.deliveryID),
+            "provider": .string(self.provider),
+            "url": .string(self.url),
+            "scope": .string(self.scope.id),
+            "attempt": .int(self.attempt),
+            "maximumAttempts": .int(self.maximumAttempts),
+            "scheduledAt": .string(MockTimestamp.format(self.scheduledAt)),
+            "sentAt": .string(MockTimestamp.format(self.sentAt)),
+            "status": self.status.map { .int($0) } ?? .null,
+            "error": self.error.map { .string($0) } ?? .null,
+            "delivered": .bool(self.delivered),
+            "responseBody": .string(self.responseBody),
+            "responseBodyTruncated": .bool(self.responseBodyTruncated),
+            "nextAttemptAt": self.nextAttemptAt.map { .string(MockTimestamp.format($0)) } ?? .null,
+        ])
+    }
+}
