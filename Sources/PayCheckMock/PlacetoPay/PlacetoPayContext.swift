@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// What the PlacetoPay routes share: the store and the host environment (clock, outbound HTTP, base URL).
 struct PlacetoPayContext: Sendable {
@@ -30,7 +31,7 @@ struct PlacetoPayContext: Sendable {
 
     /// POSTs `notification` once (never retried, §1.9) and records the attempt, including a failure.
     func deliver(_ notification: PlacetoPayNotification) async -> PlacetoPayNotification.Delivery {
-        let bodyText = notification.body.render()
+        let bodyText = JSONText.encode(notification.body)
         var responseStatus: Int?
         var failure: String?
         do {
