@@ -100,7 +100,7 @@ extension CaseExecutor {
             for (name, value) in http.query {
                 let rendered = try r.render(value)
                 let values: [Value] = if case .array(let items) = rendered { items } else { [rendered] }
-                for v in values { pairs.append(CaseExecutor.formEncode(name) + "=" + CaseExecutor.formEncode(v.interpolated)) }
+                for v in values { pairs.append(CaseExecutor.queryEncode(name) + "=" + CaseExecutor.queryEncode(v.interpolated)) }
             }
             url += (url.contains("?") ? "&" : "?") + pairs.joined(separator: "&")
         }
@@ -115,11 +115,9 @@ extension CaseExecutor {
             body = Array(JSONText.encode(try r.render(value)).utf8)
             setContentType("application/json")
         case .form(let fields)?:
-            var pairs: [String] = []
-            for (name, value) in fields {
-                pairs.append(CaseExecutor.formEncode(name) + "=" + CaseExecutor.formEncode(try r.render(value).interpolated))
-            }
-            body = Array(pairs.joined(separator: "&").utf8)
+            var pairs: [(name: String, value: String)] = []
+            for (name, value) in fields { pairs.append((name, try r.render(value).interpolated)) }
+            body = Array(FormText.encode(pairs).utf8)
             setContentType("application/x-www-form-urlencoded")
         case .text(let template)?:
             body = Array(try r.renderString(template).utf8)
@@ -129,11 +127,9 @@ extension CaseExecutor {
         return HTTPRequestData(method: method, url: url, headers: headers, body: body)
     }
 
-    /// Percent-encodes for `application/x-www-form-urlencoded` and query strings.
-    static func formEncode(_ s: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    /// Percent-encodes a query-string name or value: the form byte set, with a space as `%20`.
+    static func queryEncode(_ s: String) -> String {
+        FormText.percentEncode(s, spaceAsPlus: false)
     }
 
     /// An observation of a raw HTTP response.
