@@ -33,7 +33,7 @@ enum ClockAdjustment: Equatable, Sendable {
         case (let advance?, nil):
             self = .advance(try Self.seconds(from: advance))
         case (nil, let set?):
-            guard let text = set.stringValue, let date = ISOTimestamp.parse(text) else {
+            guard let text = set.stringValue, let date = ISOTimestamp.parse(text.trimmingCharacters(in: .whitespaces)) else {
                 throw MockHTTPError(
                     .badRequest,
                     "invalid clock set value \(MockHTTPError.quoted(set.displayText)): expected an ISO 8601 "

@@ -5,8 +5,9 @@ import Testing
 /// Texts and their offset in seconds from 2026-01-15T10:00:00Z, or `nil` when they must not parse.
 private let parseCases: [(String, Double?)] = [
     ("2026-01-15T10:00:00Z", 0), ("2026-01-15T10:00:00.250Z", 0.25),
-    ("2026-01-15T12:00:00+02:00", 0), (" 2026-01-15T05:00:00-05:00 ", 0), ("tomorrow", nil),
-    ("2026-01-15", nil),
+    ("2026-01-15T12:00:00+02:00", 0), ("2026-01-15T05:00:00-05:00", 0), ("2026-01-15T15:30:00+0530", 0),
+    ("2026-01-15 10:00:00,5z", 0.5), ("tomorrow", nil), ("2026-01-15", nil), (" 2026-01-15T10:00:00Z", nil),
+    ("2026-01-15T10:00:00", nil), ("2026-02-29T10:00:00Z", nil),
 ]
 
 @Suite("ISO 8601 timestamps")
@@ -36,6 +37,15 @@ struct ISOTimestampTests {
     @Test("parses Z, offsets and fractions", arguments: parseCases)
     func parse(_ text: String, _ offset: Double?) {
         #expect(ISOTimestamp.parse(text) == offset.map { base.addingTimeInterval($0) })
+    }
+
+    @Test("with a time zone: PHP date('c') shape, +00:00 for UTC, seconds truncated")
+    func zoned() throws {
+        let bogota = try #require(TimeZone(secondsFromGMT: -5 * 3600))
+        let utc = try #require(TimeZone(secondsFromGMT: 0))
+        #expect(ISOTimestamp.format(base.addingTimeInterval(0.9), timeZone: bogota) == "2026-01-15T05:00:00-05:00")
+        #expect(ISOTimestamp.format(base, timeZone: utc) == "2026-01-15T10:00:00+00:00")
+        #expect(ISOTimestamp.parse("2026-01-15T05:00:00", timeZoneWhenOffsetMissing: bogota) == base)
     }
 
     @Test("format and parse round-trip")
