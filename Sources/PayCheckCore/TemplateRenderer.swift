@@ -79,7 +79,7 @@ public struct TemplateRenderer: Sendable {
     public func evaluate(_ expression: Expression, at location: SourceLocation) throws(RenderError) -> Value {
         switch expression {
         case .string(let s): return .string(s)
-        case .number(let n): return n.rounded() == n && abs(n) < 1e15 ? .int(Int(n)) : .double(n)
+        case .number(let n): return Value(number: n)
         case .variable(let name, let path):
             guard let value = variables[name] else {
                 let hint = Suggest.nearest(name, in: Array(variables.keys)).map { "did you mean '\($0)'?" }

@@ -44,6 +44,15 @@ struct ValueAccessorsTests {
         #expect(value.wholeNumber == strict)
     }
 
+    @Test("a computed number is an integer when whole, so it is written without '.0'")
+    func numberInit() {
+        #expect(Value(number: 165_000) == .int(165_000))
+        #expect(JSONText.encode(Value(number: 165_000)) == "165000")
+        #expect(Value(number: 1.5) == .double(1.5))
+        #expect(Value(number: 1e20) == .double(1e20))
+        #expect(Value(number: .nan).number?.isNaN == true)
+    }
+
     @Test("strict accessors never convert")
     func strict() {
         let value: Value = ["s": "x", "n": 1, "o": ["k": true], "a": [1, 2]]

@@ -63,7 +63,7 @@ extension PlacetoPaySession {
     private static func amountEcho(_ amount: Value) -> Value {
         guard var members = amount.objectValue else { return amount }
         if case .string = members["total"], let total = members["total"]?.numberValue {
-            members["total"] = Value.exactInt(total).map(Value.int) ?? .double(total)
+            members["total"] = Value(number: total)
         }
         return .object(members)
     }

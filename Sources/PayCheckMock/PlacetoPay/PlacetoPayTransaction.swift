@@ -58,7 +58,7 @@ struct PlacetoPayTransaction: Sendable {
     /// The transaction as it appears in `payment[]` and in action responses; no string field is ever null.
     var json: Value {
         let amount = Value.object([
-            "currency": .string(self.currency), "total": Value.exactInt(self.total).map(Value.int) ?? .double(self.total),
+            "currency": .string(self.currency), "total": Value(number: self.total),
         ])
         func field(_ keyword: String, _ value: Value) -> Value {
             .object(["keyword": .string(keyword), "value": value, "displayOn": .string("none")])
