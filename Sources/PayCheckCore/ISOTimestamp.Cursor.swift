@@ -1,3 +1,4 @@
+/// The byte cursor of the ISO 8601 parser.
 extension ISOTimestamp {
     /// A cursor over ASCII bytes for the date-time grammar of ``ISOTimestamp/parse(_:timeZoneWhenOffsetMissing:)``.
     struct Cursor {
