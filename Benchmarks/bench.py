@@ -407,20 +407,29 @@ class Bench:
                     f"{k} {c['sizes'][k][-1]['wall_s']:.2f} s" for k, _ in pair))
 
         # lint and the built-in suites, timed here (not by hyperfine) so that the binaries alternate run by run.
+        # A failure here (e.g. Suites/ edited during the run) is recorded instead of losing the figures above.
         n = 3 if self.quick else 10
         self.quiet("before/after lint")
-        c["lint"] = self.interleaved("lint", {k: [b, "lint", lint_dir, "--color", "never"] for k, b in pair},
-                                     {k: ROOT for k, _ in pair}, n)
+        try:
+            c["lint"] = self.interleaved("lint", {k: [b, "lint", lint_dir, "--color", "never"] for k, b in pair},
+                                         {k: ROOT for k, _ in pair}, n)
+            log("before/after lint: " + ", ".join(f"{k} {v['median_s']:.3f} s" for k, v in c["lint"].items()))
+        except SystemExit as error:
+            c["lint"] = {"error": str(error)}
+            log(f"before/after lint failed: {str(error)[:500]}")
         self.quiet("before/after built-in suites")
-        c["builtin"] = self.interleaved(
-            "built-in suites",
-            {k: [b, "run", "--color", "never", "--quiet", *self.report_args(prefix=f"builtin-{k}-")] for k, b in pair},
-            self.builtin_cwd, n)
-        for k, _ in pair:
-            c["builtin"][k]["cwd"] = self.builtin_cwd[k]
-            c["builtin"][k]["cases"] = self.builtin_cases[k]
-        log("before/after lint: " + ", ".join(f"{k} {v['median_s']:.3f} s" for k, v in c["lint"].items())
-            + "; built-in: " + ", ".join(f"{k} {v['median_s']:.3f} s" for k, v in c["builtin"].items()))
+        try:
+            c["builtin"] = self.interleaved(
+                "built-in suites",
+                {k: [b, "run", "--color", "never", "--quiet", *self.report_args(prefix=f"builtin-{k}-")] for k, b in pair},
+                self.builtin_cwd, n)
+            for k, _ in pair:
+                c["builtin"][k]["cwd"] = self.builtin_cwd[k]
+                c["builtin"][k]["cases"] = self.builtin_cases[k]
+            log("before/after built-in suites: " + ", ".join(f"{k} {v['median_s']:.3f} s" for k, v in c["builtin"].items()))
+        except SystemExit as error:
+            c["builtin"] = {"error": str(error)}
+            log(f"before/after built-in suites failed: {str(error)[:500]}")
         r["compare"] = c
         return c
 

@@ -98,26 +98,37 @@ def before_after(r):
 
     rows.append(("Peak RSS, every runner run of this section (target ≤ 200 MB)", f"{peak('before') / 1024:.0f} MiB",
                  f"{peak('after') / 1024:.0f} MiB", change(peak("before"), peak("after"), True)))
-    lb, la = c["lint"]["before"], c["lint"]["after"]
-    rows.append((f"`paycheck lint` of 1,000 generated suite files (median of {la['runs']})",
-                 f"{lb['median_s']:.3f} s", f"{la['median_s']:.3f} s", change(lb["median_s"], la["median_s"], True)))
-    bb, ba = c["builtin"]["before"], c["builtin"]["after"]
+    failed = []
+    if "error" in c["lint"]:
+        rows.append(("`paycheck lint` of 1,000 generated suite files", "failed (below)", "failed (below)", "–"))
+        failed.append(("lint", c["lint"]["error"]))
+    else:
+        lb, la = c["lint"]["before"], c["lint"]["after"]
+        rows.append((f"`paycheck lint` of 1,000 generated suite files (median of {la['runs']})",
+                     f"{lb['median_s']:.3f} s", f"{la['median_s']:.3f} s", change(lb["median_s"], la["median_s"], True)))
+    if "error" in c["builtin"]:
+        rows.append(("`paycheck run` of the built-in suites on the embedded mock", "failed (below)", "failed (below)", "–"))
+        failed.append(("built-in suites", c["builtin"]["error"]))
+    else:
+        bb, ba = c["builtin"]["before"], c["builtin"]["after"]
 
-    def builtin_cell(x):
-        own = "" if x["cwd"] == ba["cwd"] else f", the Suites/ of `{x['cwd']}`"
-        cases = f"{x['cases']} cases" if x.get("cases") is not None else "? cases"
-        return f"{x['median_s']:.3f} s ({cases}{own})"
+        def builtin_cell(x):
+            own = "" if x["cwd"] == ba["cwd"] else f", the Suites/ of `{x['cwd']}`"
+            cases = f"{x['cases']} cases" if x.get("cases") is not None else "? cases"
+            return f"{x['median_s']:.3f} s ({cases}{own})"
 
-    rows.append((f"`paycheck run` of the built-in suites on the embedded mock (median of {ba['runs']})",
-                 builtin_cell(bb), builtin_cell(ba), change(bb["median_s"], ba["median_s"], True)))
+        rows.append((f"`paycheck run` of the built-in suites on the embedded mock (median of {ba['runs']})",
+                     builtin_cell(bb), builtin_cell(ba), change(bb["median_s"], ba["median_s"], True)))
     out.append(f"| figure | before ({b['commit'].split()[0]}) | after ({a['commit'].split()[0]}) | after / before |\n"
                "|---|---|---|---|")
     for row in rows:
         out.append("| " + " | ".join(row) + " |")
     out.append("")
-    if bb["cwd"] != ba["cwd"]:
+    if "error" not in c["builtin"] and c["builtin"]["before"]["cwd"] != c["builtin"]["after"]["cwd"]:
         out.append("The built-in suites of this tree do not pass with the *before* binary, so it ran the Suites/ of "
                    "its own tree: that row compares different suite sets.\n")
+    for name, error in failed:
+        out.append(f"{name} failed during the before/after runs:\n\n```\n{error.strip()[-1500:]}\n```\n")
 
     out.append(f"`--jobs` sweep, workload (a), {sb['cases']:,} cases (wall: median; flows/s from it):\n")
     out.append("| --jobs | load before | before wall | after wall | before flows/s | after flows/s | after / before "

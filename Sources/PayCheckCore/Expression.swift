@@ -138,6 +138,16 @@ private struct ExpressionParser {
                 let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
                 throw error("'\(name)()' takes \(expected) argument\(range.upperBound == 1 ? "" : "s"), got \(args.count)")
             }
+            // A literal now() offset is checked here, so a bad or absurd one is a located lint error.
+            if function == .now, case .string(let offset)? = args.first, !offset.isEmpty {
+                do throws(DurationError) {
+                    _ = try DurationText.parse(offset)
+                } catch where error.problem == .outOfBounds {
+                    throw self.error("now() offset \(error.message)")
+                } catch {
+                    throw self.error("now() offset '\(offset)' is not a duration like '+5m' or '-1h'")
+                }
+            }
             return .call(function, args)
         }
         // A path continues with '.', '[' after the name.

@@ -190,11 +190,20 @@ struct SuiteParser {
     /// A duration (`500ms`, `2s`, `1m`, or seconds), positive.
     mutating func duration(_ node: Node, _ what: String) -> Double? {
         guard let text = string(node, what) else { return nil }
-        guard let seconds = DurationText.seconds(text), seconds >= 0 else {
-            error(node, "\(what) must be a duration like '500ms', '2s' or '1m', found '\(text)'")
+        do throws(DurationError) {
+            let seconds = try DurationText.parse(text)
+            guard seconds >= 0 else {
+                error(node, "\(what) must be a duration like '500ms', '2s' or '1m', found '\(text)'")
+                return nil
+            }
+            return seconds
+        } catch where error.problem == .outOfBounds {
+            self.error(node, "\(what) must be at most 3650d (10 years), found '\(text)'")
+            return nil
+        } catch {
+            self.error(node, "\(what) must be a duration like '500ms', '2s' or '1m', found '\(text)'")
             return nil
         }
-        return seconds
     }
 
     /// A template string.

@@ -79,7 +79,7 @@ public struct TemplateRenderer: Sendable {
     public func evaluate(_ expression: Expression, at location: SourceLocation) throws(RenderError) -> Value {
         switch expression {
         case .string(let s): return .string(s)
-        case .number(let n): return n.rounded() == n && abs(n) < 1e15 ? .int(Int(n)) : .double(n)
+        case .number(let n): return Value(number: n)
         case .variable(let name, let path):
             guard let value = variables[name] else {
                 let hint = Suggest.nearest(name, in: Array(variables.keys)).map { "did you mean '\($0)'?" }
@@ -121,25 +121,32 @@ public struct TemplateRenderer: Sendable {
         case .now:
             var date = now()
             if let offset = args.first?.interpolated, !offset.isEmpty {
-                guard let seconds = DurationText.seconds(offset) else {
+                do throws(DurationError) {
+                    date = date.addingTimeInterval(try DurationText.parse(offset))
+                } catch where error.problem == .outOfBounds {
+                    throw RenderError(location: location, message: "now() offset \(error.message)")
+                } catch {
                     throw RenderError(location: location, message: "now() offset '\(offset)' is not a duration like '+5m' or '-1h'")
                 }
-                date = date.addingTimeInterval(seconds)
             }
             let format = args.count > 1 ? args[1].interpolated : "iso8601"
-            return .string(TemplateRenderer.format(date, format))
+            guard let text = TemplateRenderer.format(date, format) else {
+                throw RenderError(location: location, message: "now() date \(date.timeIntervalSince1970) s since 1970 cannot be written as '\(format)'")
+            }
+            return .string(text)
         }
     }
 
-    /// Formats a date: `iso8601` (UTC, `Z`), `unix`, `unixms`, or a `DateFormatter` pattern in UTC.
-    static func format(_ date: Date, _ format: String) -> String {
+    /// Formats a date: `iso8601` (UTC, `Z`, whole seconds), `unix`, `unixms`, or a `DateFormatter` pattern in
+    /// UTC; `nil` when the date is too far out for an integer form.
+    static func format(_ date: Date, _ format: String) -> String? {
         switch format {
         case "iso8601", "":
-            return date.formatted(.iso8601)
+            return ISOTimestamp.format(date, fraction: .never)
         case "unix":
-            return String(Int(date.timeIntervalSince1970))
+            return Int64(exactly: date.timeIntervalSince1970.rounded(.towardZero)).map { String($0) }
         case "unixms":
-            return String(Int(date.timeIntervalSince1970 * 1000))
+            return Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded(.towardZero)).map { String($0) }
         default:
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -62,9 +62,15 @@ public enum Value: Sendable, Hashable {
         }
     }
 
+    /// A number: `.int` when `number` is whole and well inside `Int`'s range (|n| < 10^15), else `.double`, so a
+    /// computed `165000.0` is written back as `165000`.
+    public init(number: Double) {
+        self = Value.exactInt(number).map(Value.int) ?? .double(number)
+    }
+
     /// Formats a double without a trailing `.0` when it is whole.
     public static func format(_ d: Double) -> String {
-        if d.isFinite, d.rounded() == d, abs(d) < 1e15 { return String(Int(d)) }
+        if let whole = exactInt(d) { return String(whole) }
         return String(d)
     }
 

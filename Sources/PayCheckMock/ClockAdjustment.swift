@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// A change to the mock clock requested through `POST /__paycheck/clock`.
 enum ClockAdjustment: Equatable, Sendable {
@@ -9,14 +10,9 @@ enum ClockAdjustment: Equatable, Sendable {
     /// Drop any offset: mock time equals real time again.
     case reset
 
-    /// Units accepted after an advance amount, longest suffix first, with their length in seconds.
-    private static let units: [(suffix: String, seconds: Double)] = [
-        ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400),
-    ]
-
     /// Reads `{"advance": "31m"}`, `{"advance": 90}`, `{"set": "<ISO 8601>"}` or `{"reset": true}`.
     /// - Throws: ``MockHTTPError`` (400) naming the bad value.
-    init(json object: [String: MockJSON]) throws(MockHTTPError) {
+    init(json object: [String: Value]) throws(MockHTTPError) {
         let advance = object["advance"]
         let set = object["set"]
         let unknown = object.keys.filter { $0 != "advance" && $0 != "set" && $0 != "reset" }.sorted()
@@ -28,7 +24,7 @@ enum ClockAdjustment: Equatable, Sendable {
         }
         if let reset = object["reset"] {
             guard reset == .bool(true), advance == nil, set == nil else {
-                throw MockHTTPError(.badRequest, "'reset' takes true and goes alone, got \(MockHTTPError.quoted(reset.description))")
+                throw MockHTTPError(.badRequest, "'reset' takes true and goes alone, got \(MockHTTPError.quoted(reset.displayText))")
             }
             self = .reset
             return
@@ -37,10 +33,10 @@ enum ClockAdjustment: Equatable, Sendable {
         case (let advance?, nil):
             self = .advance(try Self.seconds(from: advance))
         case (nil, let set?):
-            guard let text = set.string, let date = MockTimestamp.parse(text) else {
+            guard let text = set.stringValue, let date = ISOTimestamp.parse(text.trimmingCharacters(in: .whitespaces)) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "invalid clock set value \(MockHTTPError.quoted(set.description)): expected an ISO 8601 "
+                    "invalid clock set value \(MockHTTPError.quoted(set.displayText)): expected an ISO 8601 "
                         + "date-time such as \"2026-01-15T10:00:00Z\""
                 )
             }
@@ -56,49 +52,48 @@ enum ClockAdjustment: Equatable, Sendable {
     }
 
     /// Converts a JSON advance value (a number of seconds or a string such as `"+31m"`) to seconds.
-    static func seconds(from value: MockJSON) throws(MockHTTPError) -> Double {
+    static func seconds(from value: Value) throws(MockHTTPError) -> Double {
         switch value {
-        case .number(let seconds):
-            return try self.checked(seconds, original: value.description)
+        case .int, .double:
+            let seconds = value.number ?? -1
+            guard seconds >= 0 else { throw self.invalid(value.displayText) }
+            return try self.bounded(seconds, original: value.displayText)
         case .string(let text):
             return try self.seconds(from: text)
         case .bool, .null, .array, .object:
-            throw self.invalid(value.description)
+            throw self.invalid(value.displayText)
         }
     }
 
-    /// Parses a duration such as `31m`, `+250ms`, `1.5h` or `90` (seconds).
+    /// Parses a duration such as `31m`, `+250ms`, `1.5h` or `90` (seconds) with ``DurationText``.
+    ///
+    /// Stricter than suites: no exponent (`1e3m`), and no minus sign, because the clock only moves forward.
     static func seconds(from text: String) throws(MockHTTPError) -> Double {
-        var body = Substring(text.trimmingCharacters(in: .whitespaces))
-        if body.hasPrefix("-") {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("-") {
             throw MockHTTPError(
                 .badRequest,
                 "invalid clock advance \(MockHTTPError.quoted(text)): the clock only moves forward; "
                     + "use {\"set\": \"<ISO 8601>\"} to go back"
             )
         }
-        if body.hasPrefix("+") { body = body.dropFirst() }
-        var multiplier = 1.0
-        for unit in self.units where body.hasSuffix(unit.suffix) {
-            body = body.dropLast(unit.suffix.count)
-            multiplier = unit.seconds
-            break
-        }
-        let number = body.trimmingCharacters(in: .whitespaces)
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            let amount = Double(number)
-        else {
+        guard !trimmed.contains(where: { $0 == "e" || $0 == "E" }) else { throw self.invalid(text) }
+        do throws(DurationError) {
+            return try DurationText.parse(trimmed)
+        } catch where error.problem == .outOfBounds {
+            throw MockHTTPError(.badRequest, "invalid clock advance \(error.message)")
+        } catch {
             throw self.invalid(text)
         }
-        return try self.checked(amount * multiplier, original: text)
     }
 
-    /// Rejects negative and non-finite amounts.
-    private static func checked(_ seconds: Double, original: String) throws(MockHTTPError) -> Double {
-        guard seconds.isFinite, seconds >= 0 else {
-            throw self.invalid(original)
+    /// `seconds` when it is within ``DurationText/maximumSeconds``.
+    private static func bounded(_ seconds: Double, original: String) throws(MockHTTPError) -> Double {
+        do throws(DurationError) {
+            return try DurationText.checked(seconds, text: original)
+        } catch {
+            throw MockHTTPError(.badRequest, "invalid clock advance \(error.message)")
         }
-        return seconds
     }
 
     /// The error for an unreadable advance value.

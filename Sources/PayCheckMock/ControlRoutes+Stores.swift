@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PayCheckCore
 
 extension ControlRoutes {
     /// Adds the key-value store routes under `/__paycheck/kv`.
@@ -7,13 +8,13 @@ extension ControlRoutes {
         let root = "\(ControlPath.root)/kv"
         let store = self.host.keyValueStore
         router.post(RouterPath(root)) { request, _ in
-            let json = try JSONText.validated(try await Self.body(of: request))
+            let json = try MockRequestBody.value(try await Self.body(of: request))
             let id = store.insert(json)
             return MockResponse.json(Self.keyValue(id, json), status: .created)
         }
         router.put("\(root)/{key}") { request, context in
             let key = try Self.key(context)
-            let json = try JSONText.validated(try await Self.body(of: request))
+            let json = try MockRequestBody.value(try await Self.body(of: request))
             store.put(key, json)
             return MockResponse.json(Self.keyValue(key, json))
         }
@@ -34,14 +35,14 @@ extension ControlRoutes {
         let root = RouterPath("\(ControlPath.root)/faults")
         let faults = self.host.faults
         router.post(root) { request, _ in
-            let object = try JSONText.object(try await Self.body(of: request))
+            let object = try MockRequestBody.object(try await Self.body(of: request))
             let fault = try faults.add(json: object)
             return MockResponse.json(fault.json, status: .created)
         }
         router.get(root) { _, _ in
             let pending = faults.pending
             return MockResponse.json(
-                .object([("count", .int(pending.count)), ("faults", .array(pending.map(\.json)))])
+                .object(["count": .int(pending.count), "faults": .array(pending.map(\.json))])
             )
         }
         router.delete(root) { _, _ in
@@ -51,8 +52,8 @@ extension ControlRoutes {
     }
 
     /// `{"id": key, "value": <stored JSON>}`.
-    private static func keyValue(_ key: String, _ json: String) -> JSONText {
-        .object([("id", .string(key)), ("value", .raw(json))])
+    private static func keyValue(_ key: String, _ json: Value) -> Value {
+        .object(["id": .string(key), "value": json])
     }
 
     /// The `{key}` path parameter, percent-decoded.

@@ -19,7 +19,7 @@ extension ControlRoutes {
             }
             let attempts = dispatcher.attempts(provider: provider, scope: scope)
             return MockResponse.text(
-                PayCheckCore.JSONText.encode(.array(attempts.map(\.json))), status: .ok)
+                JSONText.encode(.array(attempts.map(\.json))), status: .ok)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import PayCheckCore
 
 /// Registers the control API under `/__paycheck/` (echo is answered by ``MockMiddleware``).
 struct ControlRoutes: Sendable {
@@ -11,7 +12,7 @@ struct ControlRoutes: Sendable {
         router.get("\(root)/health") { _, _ in self.health() }
         router.post("\(root)/reset") { _, _ in
             await self.host.reset()
-            return MockResponse.json(.object([("status", .string("reset"))]))
+            return MockResponse.json(.object(["status": .string("reset")]))
         }
         router.get("\(root)/clock") { _, _ in self.clockResponse() }
         router.post("\(root)/clock") { request, _ in try await self.adjustClock(request) }
@@ -29,22 +30,22 @@ struct ControlRoutes: Sendable {
     private func health() -> Response {
         MockResponse.json(
             .object([
-                ("status", .string("ok")),
-                ("providers", .array(self.host.providers.map { .string($0.id) })),
-                ("now", .string(MockTimestamp.format(self.host.clock.now()))),
+                "status": .string("ok"),
+                "providers": .array(self.host.providers.map { .string($0.id) }),
+                "now": .string(ISOTimestamp.format(self.host.clock.now())),
             ])
         )
     }
 
     /// `{"now": …}` for the clock routes.
     private func clockResponse() -> Response {
-        MockResponse.json(.object([("now", .string(MockTimestamp.format(self.host.currentClock.now())))]))
+        MockResponse.json(.object(["now": .string(ISOTimestamp.format(self.host.currentClock.now()))]))
     }
 
     /// `POST /__paycheck/clock` with `{"advance": "31m"}` or `{"set": "<ISO 8601>"}`, on the clock of the
     /// request's scope (``ClockScope/headerName``); answers once every scheduler job that became due has run.
     private func adjustClock(_ request: Request) async throws -> Response {
-        let object = try JSONText.object(try await Self.body(of: request))
+        let object = try MockRequestBody.object(try await Self.body(of: request))
         switch try ClockAdjustment(json: object) {
         case .advance(let seconds):
             self.host.currentClock.advance(by: seconds)
@@ -63,22 +64,22 @@ struct ControlRoutes: Sendable {
         let entries = self.host.journal.entries(pathPrefix: prefix)
         return MockResponse.json(
             .object([
-                ("count", .int(entries.count)),
-                ("requests", .array(entries.map(Self.json(for:)))),
+                "count": .int(entries.count),
+                "requests": .array(entries.map(Self.json(for:))),
             ])
         )
     }
 
     /// One journal entry as JSON.
-    private static func json(for entry: RecordedRequest) -> JSONText {
+    private static func json(for entry: RecordedRequest) -> Value {
         .object([
-            ("method", .string(entry.method)),
-            ("path", .string(entry.path)),
-            ("query", .string(entry.query)),
-            ("headers", .array(entry.headers.map { .array([.string($0.name), .string($0.value)]) })),
-            ("body", .string(entry.body)),
-            ("bodyTruncated", .bool(entry.bodyTruncated)),
-            ("receivedAt", .string(MockTimestamp.format(entry.receivedAt))),
+            "method": .string(entry.method),
+            "path": .string(entry.path),
+            "query": .string(entry.query),
+            "headers": .array(entry.headers.map { .array([.string($0.name), .string($0.value)]) }),
+            "body": .string(entry.body),
+            "bodyTruncated": .bool(entry.bodyTruncated),
+            "receivedAt": .string(ISOTimestamp.format(entry.receivedAt)),
         ])
     }
 

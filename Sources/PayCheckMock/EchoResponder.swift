@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PayCheckCore
 
 /// Answers `/__paycheck/echo` and everything below it, for any method, with a description of the request.
 enum EchoResponder {
@@ -10,16 +11,10 @@ enum EchoResponder {
     /// - Throws: ``MockHTTPError`` (400) for an invalid `status`.
     static func response(to request: Request, body: [UInt8]) throws(MockHTTPError) -> Response {
         var status = HTTPResponse.Status.ok
-        var query: [(String, JSONText)] = []
-        var queryIndex: [String: Int] = [:]
+        var query: [String: Value] = [:]
         for (key, value) in request.uri.queryParameters {
             let name = String(key).removingPercentEncoding ?? String(key)
-            if let index = queryIndex[name] {
-                query[index] = (name, .string(String(value)))
-            } else {
-                queryIndex[name] = query.count
-                query.append((name, .string(String(value))))
-            }
+            query[name] = .string(String(value))
             if name == "status" {
                 guard let code = Int(value), (200...599).contains(code) else {
                     throw MockHTTPError(
@@ -31,27 +26,20 @@ enum EchoResponder {
             }
         }
 
-        var headers: [(String, JSONText)] = []
-        var headerIndex: [String: Int] = [:]
+        var headers: [String: Value] = [:]
         for field in request.headers {
-            let name = field.name.canonicalName
-            if let index = headerIndex[name] {
-                headers[index] = (name, .string(field.value))
-            } else {
-                headerIndex[name] = headers.count
-                headers.append((name, .string(field.value)))
-            }
+            headers[field.name.canonicalName] = .string(field.value)
         }
 
         let text = String(decoding: body, as: UTF8.self)
-        let json = (try? JSONText.validated(body)).map(JSONText.raw) ?? .null
-        let document = JSONText.object([
-            ("method", .string(request.method.rawValue)),
-            ("path", .string(request.uri.path)),
-            ("query", .object(query)),
-            ("headers", .object(headers)),
-            ("json", json),
-            ("body", .string(text)),
+        let json = JSONText.parse(body) ?? .null
+        let document = Value.object([
+            "method": .string(request.method.rawValue),
+            "path": .string(request.uri.path),
+            "query": .object(query),
+            "headers": .object(headers),
+            "json": json,
+            "body": .string(text),
         ])
         if status == .noContent || status == .notModified {
             return Response(status: status)

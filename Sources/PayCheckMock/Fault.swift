@@ -1,3 +1,5 @@
+import PayCheckCore
+
 /// A fault injected through `POST /__paycheck/faults`, applied to the next matching requests.
 struct Fault: Equatable, Sendable {
     /// What the host does instead of (or before) routing a matching request.
@@ -35,16 +37,16 @@ struct Fault: Equatable, Sendable {
     var remaining: Int
 
     /// The fault as it appears in control responses.
-    var json: JSONText {
-        var members: [(String, JSONText)] = [
-            ("id", .string(self.id)),
-            ("path", .string(self.pathPrefix)),
-            ("kind", .string(self.kind.name)),
-            ("remaining", .int(self.remaining)),
+    var json: Value {
+        var members: [String: Value] = [
+            "id": .string(self.id),
+            "path": .string(self.pathPrefix),
+            "kind": .string(self.kind.name),
+            "remaining": .int(self.remaining),
         ]
         switch self.kind {
-        case .status(let status): members.append(("status", .int(status)))
-        case .delay(let milliseconds): members.append(("delayMs", .int(milliseconds)))
+        case .status(let status): members["status"] = .int(status)
+        case .delay(let milliseconds): members["delayMs"] = .int(milliseconds)
         case .malformed, .reset: break
         }
         return .object(members)
@@ -56,7 +58,7 @@ extension Fault {
     /// `{"path":"/placetopay/api/session","count":2,"kind":"status","status":503}`.
     /// - Parameter id: The identifier to give the fault.
     /// - Throws: ``MockHTTPError`` (400) naming the bad field and value.
-    init(json object: [String: MockJSON], id: String) throws(MockHTTPError) {
+    init(json object: [String: Value], id: String) throws(MockHTTPError) {
         let known: Set<String> = ["path", "count", "kind", "status", "delayMs"]
         let unknown = object.keys.filter { !known.contains($0) }.sorted()
         guard unknown.isEmpty else {
@@ -66,7 +68,7 @@ extension Fault {
                     + "expected path, count, kind, status or delayMs"
             )
         }
-        guard let path = object["path"]?.string, path.hasPrefix("/") else {
+        guard let path = object["path"]?.stringValue, path.hasPrefix("/") else {
             throw MockHTTPError(
                 .badRequest,
                 "fault 'path' must be a string starting with '/', got \(Self.quoted(object["path"]))"
@@ -81,7 +83,7 @@ extension Fault {
         }
         var count = 1
         if let value = object["count"] {
-            guard let parsed = value.int, parsed >= 1 else {
+            guard let parsed = value.wholeNumber, parsed >= 1 else {
                 throw MockHTTPError(.badRequest, "fault 'count' must be a positive integer, got \(Self.quoted(value))")
             }
             count = parsed
@@ -90,10 +92,10 @@ extension Fault {
     }
 
     /// Reads `kind` and its parameter.
-    private static func kind(from object: [String: MockJSON]) throws(MockHTTPError) -> Kind {
-        switch object["kind"]?.string {
+    private static func kind(from object: [String: Value]) throws(MockHTTPError) -> Kind {
+        switch object["kind"]?.stringValue {
         case "status":
-            guard let status = object["status"]?.int, (200...599).contains(status) else {
+            guard let status = object["status"]?.wholeNumber, (200...599).contains(status) else {
                 throw MockHTTPError(
                     .badRequest,
                     "fault kind 'status' needs 'status' between 200 and 599, got \(Self.quoted(object["status"]))"
@@ -103,7 +105,7 @@ extension Fault {
         case "malformed":
             return .malformed
         case "delay":
-            guard let delay = object["delayMs"]?.int, (0...Self.maximumDelayMilliseconds).contains(delay) else {
+            guard let delay = object["delayMs"]?.wholeNumber, (0...Self.maximumDelayMilliseconds).contains(delay) else {
                 throw MockHTTPError(
                     .badRequest,
                     "fault kind 'delay' needs 'delayMs' between 0 and \(Self.maximumDelayMilliseconds), "
@@ -122,7 +124,7 @@ extension Fault {
     }
 
     /// Quotes an optional field value for a message; a missing field reads as `missing`.
-    private static func quoted(_ value: MockJSON?) -> String {
-        value.map { MockHTTPError.quoted($0.description) } ?? "nothing (field missing)"
+    private static func quoted(_ value: Value?) -> String {
+        value.map { MockHTTPError.quoted($0.displayText) } ?? "nothing (field missing)"
     }
 }

@@ -1,3 +1,4 @@
+import PayCheckCore
 import Synchronization
 
 /// The pending injected faults, consumed one count per matching request.
@@ -17,7 +18,7 @@ final class FaultRegistry: Sendable {
     init() {}
 
     /// Parses and registers a fault from a control body; returns the stored fault.
-    func add(json object: [String: MockJSON]) throws(MockHTTPError) -> Fault {
+    func add(json object: [String: Value]) throws(MockHTTPError) -> Fault {
         try self.state.withLock { (state) throws(MockHTTPError) -> Fault in
             let fault = try Fault(json: object, id: "fault-\(state.lastID + 1)")
             state.lastID += 1

@@ -1,3 +1,4 @@
+import PayCheckCore
 import Synchronization
 
 /// The generic JSON key-value store behind `/__paycheck/kv`, used by example suites and benchmarks.
@@ -7,7 +8,7 @@ final class KeyValueStore: Sendable {
     /// Guarded contents.
     private struct State {
         /// Stored JSON texts by key.
-        var values: [String: String] = [:]
+        var values: [String: Value] = [:]
         /// The last number used for a generated `kv-N` id.
         var lastGeneratedID = 0
     }
@@ -19,7 +20,7 @@ final class KeyValueStore: Sendable {
     init() {}
 
     /// Stores `json` under a fresh id `kv-N` (skipping ids already taken by `put`) and returns the id.
-    func insert(_ json: String) -> String {
+    func insert(_ json: Value) -> String {
         self.state.withLock { state in
             var id: String
             repeat {
@@ -32,12 +33,12 @@ final class KeyValueStore: Sendable {
     }
 
     /// Stores `json` under `key`, replacing any previous value.
-    func put(_ key: String, _ json: String) {
+    func put(_ key: String, _ json: Value) {
         self.state.withLock { $0.values[key] = json }
     }
 
     /// The JSON text stored under `key`, if any.
-    func get(_ key: String) -> String? {
+    func get(_ key: String) -> Value? {
         self.state.withLock { $0.values[key] }
     }
 

@@ -21,7 +21,7 @@ public struct MockHTTPError: Error, HTTPResponseError, CustomStringConvertible, 
     /// Builds the JSON error response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = MockResponse.json(
-            .object([("error", .string(self.message))]),
+            .object(["error": .string(self.message)]),
             status: self.status
         )
         response.headers.append(contentsOf: self.headers)

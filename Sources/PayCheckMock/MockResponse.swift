@@ -1,4 +1,5 @@
 import Hummingbird
+import PayCheckCore
 
 /// Builders for the JSON responses of the mock host.
 enum MockResponse {
@@ -6,8 +7,8 @@ enum MockResponse {
     static let jsonContentType = "application/json"
 
     /// A response whose body is `value` rendered as JSON.
-    static func json(_ value: JSONText, status: HTTPResponse.Status = .ok) -> Response {
-        self.text(value.render(), status: status)
+    static func json(_ value: Value, status: HTTPResponse.Status = .ok) -> Response {
+        self.text(JSONText.encode(value), status: status)
     }
 
     /// A response with a JSON content type and `text` as body, which the caller vouches is JSON (or
@@ -22,7 +23,7 @@ enum MockResponse {
 
     /// A JSON error response `{"error": message}`.
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        self.json(.object([("error", .string(message))]), status: status)
+        self.json(.object(["error": .string(message)]), status: status)
     }
 
     /// An empty `204 No Content` response.

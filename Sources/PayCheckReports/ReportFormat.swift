@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// Locale-independent formatting of times, durations and counts shared by the reporters.
 enum ReportFormat {
@@ -31,32 +32,17 @@ enum ReportFormat {
 
     /// `YYYY-MM-DDTHH:MM:SS` in UTC with no offset: the JUnit `timestamp` form.
     static func timestamp(_ date: Date) -> String {
-        let (c, _) = utc(date)
-        return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))T"
-            + "\(pad(c.hour ?? 0, 2)):\(pad(c.minute ?? 0, 2)):\(pad(c.second ?? 0, 2))"
+        String(ISOTimestamp.format(date, fraction: .never).dropLast())
     }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-01-15T10:00:00.250Z`.
     static func iso8601(_ date: Date) -> String {
-        let (_, ms) = utc(date)
-        return timestamp(date) + ".\(pad(ms, 3))Z"
+        ISOTimestamp.format(date, fraction: .always)
     }
 
     /// `1 case`, `2 cases`.
     static func plural(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
-    }
-
-    /// UTC calendar fields of `date` truncated to the second, and the millisecond part.
-    private static func utc(_ date: Date) -> (DateComponents, Int) {
-        let totalMS = (date.timeIntervalSince1970 * 1000).rounded()
-        let wholeSeconds = (totalMS / 1000).rounded(.down)
-        let ms = Int(totalMS - wholeSeconds * 1000)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        let components = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: wholeSeconds))
-        return (components, ms)
     }
 
     /// `value` in decimal, left-padded with zeros to `width` digits.

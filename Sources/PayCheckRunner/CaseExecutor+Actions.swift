@@ -71,7 +71,7 @@ extension CaseExecutor {
         case .journal:
             var url = control + ControlAPI.path("journal")
             if case .object(let o) = parameters, let path = o["path"]?.interpolated {
-                url += "?" + FormText.encode([("path", path)])
+                url += "?path=" + CaseExecutor.queryEncode(path)
             }
             request = HTTPRequestData(method: "GET", url: url)
         case .fault:
@@ -93,13 +93,13 @@ extension CaseExecutor {
             throw TemplateRenderer.RenderError(location: http.url.location, message: "url '\(url)' is not an absolute http(s) URL")
         }
         if !http.query.isEmpty {
-            var pairs: [(String, String)] = []
+            var pairs: [String] = []
             for (name, value) in http.query {
                 let rendered = try r.render(value)
                 let values: [Value] = if case .array(let items) = rendered { items } else { [rendered] }
-                for v in values { pairs.append((name, v.interpolated)) }
+                for v in values { pairs.append(CaseExecutor.queryEncode(name) + "=" + CaseExecutor.queryEncode(v.interpolated)) }
             }
-            url += (url.contains("?") ? "&" : "?") + FormText.encode(pairs)
+            url += (url.contains("?") ? "&" : "?") + pairs.joined(separator: "&")
         }
         var headers: [(name: String, value: String)] = []
         for (name, value) in http.headers { headers.append((name, try r.renderString(value))) }
@@ -112,7 +112,7 @@ extension CaseExecutor {
             body = Array(JSONText.encode(try r.render(value)).utf8)
             setContentType("application/json")
         case .form(let fields)?:
-            var pairs: [(String, String)] = []
+            var pairs: [(name: String, value: String)] = []
             for (name, value) in fields { pairs.append((name, try r.render(value).interpolated)) }
             body = Array(FormText.encode(pairs).utf8)
             setContentType("application/x-www-form-urlencoded")
@@ -122,6 +122,11 @@ extension CaseExecutor {
             break
         }
         return HTTPRequestData(method: method, url: url, headers: headers, body: body)
+    }
+
+    /// Percent-encodes a query-string name or value: the form byte set, with a space as `%20`.
+    static func queryEncode(_ s: String) -> String {
+        FormText.percentEncode(s, spaceAsPlus: false)
     }
 
     /// An observation of a raw HTTP response.

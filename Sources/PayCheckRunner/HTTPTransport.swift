@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PayCheckCore
 import PayCheckProviders
 
 /// Sends HTTP requests. The runner uses AsyncHTTPClient; tests may substitute a fake.
@@ -47,7 +48,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
-        let nanos = Int64(max(0.001, timeout) * 1_000_000_000)
+        let nanos = DurationText.nanoseconds(max(0.001, timeout))
         do {
             let response = try await client.execute(outgoing, timeout: .nanoseconds(nanos))
             let body = try await response.body.collect(upTo: AsyncHTTPTransport.maxBodyBytes)

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// The runner's notion of time for `wait:`, `retry:` and `now()`. Injected so tests never sleep.
 public protocol RunnerClock: Sendable {
@@ -17,6 +18,6 @@ public struct SystemRunnerClock: RunnerClock {
     /// `Task.sleep`.
     public func sleep(seconds: Double) async throws {
         guard seconds > 0 else { return }
-        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        try await Task.sleep(nanoseconds: UInt64(DurationText.nanoseconds(seconds)))
     }
 }

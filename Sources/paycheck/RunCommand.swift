@@ -86,10 +86,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard (1...512).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 512, got \(jobs)") }
         _ = try parsedShard()
-        guard DurationText.seconds(timeout).map({ $0 > 0 }) == true else { throw ValidationError("--timeout must be a positive duration like 30s, got '\(timeout)'") }
-        if let runTimeout, DurationText.seconds(runTimeout).map({ $0 > 0 }) != true {
-            throw ValidationError("--run-timeout must be a positive duration like 10m, got '\(runTimeout)'")
-        }
+        _ = try RunCommand.positiveDuration(timeout, flag: "--timeout", example: "30s")
+        if let runTimeout { _ = try RunCommand.positiveDuration(runTimeout, flag: "--run-timeout", example: "10m") }
         for pair in variables + secrets where RunCommand.split(pair) == nil {
             throw ValidationError("'\(pair)' is not name=value")
         }
@@ -103,6 +101,20 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--shard must be k/n with 1 ≤ k ≤ n, got '\(shard)'")
         }
         return (k, n)
+    }
+
+    /// Seconds in a positive duration flag, at most ten years.
+    /// - Throws: `ValidationError` naming the flag and quoting the value.
+    static func positiveDuration(_ text: String, flag: String, example: String) throws -> Double {
+        do throws(DurationError) {
+            let seconds = try DurationText.parse(text)
+            guard seconds > 0 else { throw DurationError(text: text, problem: .notADuration) }
+            return seconds
+        } catch where error.problem == .outOfBounds {
+            throw ValidationError("\(flag) \(error.message)")
+        } catch {
+            throw ValidationError("\(flag) must be a positive duration like \(example), got '\(text)'")
+        }
     }
 
     static func split(_ pair: String) -> (String, String)? {
@@ -133,8 +145,8 @@ struct RunCommand: AsyncParsableCommand {
         configuration.shard = try parsedShard().map { (index: $0.0, count: $0.1) }
         configuration.failFast = failFast
         configuration.allowEmpty = allowEmpty
-        configuration.stepTimeout = DurationText.seconds(timeout) ?? 30
-        configuration.runTimeout = runTimeout.flatMap(DurationText.seconds)
+        configuration.stepTimeout = try RunCommand.positiveDuration(timeout, flag: "--timeout", example: "30s")
+        configuration.runTimeout = try runTimeout.map { try RunCommand.positiveDuration($0, flag: "--run-timeout", example: "10m") }
         configuration.environment = environment
         configuration.transcripts = transcripts
         return configuration

@@ -15,7 +15,7 @@ struct FaultTests {
                 body: #"{"path":"/fakepay/api/session","count":2,"kind":"status","status":503}"#
             )
             #expect(created.status == .created)
-            #expect(created.text == #"{"id":"fault-1","path":"/fakepay/api/session","kind":"status","remaining":2,"status":503}"#)
+            #expect(created.text == #"{"id":"fault-1","kind":"status","path":"/fakepay/api/session","remaining":2,"status":503}"#)
 
             for _ in 0..<2 {
                 let faulted = try await client.send(.post, "/fakepay/api/session")

@@ -164,6 +164,8 @@ struct CLITests {
         #expect(help.status == 0 && help.stdout.contains("Exit codes"))
         let usage = try cli.run(["run", "--jobs", "0"])
         #expect(usage.status == 2 && usage.stderr.contains("--jobs"))
+        let huge = try cli.run(["run", "--timeout", "1e30s"])
+        #expect(huge.status == 2 && huge.stderr.contains("--timeout '1e30s' is longer than the limit of 3650d (10 years)"), "\(huge.stderr)")
         let missing = try cli.run(["run", "nowhere"])
         #expect(missing.status == 2 && missing.stderr.contains("no such file or folder 'nowhere'"))
     }

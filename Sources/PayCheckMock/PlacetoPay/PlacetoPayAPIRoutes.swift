@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PayCheckCore
 
 /// The provider routes under `/placetopay` (providers.md §1): every endpoint is a `POST` with a JSON body carrying
 /// `auth` (§1.1, §1.2); anything else under `/placetopay` is a 404 `NA` "Page not found" (§1.3).
@@ -7,7 +8,7 @@ struct PlacetoPayAPIRoutes: Sendable {
     /// One authenticated API call.
     struct Call {
         /// The parsed body.
-        var body: [String: MockJSON]
+        var body: [String: Value]
         /// The authenticated site.
         var site: PlacetoPaySite
         /// Mock time of the request.
@@ -23,7 +24,7 @@ struct PlacetoPayAPIRoutes: Sendable {
     }
 
     /// An operation on the state for one call.
-    typealias Operation = @Sendable (inout PlacetoPayState, inout [PlacetoPayNotification], Call) throws -> JSONText
+    typealias Operation = @Sendable (inout PlacetoPayState, inout [PlacetoPayNotification], Call) throws -> Value
 
     /// Every method answered under `/placetopay`; the ones a route does not serve get `NA`.
     private static let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .head, .options]
@@ -126,9 +127,9 @@ struct PlacetoPayAPIRoutes: Sendable {
     /// Choice (§1.1, §1.3): without a JSON content type the live server reads the body as text and finds no
     /// `auth`, answering "malformed authentication"; the mock answers 401 with auth code 100 for a missing JSON
     /// content type, a body that is not JSON, or JSON that is not an object.
-    private static func body(of request: Request, now: Date) async throws -> [String: MockJSON] {
+    private static func body(of request: Request, now: Date) async throws -> [String: Value] {
         let bytes = try await ControlRoutes.body(of: request)
-        guard Self.isJSON(request.headers[.contentType]), let body = MockJSON.parse(bytes)?.objectValue else {
+        guard Self.isJSON(request.headers[.contentType]), let body = JSONText.parse(bytes)?.objectValue else {
             throw PlacetoPayFailure.authentication(.malformed, locale: nil, at: now)
         }
         return body

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// What the PlacetoPay routes share: the store and the host environment (clock, outbound HTTP, base URL).
 struct PlacetoPayContext: Sendable {
@@ -32,7 +33,7 @@ struct PlacetoPayContext: Sendable {
     /// the mock clock per the site's schedule (none by default, §1.9); every attempt is added to the PlacetoPay
     /// log. Returns the first attempt.
     func deliver(_ notification: PlacetoPayNotification) async -> PlacetoPayNotification.Delivery {
-        let bodyText = notification.body.render()
+        let bodyText = JSONText.encode(notification.body)
         let store = self.store
         let webhook = Webhook(
             provider: "placetopay", url: notification.url, headers: [("Content-Type", "application/json")],

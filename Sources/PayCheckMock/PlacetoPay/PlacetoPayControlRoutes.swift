@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PayCheckCore
 import PayCheckProviders
 
 /// The PlacetoPay control API under `/__paycheck/placetopay/`: sites, the payer's actions and notifications.
@@ -43,7 +44,7 @@ struct PlacetoPayControlRoutes: Sendable {
             },
             "mock/site": { request in
                 var json = try await Self.object(request)
-                guard let login = json.removeValue(forKey: "login")?.string, !login.isEmpty else {
+                guard let login = json.removeValue(forKey: "login")?.stringValue, !login.isEmpty else {
                     throw MockHTTPError(.badRequest, "'login' must be a non-empty string (a unique login, e.g. \"site-{{ random(8) }}\")")
                 }
                 return MockResponse.json(try context.store.withState { state in try state.putSite(login, json: json) })
@@ -57,7 +58,7 @@ struct PlacetoPayControlRoutes: Sendable {
     ///
     /// Reading the log of one session evaluates that session first, like any other read, so an expiry that is due
     /// is noticed (and notified) before the log is shown.
-    private func notifications(_ json: [String: MockJSON]) async throws -> Response {
+    private func notifications(_ json: [String: Value]) async throws -> Response {
         try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: ["requestId"])
         var requestId: Int?
         if let raw = json["requestId"], raw != .null {
@@ -72,7 +73,7 @@ struct PlacetoPayControlRoutes: Sendable {
             state.deliveries.filter { requestId == nil || $0.notification.requestId == requestId }
         }
         return MockResponse.json(
-            .object([("count", .int(deliveries.count)), ("notifications", .array(deliveries.map(\.json)))]))
+            .object(["count": .int(deliveries.count), "notifications": .array(deliveries.map(\.json))]))
     }
 
     /// `mock: notify {"requestId": N, "url": "http…"?}`: sends the notification of a final session again, now,
@@ -83,10 +84,10 @@ struct PlacetoPayControlRoutes: Sendable {
         let requestId = try PlacetoPayPayerAttempt.requestId(json)
         var url: String?
         if let value = json["url"], value != .null {
-            guard let text = value.string, PlacetoPayState.isHTTPURL(text) else {
+            guard let text = value.stringValue, PlacetoPayState.isHTTPURL(text) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'url' must be an http:// or https:// URL, got \(MockHTTPError.quoted(value.description))")
+                    "'url' must be an http:// or https:// URL, got \(MockHTTPError.quoted(value.displayText))")
             }
             url = text
         }
@@ -97,21 +98,21 @@ struct PlacetoPayControlRoutes: Sendable {
         let delivery = await self.context.deliver(notification)
         return MockResponse.json(
             .object([
-                ("responseStatus", delivery.responseStatus.map { .int($0) } ?? .null),
-                ("error", delivery.error.map { .string($0) } ?? .null),
-                ("url", .string(notification.url)),
-                ("body", .raw(delivery.bodyText)),
-                ("signature", .string(notification.signature)),
+                "responseStatus": delivery.responseStatus.map { .int($0) } ?? .null,
+                "error": delivery.error.map { .string($0) } ?? .null,
+                "url": .string(notification.url),
+                "body": delivery.notification.body,
+                "signature": .string(notification.signature),
             ]))
     }
 
     /// The flat JSON object body of a control request.
-    private static func object(_ request: Request) async throws -> [String: MockJSON] {
-        try JSONText.object(try await ControlRoutes.body(of: request))
+    private static func object(_ request: Request) async throws -> [String: Value] {
+        try MockRequestBody.object(try await ControlRoutes.body(of: request))
     }
 
     /// The `requestId` of a body that has nothing else.
-    private static func requestIdOnly(_ json: [String: MockJSON]) throws(MockHTTPError) -> Int {
+    private static func requestIdOnly(_ json: [String: Value]) throws(MockHTTPError) -> Int {
         try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: ["requestId"])
         return try PlacetoPayPayerAttempt.requestId(json)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PayCheckCore
 import PayCheckProviders
 
 /// A PlacetoPay error envelope, `{"status":{"status":"FAILED","reason":…,"message":…,"date":…}}`
@@ -31,23 +32,23 @@ struct PlacetoPayFailure: Error, HTTPResponseError, CustomStringConvertible {
     }
 
     /// The envelope's `status` object.
-    var statusJSON: JSONText {
-        let reason: JSONText =
+    var statusJSON: Value {
+        let reason: Value =
             switch self.reason {
             case .text(let text): .string(text)
             case .code(let code): .int(code)
             }
         return .object([
-            ("status", .string(PlacetoPayStatus.Name.failed)),
-            ("reason", reason),
-            ("message", .string(self.message)),
-            ("date", .string(PlacetoPayStatus.format(self.date))),
+            "status": .string(PlacetoPayStatus.Name.failed),
+            "reason": reason,
+            "message": .string(self.message),
+            "date": .string(PlacetoPayStatus.format(self.date)),
         ])
     }
 
     /// Builds the JSON response.
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        MockResponse.json(.object([("status", self.statusJSON)]), status: self.status)
+        MockResponse.json(.object(["status": self.statusJSON]), status: self.status)
     }
 
     /// The status and message, for logs.

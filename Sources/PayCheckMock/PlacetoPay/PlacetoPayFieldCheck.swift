@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// Field checks for PlacetoPay request bodies, each failing with a 400 `BR` envelope that names the field
 /// (choice for undocumented validation errors, providers.md §1.3, §1.13).
@@ -17,17 +18,17 @@ struct PlacetoPayFieldCheck {
     }
 
     /// `value` as an object, or a failure naming `path`.
-    func object(_ value: MockJSON, _ path: String) throws(PlacetoPayFailure) -> [String: MockJSON] {
+    func object(_ value: Value, _ path: String) throws(PlacetoPayFailure) -> [String: Value] {
         if case .null = value { throw self.fail("The \(path) field is required") }
         guard let object = value.objectValue else {
-            throw self.fail("The \(path) field must be an object, got \(value.typeName)")
+            throw self.fail("The \(path) field must be an object, got \(value.typeDescription)")
         }
         return object
     }
 
     /// The string member `key` of `object`: `nil` when absent and not required; never empty; at most `maxLength`.
     func string(
-        _ object: [String: MockJSON],
+        _ object: [String: Value],
         _ key: String,
         in parent: String? = nil,
         required: Bool,
@@ -39,7 +40,7 @@ struct PlacetoPayFieldCheck {
             return nil
         }
         guard let text = value.stringValue else {
-            throw self.fail("The \(path) field must be a string, got \(value.typeName)")
+            throw self.fail("The \(path) field must be a string, got \(value.typeDescription)")
         }
         guard !text.isEmpty else {
             throw self.fail(required ? "The \(path) field is required" : "The \(path) field must not be empty")
@@ -53,7 +54,7 @@ struct PlacetoPayFieldCheck {
     }
 
     /// A URL member (max 255 characters, §1.4) with a scheme, e.g. `https://…` or an app deep link.
-    func url(_ object: [String: MockJSON], _ key: String, required: Bool) throws(PlacetoPayFailure) -> String? {
+    func url(_ object: [String: Value], _ key: String, required: Bool) throws(PlacetoPayFailure) -> String? {
         guard let text = try self.string(object, key, required: required, maxLength: 255) else { return nil }
         guard let scheme = URL(string: text)?.scheme, !scheme.isEmpty else {
             throw self.fail("The \(key) field must be an absolute URL, got \(PlacetoPaySessionRequest.quoted(text))")
@@ -62,7 +63,7 @@ struct PlacetoPayFieldCheck {
     }
 
     /// A boolean member: `true`/`false`, or the strings `"true"`/`"false"` the Python client sends; `nil` when absent.
-    func bool(_ value: MockJSON?, _ path: String) throws(PlacetoPayFailure) -> Bool? {
+    func bool(_ value: Value?, _ path: String) throws(PlacetoPayFailure) -> Bool? {
         guard let value, value != .null else { return nil }
         guard let flag = value.boolValue else {
             throw self.fail("The \(path) field must be a boolean, got \(PlacetoPaySessionRequest.describe(value))")
@@ -71,10 +72,10 @@ struct PlacetoPayFieldCheck {
     }
 
     /// A `fields[]` member: an array of `{keyword ≤ 50, value, displayOn}` objects (§1.4 NameValuePair).
-    func fields(_ value: MockJSON?, _ path: String) throws(PlacetoPayFailure) {
+    func fields(_ value: Value?, _ path: String) throws(PlacetoPayFailure) {
         guard let value, value != .null else { return }
         guard let items = value.arrayValue else {
-            throw self.fail("The \(path) field must be an array, got \(value.typeName)")
+            throw self.fail("The \(path) field must be an array, got \(value.typeDescription)")
         }
         for (index, item) in items.enumerated() {
             let object = try self.object(item, "\(path)[\(index)]")

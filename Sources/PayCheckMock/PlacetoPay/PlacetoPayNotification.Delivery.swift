@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 extension PlacetoPayNotification {
     /// One delivery attempt, as `GET /__paycheck/placetopay/notifications` lists it.
@@ -15,16 +16,16 @@ extension PlacetoPayNotification {
         let sentAt: Date
 
         /// The record as JSON.
-        var json: JSONText {
+        var json: Value {
             .object([
-                ("requestId", .int(self.notification.requestId)),
-                ("url", .string(self.notification.url)),
-                ("body", .raw(self.bodyText)),
-                ("signature", .string(self.notification.signature)),
-                ("responseStatus", self.responseStatus.map { .int($0) } ?? .null),
-                ("error", self.error.map { .string($0) } ?? .null),
-                ("sentAt", .string(PlacetoPayStatus.format(self.sentAt))),
-                ("trigger", .string(self.notification.trigger.rawValue)),
+                "requestId": .int(self.notification.requestId),
+                "url": .string(self.notification.url),
+                "body": self.notification.body,
+                "signature": .string(self.notification.signature),
+                "responseStatus": self.responseStatus.map { .int($0) } ?? .null,
+                "error": self.error.map { .string($0) } ?? .null,
+                "sentAt": .string(PlacetoPayStatus.format(self.sentAt)),
+                "trigger": .string(self.notification.trigger.rawValue),
             ])
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 import PayCheckProviders
 
 /// A merchant notification (webhook) ready to send: providers.md §1.9.
@@ -45,12 +46,12 @@ struct PlacetoPayNotification: Sendable {
     }
 
     /// The JSON body.
-    var body: JSONText {
+    var body: Value {
         .object([
-            ("status", self.status.json),
-            ("requestId", .int(self.requestId)),
-            ("reference", .string(self.reference)),
-            ("signature", .string(self.signature)),
+            "status": self.status.json,
+            "requestId": .int(self.requestId),
+            "reference": .string(self.reference),
+            "signature": .string(self.signature),
         ])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// A `POST /__paycheck/placetopay/payer/pay` body: the suite acting as the payer on the checkout page.
 ///
@@ -22,7 +23,7 @@ struct PlacetoPayPayerAttempt: Sendable {
 
     /// Parses a control body.
     /// - Throws: ``MockHTTPError`` (400) naming the member that is missing or malformed.
-    init(json: [String: MockJSON]) throws(MockHTTPError) {
+    init(json: [String: Value]) throws(MockHTTPError) {
         try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: Self.members)
         self.requestId = try Self.requestId(json)
         guard let card = json["card"].flatMap(Self.digitsText) else {
@@ -35,10 +36,10 @@ struct PlacetoPayPayerAttempt: Sendable {
         }
         self.cardNumber = digits
         if let value = json["expiry"], value != .null {
-            guard let text = value.string, let expiry = PlacetoPayCard.parseExpiry(text) else {
+            guard let text = value.stringValue, let expiry = PlacetoPayCard.parseExpiry(text) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'expiry' must be \"MM/YY\" or \"MM/YYYY\", got \(MockHTTPError.quoted(value.description))")
+                    "'expiry' must be \"MM/YY\" or \"MM/YYYY\", got \(MockHTTPError.quoted(value.displayText))")
             }
             self.expiry = expiry
         }
@@ -48,7 +49,7 @@ struct PlacetoPayPayerAttempt: Sendable {
             else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'cvv' must be a string of 3 or 4 digits, got \(MockHTTPError.quoted(value.description))")
+                    "'cvv' must be a string of 3 or 4 digits, got \(MockHTTPError.quoted(value.displayText))")
             }
             self.cvv = text
         }
@@ -56,21 +57,21 @@ struct PlacetoPayPayerAttempt: Sendable {
             guard let text = Self.digitsText(value) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'otp' must be a string, e.g. \"12345\", got \(MockHTTPError.quoted(value.description))")
+                    "'otp' must be a string, e.g. \"12345\", got \(MockHTTPError.quoted(value.displayText))")
             }
             self.otp = text
         }
         if let value = json["amount"], value != .null {
             let number: Double? =
                 switch value {
-                case .number(let number): number
+                case .int, .double: value.number
                 case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
                 default: nil
                 }
             guard let amount = number, amount > 0, amount.isFinite else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'amount' must be a number greater than 0, got \(MockHTTPError.quoted(value.description))")
+                    "'amount' must be a number greater than 0, got \(MockHTTPError.quoted(value.displayText))")
             }
             self.amount = amount
         }
@@ -78,28 +79,30 @@ struct PlacetoPayPayerAttempt: Sendable {
 
     /// A string member as is, or a whole number as its decimal digits: YAML suites write card numbers, CVVs and
     /// OTPs unquoted, and the test cards (at most 16 digits) are exact as JSON numbers.
-    private static func digitsText(_ value: MockJSON) -> String? {
+    private static func digitsText(_ value: Value) -> String? {
         switch value {
         case .string(let text): return text
-        case .number(let number) where number >= 0 && number.rounded() == number && number < 1e16:
+        case .int(let number) where number >= 0 && number < 10_000_000_000_000_000:
+            return String(number)
+        case .double(let number) where number >= 0 && number.rounded() == number && number < 1e16:
             return String(Int(number))
         default: return nil
         }
     }
 
     /// The `requestId` member: an integer, or a string of digits.
-    static func requestId(_ json: [String: MockJSON]) throws(MockHTTPError) -> Int {
+    static func requestId(_ json: [String: Value]) throws(MockHTTPError) -> Int {
         guard let value = json["requestId"] else {
             throw MockHTTPError(.badRequest, "'requestId' is required: the session's requestId")
         }
-        if let id = value.int { return id }
-        if let text = value.string, let id = Int(text), id >= 0 { return id }
+        if let id = value.wholeNumber { return id }
+        if let text = value.stringValue, let id = Int(text), id >= 0 { return id }
         throw MockHTTPError(
-            .badRequest, "'requestId' must be an integer, got \(MockHTTPError.quoted(value.description))")
+            .badRequest, "'requestId' must be an integer, got \(MockHTTPError.quoted(value.displayText))")
     }
 
     /// Fails with a 400 naming the first member of `json` that is not in `allowed`.
-    static func rejectUnknown(_ json: [String: MockJSON], allowed: [String]) throws(MockHTTPError) {
+    static func rejectUnknown(_ json: [String: Value], allowed: [String]) throws(MockHTTPError) {
         guard let unknown = json.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
         throw MockHTTPError(
             .badRequest,

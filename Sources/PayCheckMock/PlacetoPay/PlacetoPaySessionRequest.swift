@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 import PayCheckProviders
 
 /// A validated create-session (`/api/session`, providers.md §1.4) or collect (`/api/collect`, §1.8) request.
@@ -46,11 +47,11 @@ struct PlacetoPaySessionRequest: Sendable {
     /// `instrument.token.token` (or `subtoken`) of a collect request.
     var token: String?
     /// The body without `auth` (and without `instrument`), for the query's `request` echo.
-    var echo: [String: MockJSON]
+    var echo: [String: Value]
 
     /// Validates `body` (already authenticated) at mock time `now`.
     /// - Throws: ``PlacetoPayFailure/invalidField(_:at:)`` (400 `BR`) naming the first offending field.
-    static func parse(_ body: [String: MockJSON], mode: Mode, now: Date) throws(PlacetoPayFailure) -> Self {
+    static func parse(_ body: [String: Value], mode: Mode, now: Date) throws(PlacetoPayFailure) -> Self {
         let check = PlacetoPayFieldCheck(now: now)
         let required = mode == .create
         _ = try check.string(body, "ipAddress", required: required, maxLength: 46)
@@ -124,7 +125,7 @@ struct PlacetoPaySessionRequest: Sendable {
     }
 
     /// Validates the `payment` object.
-    private static func payment(_ value: MockJSON, check: PlacetoPayFieldCheck) throws(PlacetoPayFailure) -> Self {
+    private static func payment(_ value: Value, check: PlacetoPayFieldCheck) throws(PlacetoPayFailure) -> Self {
         let payment = try check.object(value, "payment")
         let reference = try check.string(payment, "reference", in: "payment", required: true, maxLength: 32)
         _ = try check.string(payment, "description", in: "payment", required: false, maxLength: 255)
@@ -154,12 +155,12 @@ struct PlacetoPaySessionRequest: Sendable {
     }
 
     /// Describes a JSON value for a message: strings quoted, other values as JSON.
-    static func describe(_ value: MockJSON) -> String {
+    static func describe(_ value: Value) -> String {
         switch value {
         case .string(let text): return Self.quoted(text)
-        case .number(let number): return MockJSON.numberText(number)
+        case .int, .double: return value.interpolated
         case .bool(let flag): return flag ? "true" : "false"
-        default: return value.typeName
+        default: return value.typeDescription
         }
     }
 }

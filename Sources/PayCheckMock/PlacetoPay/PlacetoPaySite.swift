@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 import PayCheckProviders
 
 /// A PlacetoPay site (merchant account) known to the mock: its credentials, state and notification settings.
@@ -34,15 +35,15 @@ struct PlacetoPaySite: Sendable, Equatable {
     ]
 
     /// The site as the control API shows it; the secret key is deliberately left out.
-    var json: JSONText {
+    var json: Value {
         .object([
-            ("login", .string(self.login)),
-            ("status", .string(self.status.rawValue)),
-            ("notificationUrl", self.notificationUrl.map { .string($0) } ?? .null),
-            ("acceptsSHA1", .bool(self.acceptsSHA1)),
-            ("notificationAlgorithm", .string(self.notificationAlgorithm.rawValue)),
-            ("notificationRetries", .array(self.notificationRetries.retryOffsetTexts.map { .string($0) })),
-            ("locale", .string(self.locale)),
+            "login": .string(self.login),
+            "status": .string(self.status.rawValue),
+            "notificationUrl": self.notificationUrl.map { .string($0) } ?? .null,
+            "acceptsSHA1": .bool(self.acceptsSHA1),
+            "notificationAlgorithm": .string(self.notificationAlgorithm.rawValue),
+            "notificationRetries": .array(self.notificationRetries.retryOffsetTexts.map { .string($0) }),
+            "locale": .string(self.locale),
         ])
     }
 

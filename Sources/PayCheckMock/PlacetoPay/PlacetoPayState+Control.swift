@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 import PayCheckProviders
 
 /// The mock's own control operations: sites, notifications and the process-URL page.
@@ -8,7 +9,7 @@ extension PlacetoPayState {
 
     /// `mock: site` (`POST /__paycheck/placetopay/mock/site`): creates the site (then `secretKey` is required) or updates the
     /// members given. Answers the site without its secret.
-    mutating func putSite(_ login: String, json: [String: MockJSON]) throws(MockHTTPError) -> JSONText {
+    mutating func putSite(_ login: String, json: [String: Value]) throws(MockHTTPError) -> Value {
         guard !login.isEmpty, login.count <= 32 else {
             throw MockHTTPError(
                 .badRequest, "site login must be 1 to 32 characters (§1.2), got \(MockHTTPError.quoted(login))")
@@ -25,16 +26,16 @@ extension PlacetoPayState {
             site = PlacetoPaySite(login: login, secretKey: "")
         }
         if let value = json["secretKey"] {
-            guard let secret = value.string, !secret.isEmpty else {
+            guard let secret = value.stringValue, !secret.isEmpty else {
                 throw MockHTTPError(.badRequest, "'secretKey' must be a non-empty string")
             }
             site.secretKey = secret
         }
         if let value = json["status"] {
-            guard let status = value.string.flatMap(PlacetoPayAuthVerifier.SiteStatus.init(rawValue:)) else {
+            guard let status = value.stringValue.flatMap(PlacetoPayAuthVerifier.SiteStatus.init(rawValue:)) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'status' must be one of active, inactive, expired, expiredCredentials, got \(MockHTTPError.quoted(value.description))"
+                    "'status' must be one of active, inactive, expired, expiredCredentials, got \(MockHTTPError.quoted(value.displayText))"
                 )
             }
             site.status = status
@@ -45,15 +46,15 @@ extension PlacetoPayState {
         if let value = json["acceptsSHA1"] {
             guard case .bool(let flag) = value else {
                 throw MockHTTPError(
-                    .badRequest, "'acceptsSHA1' must be true or false, got \(MockHTTPError.quoted(value.description))")
+                    .badRequest, "'acceptsSHA1' must be true or false, got \(MockHTTPError.quoted(value.displayText))")
             }
             site.acceptsSHA1 = flag
         }
         if let value = json["notificationAlgorithm"] {
-            guard let algorithm = value.string.flatMap(PlacetoPayHashAlgorithm.init(rawValue:)) else {
+            guard let algorithm = value.stringValue.flatMap(PlacetoPayHashAlgorithm.init(rawValue:)) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'notificationAlgorithm' must be sha256 or sha1, got \(MockHTTPError.quoted(value.description))")
+                    "'notificationAlgorithm' must be sha256 or sha1, got \(MockHTTPError.quoted(value.displayText))")
             }
             site.notificationAlgorithm = algorithm
         }
@@ -65,14 +66,14 @@ extension PlacetoPayState {
                 throw MockHTTPError(
                     .badRequest,
                     "'notificationRetries' must be an array of durations such as [\"1m\", \"5m\"], got "
-                        + MockHTTPError.quoted(value.description))
+                        + MockHTTPError.quoted(value.displayText))
             }
             site.notificationRetries = schedule
         }
         if let value = json["locale"] {
-            guard let locale = value.string, PlacetoPaySite.isValidLocale(locale) else {
+            guard let locale = value.stringValue, PlacetoPaySite.isValidLocale(locale) else {
                 throw MockHTTPError(
-                    .badRequest, "'locale' must look like es_CO, got \(MockHTTPError.quoted(value.description))")
+                    .badRequest, "'locale' must look like es_CO, got \(MockHTTPError.quoted(value.displayText))")
             }
             site.locale = locale
         }
@@ -81,12 +82,12 @@ extension PlacetoPayState {
     }
 
     /// The notification URL of a site body: an `http(s)://` URL, or `null` for none.
-    static func notificationURL(_ value: MockJSON) throws(MockHTTPError) -> String? {
+    static func notificationURL(_ value: Value) throws(MockHTTPError) -> String? {
         if value == .null { return nil }
-        guard let text = value.string, Self.isHTTPURL(text) else {
+        guard let text = value.stringValue, Self.isHTTPURL(text) else {
             throw MockHTTPError(
                 .badRequest,
-                "'notificationUrl' must be an http:// or https:// URL or null, got \(MockHTTPError.quoted(value.description))"
+                "'notificationUrl' must be an http:// or https:// URL or null, got \(MockHTTPError.quoted(value.displayText))"
             )
         }
         return text

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// What the payer does on the checkout page, driven by the suite through `/__paycheck/placetopay/payer/…`.
 ///
@@ -9,7 +10,7 @@ extension PlacetoPayState {
         _ attempt: PlacetoPayPayerAttempt,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) throws(MockHTTPError) -> JSONText {
+    ) throws(MockHTTPError) -> Value {
         var session = try self.payableSession(attempt.requestId, now: now, outbox: &outbox)
         let card = PlacetoPayCard(number: attempt.cardNumber, expiry: attempt.expiry)
         var cardAttempt = PlacetoPayTestCard.Attempt(
@@ -31,8 +32,8 @@ extension PlacetoPayState {
             session.applyTokenization(succeeded: succeeded, at: now)
             self.commit(session, outbox: &outbox)
             return .object([
-                ("requestId", .int(session.requestId)), ("session", session.status.json), ("transaction", .null),
-                ("subscription", session.subscription?.json ?? .null),
+                "requestId": .int(session.requestId), "session": session.status.json, "transaction": .null,
+                "subscription": session.subscription?.json ?? .null,
             ])
         }
 
@@ -42,8 +43,8 @@ extension PlacetoPayState {
         self.commit(session, outbox: &outbox)
         let stored = self.sessions[session.requestId] ?? session
         return .object([
-            ("requestId", .int(stored.requestId)), ("session", stored.status.json),
-            ("transaction", stored.transactions.last?.json ?? .null),
+            "requestId": .int(stored.requestId), "session": stored.status.json,
+            "transaction": stored.transactions.last?.json ?? .null,
         ])
     }
 
@@ -52,7 +53,7 @@ extension PlacetoPayState {
         _ requestId: Int,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) throws(MockHTTPError) -> JSONText {
+    ) throws(MockHTTPError) -> Value {
         var session = try self.payableSession(requestId, now: now, outbox: &outbox)
         guard session.status.status == PlacetoPayStatus.Name.pending else {
             throw MockHTTPError(
@@ -62,7 +63,7 @@ extension PlacetoPayState {
         }
         session.status = .sessionCancelledByPayer(at: now)
         self.commit(session, outbox: &outbox)
-        return .object([("requestId", .int(requestId)), ("session", session.status.json)])
+        return .object(["requestId": .int(requestId), "session": session.status.json])
     }
 
     /// The payer closes the checkout page: recorded, no state change; the session expires later (§1.5).
@@ -70,13 +71,13 @@ extension PlacetoPayState {
         _ requestId: Int,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) throws(MockHTTPError) -> JSONText {
+    ) throws(MockHTTPError) -> Value {
         var session = try self.openSession(requestId, now: now, outbox: &outbox)
         session.abandonedAt = now
         self.commit(session, outbox: &outbox)
         return .object([
-            ("requestId", .int(requestId)), ("session", session.status.json), ("abandoned", .bool(true)),
-            ("expiresAt", .string(PlacetoPayStatus.format(session.expiresAt))),
+            "requestId": .int(requestId), "session": session.status.json, "abandoned": .bool(true),
+            "expiresAt": .string(PlacetoPayStatus.format(session.expiresAt)),
         ])
     }
 
@@ -129,14 +130,14 @@ extension PlacetoPayState {
                 throw MockHTTPError(
                     .badRequest,
                     "session \(session.requestId) does not allow partial payments (payment.allowPartial is false); omit "
-                        + "'amount' or send the total \(MockJSON.numberText(session.request.total))")
+                        + "'amount' or send the total \(Value.format(session.request.total))")
             }
             return session.request.total
         }
         guard amount <= remaining + tolerance else {
             throw MockHTTPError(
                 .badRequest,
-                "'amount' \(MockJSON.numberText(amount)) exceeds the \(MockJSON.numberText(remaining)) still to pay "
+                "'amount' \(Value.format(amount)) exceeds the \(Value.format(remaining)) still to pay "
                     + "in session \(session.requestId)")
         }
         return min(amount, remaining)

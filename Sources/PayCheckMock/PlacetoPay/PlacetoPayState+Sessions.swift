@@ -1,21 +1,22 @@
 import Foundation
+import PayCheckCore
 
 /// The merchant's session endpoints: create (§1.4), query (§1.5), cancel (§1.6) and collect (§1.8).
 extension PlacetoPayState {
     /// `POST /api/session`: validates the request and creates a `PENDING` session.
     mutating func createSession(
-        _ body: [String: MockJSON],
+        _ body: [String: Value],
         site: PlacetoPaySite,
         now: Date,
         baseURL: String
-    ) throws(PlacetoPayFailure) -> JSONText {
+    ) throws(PlacetoPayFailure) -> Value {
         let request = try PlacetoPaySessionRequest.parse(body, mode: .create, now: now)
         let session = self.newSession(request, site: site, now: now, baseURL: baseURL, isCollect: false)
         self.sessions[session.requestId] = session
         return .object([
-            ("status", PlacetoPayStatus.processed(at: now).json),
-            ("requestId", .int(session.requestId)),
-            ("processUrl", .string(session.processUrl)),
+            "status": PlacetoPayStatus.processed(at: now).json,
+            "requestId": .int(session.requestId),
+            "processUrl": .string(session.processUrl),
         ])
     }
 
@@ -25,7 +26,7 @@ extension PlacetoPayState {
         site: PlacetoPaySite,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) throws(PlacetoPayFailure) -> JSONText {
+    ) throws(PlacetoPayFailure) -> Value {
         try self.ownedSession(requestId, site: site, now: now, outbox: &outbox).queryJSON
     }
 
@@ -36,7 +37,7 @@ extension PlacetoPayState {
         site: PlacetoPaySite,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) throws(PlacetoPayFailure) -> JSONText {
+    ) throws(PlacetoPayFailure) -> Value {
         var session = try self.ownedSession(requestId, site: site, now: now, outbox: &outbox)
         guard session.isMerchantCancellable() else {
             let inProgress = session.status.status == PlacetoPayStatus.Name.pending
@@ -48,17 +49,17 @@ extension PlacetoPayState {
         }
         session.status = .sessionCancelledByMerchant(at: now)
         self.commit(session, outbox: &outbox)
-        return .object([("status", PlacetoPayStatus.processed(at: now).json), ("session", session.queryJSON)])
+        return .object(["status": PlacetoPayStatus.processed(at: now).json, "session": session.queryJSON])
     }
 
     /// `POST /api/collect`: charges a token's card in a new one-attempt session; answers like a query (§1.8).
     mutating func collect(
-        _ body: [String: MockJSON],
+        _ body: [String: Value],
         site: PlacetoPaySite,
         now: Date,
         baseURL: String,
         outbox: inout [PlacetoPayNotification]
-    ) throws(PlacetoPayFailure) -> JSONText {
+    ) throws(PlacetoPayFailure) -> Value {
         let request = try PlacetoPaySessionRequest.parse(body, mode: .collect, now: now)
         guard let token = request.token, let stored = self.tokens[token], stored.login == site.login else {
             throw PlacetoPayFailure.invalidToken(at: now)

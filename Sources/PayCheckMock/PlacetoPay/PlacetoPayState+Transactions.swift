@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// Transaction actions: `POST /api/transaction` (§1.7) and the legacy `POST /api/reverse`.
 extension PlacetoPayState {
@@ -11,11 +12,11 @@ extension PlacetoPayState {
     /// wrong state are 400 `request_not_valid` (§1.3; choice for the unknown transaction, as the Python SDK's
     /// fixture `reverse_response_fails_transaction_not_found.json` shows).
     mutating func transactionAction(
-        _ body: [String: MockJSON],
+        _ body: [String: Value],
         site: PlacetoPaySite,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) throws(PlacetoPayFailure) -> JSONText {
+    ) throws(PlacetoPayFailure) -> Value {
         let internalReference = try Self.internalReference(body, now: now)
         guard let action = body["action"]?.stringValue else {
             throw PlacetoPayFailure.requestNotValid("The action field is required", at: now)
@@ -55,16 +56,16 @@ extension PlacetoPayState {
         }
         self.commit(session, outbox: &outbox)
         let transaction = self.sessions[session.requestId]?.transactions[index] ?? session.transactions[index]
-        return .object([("status", status.json), ("payment", transaction.json)])
+        return .object(["status": status.json, "payment": transaction.json])
     }
 
     /// `POST /api/reverse` with `internalReference` (legacy, used by the PHP and Python SDKs): a full `reverse`.
     mutating func legacyReverse(
-        _ body: [String: MockJSON],
+        _ body: [String: Value],
         site: PlacetoPaySite,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) throws(PlacetoPayFailure) -> JSONText {
+    ) throws(PlacetoPayFailure) -> Value {
         var filtered = body.filter { $0.key == "internalReference" }
         filtered["action"] = .string("reverse")
         return try self.transactionAction(filtered, site: site, now: now, outbox: &outbox)
@@ -87,8 +88,8 @@ extension PlacetoPayState {
         let refund = amount?.total ?? transaction.refundableAmount
         guard refund <= transaction.refundableAmount + PlacetoPayTransaction.amountTolerance else {
             throw PlacetoPayFailure.requestNotValid(
-                "The amount to reverse (\(MockJSON.numberText(refund))) exceeds the amount that can still be refunded "
-                    + "(\(MockJSON.numberText(transaction.refundableAmount)))",
+                "The amount to reverse (\(Value.format(refund))) exceeds the amount that can still be refunded "
+                    + "(\(Value.format(transaction.refundableAmount)))",
                 at: now)
         }
         transaction.refundedAmount = min(transaction.total, transaction.refundedAmount + refund)
@@ -127,8 +128,8 @@ extension PlacetoPayState {
         if let amount {
             guard amount.total <= session.transactions[index].total + PlacetoPayTransaction.amountTolerance else {
                 throw PlacetoPayFailure.requestNotValid(
-                    "The amount to capture (\(MockJSON.numberText(amount.total))) exceeds the authorized amount "
-                        + "(\(MockJSON.numberText(session.transactions[index].total)))",
+                    "The amount to capture (\(Value.format(amount.total))) exceeds the authorized amount "
+                        + "(\(Value.format(session.transactions[index].total)))",
                     at: now)
             }
             session.transactions[index].total = amount.total
@@ -154,7 +155,7 @@ extension PlacetoPayState {
     }
 
     /// The `internalReference` member: an integer, or a string of digits (the Python SDK passes it through).
-    private static func internalReference(_ body: [String: MockJSON], now: Date) throws(PlacetoPayFailure) -> Int {
+    private static func internalReference(_ body: [String: Value], now: Date) throws(PlacetoPayFailure) -> Int {
         guard let value = body["internalReference"] else {
             throw PlacetoPayFailure.requestNotValid("The internalReference field is required", at: now)
         }
@@ -167,7 +168,7 @@ extension PlacetoPayState {
     }
 
     /// The optional `amount{currency, total}` member; `total` must be a number greater than 0.
-    private static func amount(_ value: MockJSON?, now: Date) throws(PlacetoPayFailure) -> (
+    private static func amount(_ value: Value?, now: Date) throws(PlacetoPayFailure) -> (
         currency: String?, total: Double
     )? {
         guard let value, value != .null else { return nil }

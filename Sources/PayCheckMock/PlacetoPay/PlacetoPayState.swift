@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 import PayCheckProviders
 
 /// Everything one PlacetoPay mock remembers; kept behind the mutex of ``PlacetoPayStore``.
@@ -35,7 +36,7 @@ struct PlacetoPayState {
     ///
     /// The seed window is checked against `wallNow` (the unshifted clock, so `mock: clock` moves sessions without
     /// making fresh seeds stale); envelope dates use `now`. A replayed nonce fails with the verifier's default 102.
-    mutating func authenticate(_ body: [String: MockJSON], wallNow: Date, now: Date) throws(PlacetoPayFailure)
+    mutating func authenticate(_ body: [String: Value], wallNow: Date, now: Date) throws(PlacetoPayFailure)
         -> PlacetoPaySite
     {
         let locale = body["locale"]?.stringValue

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 import PayCheckProviders
 
 /// The `status` object of PlacetoPay responses, sessions and transactions: `{status, reason, message, date}`
@@ -28,12 +29,12 @@ struct PlacetoPayStatus: Sendable, Equatable {
     var dateText: String { Self.format(self.date) }
 
     /// The object as JSON.
-    var json: JSONText {
+    var json: Value {
         .object([
-            ("status", .string(self.status)),
-            ("reason", .string(self.reason)),
-            ("message", .string(self.message)),
-            ("date", .string(self.dateText)),
+            "status": .string(self.status),
+            "reason": .string(self.reason),
+            "message": .string(self.message),
+            "date": .string(self.dateText),
         ])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// A tokenized card: the query's `subscription` object (providers.md §1.5) and the card behind a token that
 /// `/api/collect` can charge (§1.8).
@@ -30,16 +31,14 @@ struct PlacetoPaySubscription: Sendable {
     }
 
     /// The `subscription` object: `{type: "token", status, instrument: [NameValuePair…]}` (§1.5).
-    var json: JSONText {
-        func pair(_ keyword: String, _ value: JSONText) -> JSONText {
-            .object([("keyword", .string(keyword)), ("value", value), ("displayOn", .string("none"))])
+    var json: Value {
+        func pair(_ keyword: String, _ value: Value) -> Value {
+            .object(["keyword": .string(keyword), "value": value, "displayOn": .string("none")])
         }
         return .object([
-            ("type", .string("token")),
-            ("status", self.status.json),
-            (
-                "instrument",
-                .array([
+            "type": .string("token"),
+            "status": self.status.json,
+            "instrument": .array([
                     pair("token", .string(self.token)),
                     pair("subtoken", .string(self.subtoken)),
                     pair("franchise", .string(self.card.brand.paymentMethod)),
@@ -48,8 +47,7 @@ struct PlacetoPaySubscription: Sendable {
                     pair("lastDigits", .string(self.card.lastDigits)),
                     pair("validUntil", .string(self.validUntil(from: self.status.date))),
                     pair("installments", .int(1)),
-                ])
-            ),
+                ]),
         ])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// One payment attempt of a session: an item of the query's `payment[]` (providers.md §1.5 Transaction object).
 struct PlacetoPayTransaction: Sendable {
@@ -55,34 +56,31 @@ struct PlacetoPayTransaction: Sendable {
     }
 
     /// The transaction as it appears in `payment[]` and in action responses; no string field is ever null.
-    var json: JSONText {
-        let amount = JSONText.object([
-            ("currency", .string(self.currency)), ("total", .raw(MockJSON.numberText(self.total))),
+    var json: Value {
+        let amount = Value.object([
+            "currency": .string(self.currency), "total": Value(number: self.total),
         ])
-        func field(_ keyword: String, _ value: JSONText) -> JSONText {
-            .object([("keyword", .string(keyword)), ("value", value), ("displayOn", .string("none"))])
+        func field(_ keyword: String, _ value: Value) -> Value {
+            .object(["keyword": .string(keyword), "value": value, "displayOn": .string("none")])
         }
         return .object([
-            ("status", self.status.json),
-            ("internalReference", .int(self.internalReference)),
-            ("reference", .string(self.reference)),
-            ("paymentMethod", .string(self.card.brand.paymentMethod)),
-            ("paymentMethodName", .string(self.card.brand.paymentMethodName)),
-            ("issuerName", .string("PayCheck Test Bank")),
-            ("amount", .object([("from", amount), ("to", amount), ("factor", .int(1))])),
-            ("authorization", .string(self.authorization)),
-            ("receipt", .string(String(800_000_000_000 + self.internalReference))),
-            ("franchise", .string(self.card.brand.franchise)),
-            ("refunded", .bool(self.refunded)),
-            (
-                "processorFields",
-                .array([
+            "status": self.status.json,
+            "internalReference": .int(self.internalReference),
+            "reference": .string(self.reference),
+            "paymentMethod": .string(self.card.brand.paymentMethod),
+            "paymentMethodName": .string(self.card.brand.paymentMethodName),
+            "issuerName": .string("PayCheck Test Bank"),
+            "amount": .object(["from": amount, "to": amount, "factor": .int(1)]),
+            "authorization": .string(self.authorization),
+            "receipt": .string(String(800_000_000_000 + self.internalReference)),
+            "franchise": .string(self.card.brand.franchise),
+            "refunded": .bool(self.refunded),
+            "processorFields": .array([
                     field("lastDigits", .string(self.card.lastDigits)),
                     field("installments", .int(1)),
                     field("onTest", .bool(true)),
                     field("b24", .string(self.status.reason)),
-                ])
-            ),
+                ]),
         ])
     }
 }

@@ -44,14 +44,14 @@ public struct WebhookAttempt: Sendable, Equatable {
             "scope": .string(self.scope.id),
             "attempt": .int(self.attempt),
             "maximumAttempts": .int(self.maximumAttempts),
-            "scheduledAt": .string(MockTimestamp.format(self.scheduledAt)),
-            "sentAt": .string(MockTimestamp.format(self.sentAt)),
+            "scheduledAt": .string(ISOTimestamp.format(self.scheduledAt)),
+            "sentAt": .string(ISOTimestamp.format(self.sentAt)),
             "status": self.status.map { .int($0) } ?? .null,
             "error": self.error.map { .string($0) } ?? .null,
             "delivered": .bool(self.delivered),
             "responseBody": .string(self.responseBody),
             "responseBodyTruncated": .bool(self.responseBodyTruncated),
-            "nextAttemptAt": self.nextAttemptAt.map { .string(MockTimestamp.format($0)) } ?? .null,
+            "nextAttemptAt": self.nextAttemptAt.map { .string(ISOTimestamp.format($0)) } ?? .null,
         ])
     }
 }

@@ -47,7 +47,7 @@ public struct ProviderExecutor: Sendable {
     public func request(_ operation: ProviderOperation, parameters: Value, auth: Value?, context: ProviderContext) throws -> OutgoingRequest {
         var members = try Self.members(parameters, of: "'call: \(operation.name)'")
         var path = operation.path
-        var query: [(String, String)] = []
+        var query: [(name: String, value: String)] = []
         var headers = operation.headers
         var body: [String: Value] = [:]
         for parameter in operation.parameters {
@@ -64,7 +64,7 @@ public struct ProviderExecutor: Sendable {
                 guard !text.isEmpty else {
                     throw ProviderError.invalidStep("'call: \(operation.name)' needs a non-empty 'with: { \(parameter.name) }'")
                 }
-                path = path.replacingOccurrences(of: "{\(parameter.name)}", with: FormText.escape(text))
+                path = path.replacingOccurrences(of: "{\(parameter.name)}", with: FormText.percentEncode(text, spaceAsPlus: false))
             case .query: query.append((parameter.name, try Self.scalarText(value, parameter.name, operation)))
             case .header(let name): headers.append((name, try Self.scalarText(value, parameter.name, operation)))
             case .body: body[parameter.name] = value
@@ -82,7 +82,10 @@ public struct ProviderExecutor: Sendable {
                 "unknown parameter '\(extra)' for 'call: \(operation.name)'\(near); accepted: \(accepted.joined(separator: ", "))")
         }
         var url = Self.join(context.baseURL, path)
-        if !query.isEmpty { url += "?" + FormText.encode(query) }
+        if !query.isEmpty {
+            url += "?" + query.map { FormText.percentEncode($0.name, spaceAsPlus: false) + "=" + FormText.percentEncode($0.value, spaceAsPlus: false) }
+                .joined(separator: "&")
+        }
         var request = OutgoingRequest(
             operation: operation, method: operation.method, url: url, headers: headers,
             body: operation.bodyCodec == .none ? nil : body, auth: auth)
@@ -103,11 +106,13 @@ public struct ProviderExecutor: Sendable {
                 bytes = Array(JSONText.encode(.object(body)).utf8)
                 contentType = "application/json"
             case .form:
-                let pairs = body.keys.sorted().map { ($0, body[$0]?.interpolated ?? "") }
-                bytes = Array(FormText.encode(pairs).utf8)
+                bytes = Array(FormText.encode(FormText.pairs(of: body)).utf8)
                 contentType = "application/x-www-form-urlencoded"
             case .xml(let root):
-                bytes = Array(XMLValue.encode(.object(body), root: root).utf8)
+                guard let text = XMLValue.encode(.object([root: .object(body)])) else {
+                    throw ProviderError.invalidStep("'call: \(request.operation.name)' has a body that cannot be written as XML")
+                }
+                bytes = Array(text.utf8)
                 contentType = "application/xml"
             case .provider(let type):
                 bytes = try provider.encodeBody(.object(body), for: request.operation, credentials: credentials)

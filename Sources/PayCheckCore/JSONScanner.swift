@@ -1,41 +1,45 @@
 import Foundation
 
-extension MockJSON {
-    /// Parses strict JSON directly from bytes; `nil` means "not sure", never "invalid".
-    ///
-    /// Why: decoding `MockJSON` through `JSONDecoder` tries each type in turn with `try?`, and every failed try
-    /// builds a `DecodingError`; under load (Benchmarks/, `wrk` on createSession) that was a third of the mock's
-    /// CPU time. This scanner accepts only plain RFC 8259 JSON — UTF-8 without a BOM, unique object keys,
-    /// strings without surrogate escapes, numbers that are normal doubles (or zero), nesting up to 64 levels —
-    /// for which `JSONDecoder` produces exactly the same value. Anything else (invalid JSON, or valid JSON in
-    /// one of those corners, where `JSONDecoder` has its own rules: first duplicate key wins, trailing commas
-    /// in arrays are accepted, underflowing numbers are refused…) returns `nil`, and ``parse(_:)`` falls back to
-    /// `JSONDecoder`, so what the mock accepts or refuses does not change.
-    static func parseStrict(_ bytes: [UInt8]) -> MockJSON? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var scanner = StrictScanner(bytes: buffer)
-            scanner.skipWhitespace()
-            guard let value = scanner.value(depth: 0) else { return nil }
-            scanner.skipWhitespace()
-            return scanner.isAtEnd ? value : nil
-        }
+/// A strict JSON scanner over UTF-8 bytes that produces ``Value``; `nil` means "not sure", never "invalid".
+///
+/// Why: decoding `Value` through `JSONDecoder` tries each type in turn with `try?`, and every failed try
+/// builds a `DecodingError`; under load (Benchmarks/, `wrk` on createSession) that was a third of the mock's
+/// CPU time. This scanner accepts only plain RFC 8259 JSON — UTF-8 without a BOM, unique object keys,
+/// strings without surrogate escapes, numbers that are normal doubles (or zero), nesting up to 64 levels —
+/// for which `JSONDecoder` produces the same value. Anything else (invalid JSON, or valid JSON in one of
+/// those corners, where `JSONDecoder` has its own rules: first duplicate key wins, trailing commas in arrays
+/// are accepted, underflowing numbers are refused…) returns `nil`, and ``JSONText/parse(_:)-(some Collection<UInt8>)``
+/// falls back to `JSONDecoder`, so what is accepted or refused does not change.
+///
+/// Numbers whose literal has no fraction and no exponent and fits in `Int` become `.int`; all others `.double`.
+struct JSONScanner {
+    /// Scans `bytes` as exactly one JSON value surrounded by optional whitespace.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        var scanner = JSONScanner(bytes: bytes)
+        scanner.skipWhitespace()
+        guard let value = scanner.value(depth: 0) else { return nil }
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { return nil }
+        return value
     }
-}
 
-/// The cursor of ``MockJSON/parseStrict(_:)``; every method returns `nil` as soon as the input leaves the subset.
-private struct StrictScanner {
+    /// The input.
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The position of the next byte to read.
     var index = 0
 
+    /// A scanner at the start of `bytes`.
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
+    /// Whether every byte has been read.
     var isAtEnd: Bool { self.index == self.bytes.count }
 
     /// The current byte, or `nil` at the end.
     var peek: UInt8? { self.index < self.bytes.count ? self.bytes[self.index] : nil }
 
+    /// Skips JSON whitespace.
     mutating func skipWhitespace() {
         while let byte = self.peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
             self.index += 1
@@ -54,22 +58,31 @@ private struct StrictScanner {
         return true
     }
 
-    mutating func value(depth: Int) -> MockJSON? {
+    /// One value of any type, at most 64 levels deep.
+    mutating func value(depth: Int) -> Value? {
         guard depth < 64, let byte = self.peek else { return nil }
         switch byte {
         case UInt8(ascii: "{"): return self.object(depth: depth)
         case UInt8(ascii: "["): return self.array(depth: depth)
-        case UInt8(ascii: "\""): return self.string().map(MockJSON.string)
-        case UInt8(ascii: "t"): return self.take("true") ? .bool(true) : nil
-        case UInt8(ascii: "f"): return self.take("false") ? .bool(false) : nil
-        case UInt8(ascii: "n"): return self.take("null") ? .null : nil
+        case UInt8(ascii: "\""): return self.string().map(Value.string)
+        // No `cond ? value : nil` here: `Value` is nil-expressible, so such a `nil` could become `.null`.
+        case UInt8(ascii: "t"):
+            guard self.take("true") else { return nil }
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            guard self.take("false") else { return nil }
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            guard self.take("null") else { return nil }
+            return .null
         default: return self.number()
         }
     }
 
-    mutating func object(depth: Int) -> MockJSON? {
+    /// An object starting at `{`; a duplicate key leaves the subset.
+    mutating func object(depth: Int) -> Value? {
         self.index += 1  // {
-        var members: [String: MockJSON] = [:]
+        var members: [String: Value] = [:]
         self.skipWhitespace()
         if self.peek == UInt8(ascii: "}") {
             self.index += 1
@@ -98,9 +111,10 @@ private struct StrictScanner {
         }
     }
 
-    mutating func array(depth: Int) -> MockJSON? {
+    /// An array starting at `[`.
+    mutating func array(depth: Int) -> Value? {
         self.index += 1  // [
-        var items: [MockJSON] = []
+        var items: [Value] = []
         self.skipWhitespace()
         if self.peek == UInt8(ascii: "]") {
             self.index += 1
@@ -196,11 +210,12 @@ private struct StrictScanner {
         return code
     }
 
-    /// A number with JSON's grammar whose value is a normal double or an exact zero.
-    mutating func number() -> MockJSON? {
+    /// A number with JSON's grammar: `.int` when the literal is integral and fits, else a normal double or an exact zero.
+    mutating func number() -> Value? {
         let start = self.index
         var nonZeroDigit = false
-        func digits(_ scanner: inout StrictScanner, countingNonZero: Bool) -> Int {
+        var integral = true
+        func digits(_ scanner: inout JSONScanner, countingNonZero: Bool) -> Int {
             var count = 0
             while let byte = scanner.peek, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 if countingNonZero, byte != UInt8(ascii: "0") { nonZeroDigit = true }
@@ -217,18 +232,21 @@ private struct StrictScanner {
         }
         if self.peek == UInt8(ascii: ".") {
             self.index += 1
+            integral = false
             guard digits(&self, countingNonZero: true) > 0 else { return nil }
         }
         if self.peek == UInt8(ascii: "e") || self.peek == UInt8(ascii: "E") {
             self.index += 1
+            integral = false
             if self.peek == UInt8(ascii: "+") || self.peek == UInt8(ascii: "-") { self.index += 1 }
             guard digits(&self, countingNonZero: false) > 0 else { return nil }
         }
         guard self.index - start <= 64 else { return nil }
         let text = String(decoding: self.bytes[start..<self.index], as: UTF8.self)
+        if integral, let whole = Int(text) { return .int(whole) }
         guard let value = Double(text) else { return nil }
         // Overflow, underflow and subnormals are left to JSONDecoder (it refuses some of them).
         guard value.isNormal || (value == 0 && !nonZeroDigit) else { return nil }
-        return .number(value)
+        return .double(value)
     }
 }
