@@ -4,6 +4,10 @@ public enum ControlAPI {
     /// The prefix of every control path; never a provider route (DESIGN.md §5).
     public static let root = "/__paycheck"
 
+    /// The request header naming a run's clock scope, so that runs sharing one mock never see each other's
+    /// `mock: clock` moves: the runner sends it on every request to the mock host, provider and control alike.
+    public static let clockScopeHeader = "X-PayCheck-Clock-Scope"
+
     /// `/__paycheck/<name>`, e.g. `clock`, `reset`, `journal`, `faults`.
     public static func path(_ name: String) -> String { root + "/" + name }
 

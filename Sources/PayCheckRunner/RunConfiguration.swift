@@ -31,6 +31,9 @@ public struct RunConfiguration: Sendable {
     public var transcripts: TranscriptPolicy = .failed
 
     /// Creates the default configuration.
+    /// The clock scope sent to the mock host; `nil` draws a fresh one per run.
+    public var clockScope: String?
+
     /// Whether a run that checked nothing may pass (`--allow-empty`); by default it exits 4.
     public var allowEmpty = false
 

@@ -65,7 +65,21 @@ public struct Runner: Sendable {
     }
 
     /// Runs the plan. `controlURL` is the mock host's base URL for `mock`/`url` targets.
+    ///
+    /// Every request to the mock host carries this run's clock scope (``ControlAPI/clockScopeHeader``), so runs and
+    /// CI shards that share one standalone mock never see each other's `mock: clock` moves.
     public func run(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunResult {
+        guard let controlURL, !(transport is ScopedTransport) else {
+            return await execute(plan, controlURL: controlURL, onEvent: onEvent)
+        }
+        var scoped = self
+        let scope = configuration.clockScope ?? "run-" + String(random() % 0xFFFF_FFFF_FFFF, radix: 16)
+        scoped.transport = ScopedTransport(base: transport, prefix: controlURL, scope: scope)
+        return await scoped.execute(plan, controlURL: controlURL, onEvent: onEvent)
+    }
+
+    /// Runs the plan with the transport as it is.
+    private func execute(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunResult {
         let startedAt = Date()
         let wallStart = DispatchTime.now().uptimeNanoseconds
         let deadline = configuration.runTimeout.map { startedAt.addingTimeInterval($0) }

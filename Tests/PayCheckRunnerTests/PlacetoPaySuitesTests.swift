@@ -144,6 +144,31 @@ struct PlacetoPaySuitesTests {
         #expect(result.targetKind == "url")
         #expect(result.counts.failed == 0 && result.counts.errors == 0 && result.counts.skipped == 0)
     }
+
+    @Test("two runs sharing one standalone mock keep their own mock time (clock scopes)")
+    func sharedMockClockScopes() async throws {
+        var configuration = RunConfiguration()
+        configuration.target = .url("http://127.0.0.1")
+        configuration.jobs = 4
+        let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
+        // lifecycle.yaml moves the mock clock (expiry, pending cards) while other cases create and pay sessions.
+        let suites = try Self.suites().filter { $0.file.hasSuffix("lifecycle.yaml") || $0.file.hasSuffix("outcomes.yaml") }
+        let clock = VirtualClock()
+        let results = try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
+            let host = MockHost(
+                providers: MockRegistry.builtIn, clock: MockClock(base: { clock.now() }), outbound: AsyncOutboundHTTP(client: client))
+            return try await withRunningMock(host) { base in
+                async let first = run.run(suites, clock: clock, controlURL: base).0
+                async let second = run.run(suites, clock: clock, controlURL: base).0
+                return try await [first, second]
+            }
+        }
+        for result in results {
+            let problems = result.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map(\.name)
+            #expect(problems.isEmpty, "\(problems)")
+            #expect(result.counts.total >= 40)
+        }
+    }
 }
 
 /// A transport for plans that must never send anything.

@@ -1,3 +1,5 @@
+import PayCheckCore
+
 /// The name of a mock-clock scope: which ``MockClock`` a request, a resource or a scheduled job reads "now" from.
 ///
 /// Two runs (or two CI shards) that share one standalone mock would otherwise see each other's time travel. Each
@@ -15,7 +17,7 @@
 /// provider route having to read the header itself.
 public struct ClockScope: Hashable, Sendable, CustomStringConvertible {
     /// The request header that names the scope of a request: `X-PayCheck-Clock-Scope`.
-    public static let headerName = "X-PayCheck-Clock-Scope"
+    public static let headerName = ControlAPI.clockScopeHeader
     /// The longest accepted scope id.
     public static let maximumLength = 128
     /// The scope of requests that do not name one: the host's own clock.
