@@ -6,7 +6,9 @@ import PayCheckProviders
 import Synchronization
 
 /// The stateful mock of ``TinyPayProvider``: verifies the header signature, keeps payments, honours idempotency keys
-/// and notifies the payment's `webhookUrl` when the payer acts.
+/// (the host's shared idempotency store) and notifies the payment's `webhookUrl` when the payer acts, through the
+/// host's webhook dispatcher: retried 1 and 5 minutes after a failed attempt, on the mock clock. Unknown paths under
+/// `/tinypay` answer TinyPay's own JSON 404.
 final class TinyPayMock: ProviderMock {
     /// One payment.
     struct Payment: Sendable {
@@ -25,9 +27,11 @@ final class TinyPayMock: ProviderMock {
     /// The state.
     struct State: Sendable {
         var payments: [String: Payment] = [:]
-        var keys: [String: String] = [:]
         var next = 1
     }
+
+    /// When a failed webhook is sent again, after the first attempt.
+    static let webhookRetries = WebhookRetrySchedule(retriesAfter: [.seconds(60), .seconds(300)])
 
     /// The adapter.
     var provider: any Provider { TinyPayProvider() }
@@ -47,19 +51,25 @@ final class TinyPayMock: ProviderMock {
             guard let text = form["amount"], let amount = Int(text), amount > 0 else {
                 return Self.error(.unprocessableContent, "invalid_amount", "amount must be a positive integer")
             }
-            let key = Self.header(request, "Idempotency-Key")
-            let created: Payment? = self.state.withLock { state in
-                if let key, let id = state.keys[key] { return state.payments[id] }
-                let payment = Payment(
-                    id: "tp_\(state.next)", status: "open", amount: amount, currency: form["currency"] ?? "EUR",
-                    reference: form["reference"] ?? "", webhookUrl: form["webhookUrl"])
-                state.next += 1
-                state.payments[payment.id] = payment
-                if let key { state.keys[key] = payment.id }
-                return payment
+            let create = { () -> StoredResponse in
+                let payment: Payment = self.state.withLock { state in
+                    let payment = Payment(
+                        id: "tp_\(state.next)", status: "open", amount: amount, currency: form["currency"] ?? "EUR",
+                        reference: form["reference"] ?? "", webhookUrl: form["webhookUrl"])
+                    state.next += 1
+                    state.payments[payment.id] = payment
+                    return payment
+                }
+                return StoredResponse.json(status: 201, JSONText.encode(payment.json))
             }
-            guard let created else { return Self.error(.conflict, "idempotency_conflict", "the key was used for another request") }
-            return Self.json(created.json, status: .created)
+            guard let key = Self.header(request, "Idempotency-Key") else { return try await create().response }
+            let outcome = await environment.idempotency.perform(
+                IdempotencyKey(provider: "tinypay", key: key),
+                fingerprint: RequestFingerprint(method: "POST", path: request.uri.path, body: body), create)
+            guard let stored = outcome.stored else {
+                return Self.error(.conflict, "idempotency_conflict", "the key was used for another request")
+            }
+            return stored.response
         }
         router.get("tinypay/v1/payments/{id}") { request, context -> Response in
             if let failure = Self.authenticate(request, body: [], adapter: adapter) { return failure }
@@ -76,17 +86,30 @@ final class TinyPayMock: ProviderMock {
                 guard ["paid", "failed", "canceled"].contains(result) else {
                     throw MockHTTPError(.badRequest, "'result' must be paid, failed or canceled, got '\(result)'")
                 }
-                return try self.move(members["id"]?.interpolated ?? "", to: result)
+                let payment = try self.move(members["id"]?.interpolated ?? "", to: result)
+                if let url = payment.webhookUrl {
+                    let body = Array(JSONText.encode(["id": .string(payment.id), "status": .string(payment.status)]).utf8)
+                    let signature = TinyPayProvider.signature(
+                        key: adapter.mockCredentials["apiKey"] ?? "", method: "POST", path: "/webhook", body: body)
+                    _ = await environment.webhooks.deliver(Webhook(
+                        provider: "tinypay", url: url,
+                        headers: [("Content-Type", "application/json"), (TinyPayProvider.signatureHeader, signature)],
+                        body: body, schedule: Self.webhookRetries))
+                }
+                return Self.json(payment.json)
             },
             "mock/force": { request in
                 let members = try await Self.object(request)
-                return try self.move(members["id"]?.interpolated ?? "", to: members["status"]?.interpolated ?? "")
+                return Self.json(try self.move(members["id"]?.interpolated ?? "", to: members["status"]?.interpolated ?? "").json)
             },
         ], on: router)
+        ProviderNotFoundRoutes.register(on: router, provider: "tinypay", environment: environment) { request, _ in
+            StoredResponse.json(status: 404, JSONText.encode(["error": ["code": "not_found", "message": .string("no route \(request.uri.path)")]]))
+        }
     }
 
     /// Moves an open payment to a new status.
-    private func move(_ id: String, to status: String) throws -> Response {
+    private func move(_ id: String, to status: String) throws -> Payment {
         let moved: Payment? = try self.state.withLock { state in
             guard var payment = state.payments[id] else { return nil }
             guard payment.status == "open" else { throw MockHTTPError(.conflict, "payment '\(id)' is \(payment.status), not open") }
@@ -95,7 +118,7 @@ final class TinyPayMock: ProviderMock {
             return payment
         }
         guard let moved else { throw MockHTTPError(.notFound, "no payment '\(id)'") }
-        return Self.json(moved.json)
+        return moved
     }
 
     /// Forgets every payment.
