@@ -10,6 +10,12 @@ Workloads (docs/benchmarks.md explains them):
   kv  (b) raw HTTP: POST a JSON body to /__paycheck/kv, capture body.id, GET it back, assert the value.
   ptp (a) PlacetoPay: createSession -> payer pay (card 4110760000000081) -> querySession, outcome succeeded.
 
+The workloads use only what older and newer binaries share, so that `run.sh --baseline` can run them with both:
+`call: createSession|querySession` with documented RedirectRequest fields only (newer binaries lint `with:` keys
+strictly), `payer: pay` ({requestId, card}; the route /__paycheck/placetopay/payer/pay is unchanged), and
+/__paycheck/kv and /__paycheck/echo. No `mock:` control actions: their routes changed (REST-ish
+/__paycheck/placetopay/sites/…, …/notifications, …/notify before; POST /__paycheck/placetopay/mock/<name> after).
+
 `pool` writes pre-signed PlacetoPay auth objects for wrk (LuaJIT has no SHA-256): one line per auth,
 "<thread>\t<nonce>\t<tranKey>", all with the same seed (now, valid for 5 minutes), each nonce fresh.
 Only the standard library is used, so it runs with any python3.

@@ -126,6 +126,49 @@ struct CLITests {
         }
     }
 
+    @Test("lint: an unknown with: key, auth: key and control action of a provider exit 2 with location and suggestion")
+    func lintProviderDeclarations() throws {
+        let cli = try CLI(files: ["p.yaml": """
+            suite: declarations
+            provider: placetopay
+            cases:
+              - name: c
+                requires: [mock]
+                steps:
+                  - call: createSession
+                    auth: { secretkey: x }
+                    with: { paymnet: {}, returnUrl: "https://m.test/r" }
+                  - payer: pya
+                    with: { requestId: 1 }
+                  - mock: site
+                    with: { login: s, notificationURL: "http://127.0.0.1:9/n" }
+            """])
+        let result = try cli.run(["lint", "p.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("p.yaml:8:17: error: unknown auth override 'secretkey' for 'call: createSession' of provider 'placetopay'"), "\(result.stderr)")
+        #expect(result.stderr.contains("did you mean 'secretKey'?"))
+        #expect(result.stderr.contains("p.yaml:9:17: error: unknown parameter 'paymnet' for 'call: createSession' of provider 'placetopay'"))
+        #expect(result.stderr.contains("did you mean 'payment'?"))
+        #expect(result.stderr.contains("p.yaml:10:16: error: unknown payer action 'pya' for provider 'placetopay'"))
+        #expect(result.stderr.contains("did you mean 'pay'?"))
+        #expect(result.stderr.contains("p.yaml:13:27: error: unknown parameter 'notificationURL' for 'mock: site' of provider 'placetopay'"))
+        #expect(result.stderr.contains("did you mean 'notificationUrl'?"))
+        #expect(result.stderr.contains("4 errors in 1 file"), "\(result.stderr)")
+    }
+
+    @Test("run: a run that checks nothing exits 4 and says so in every report; --allow-empty accepts it")
+    func nothingChecked() throws {
+        let cli = try CLI(files: ["m.yaml": "suite: m\ncases:\n  - name: needs the mock\n    requires: [mock]\n    steps:\n      - wait: 1ms\n"])
+        let result = try cli.run(["run", "m.yaml", "--target", "sandbox"], environment: ["NO_COLOR": "1"])
+        #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("NOT CHECKED") && result.stdout.contains("exit 4: nothing was checked"))
+        #expect(!result.stdout.contains("PASS "))
+        #expect(try cli.read("Reports/junit.xml").contains(#"<property name="verdict" value="nothing checked"/>"#))
+        #expect(try cli.read("Reports/report.json").contains(#""verdict": "nothing checked""#))
+        #expect(try cli.read("Reports/report.html").contains("PayCheck — nothing checked"))
+        #expect(try cli.run(["run", "m.yaml", "--target", "sandbox", "--allow-empty"]).status == 0)
+    }
+
     @Test("a --secret sentinel appears in no output: console, JUnit, JSON, HTML")
     func sentinel() throws {
         let sentinel = "SENTINEL-7c1e-secret-value"
