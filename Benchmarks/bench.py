@@ -352,6 +352,16 @@ class Bench:
             self.builtin_cases[label] = int(m.group(1)) if m else None
             log(f"preflight {label}: {binary} lints and passes the generated workloads; built-in suites of {cwd} pass "
                 f"({self.builtin_cases[label]} cases)")
+        # When the baseline needed the Suites/ of its own tree, the two built-in figures are of different suites:
+        # if --paycheck passes those older suites too, they are also timed with both binaries (the same work).
+        self.builtin_same = None
+        if self.baseline and self.builtin_cwd["before"] != ROOT:
+            older = self.builtin_cwd["before"]
+            argv = [self.paycheck, "run", "--color", "never", "--quiet", *self.report_args(prefix="builtin-")]
+            wall, peak, code, out = self.exec_once(argv, older)
+            if code == 0:
+                self.builtin_same = older
+            log(f"preflight after: the built-in suites of {older} " + ("pass" if code == 0 else f"fail (exit {code})"))
 
     def compare(self, suites, lint_dir):
         """The runner figures of --baseline and --paycheck, interleaved run by run (before, after, before, …),
@@ -430,6 +440,17 @@ class Bench:
         except SystemExit as error:
             c["builtin"] = {"error": str(error)}
             log(f"before/after built-in suites failed: {str(error)[:500]}")
+        if self.builtin_same:
+            try:
+                c["builtin_same"] = self.interleaved(
+                    "built-in suites of the baseline's tree",
+                    {k: [b, "run", "--color", "never", "--quiet", *self.report_args(prefix=f"builtin-same-{k}-")]
+                     for k, b in pair}, {k: self.builtin_same for k, _ in pair}, n)
+                c["builtin_same"]["cwd"] = self.builtin_same
+                c["builtin_same"]["cases"] = self.builtin_cases["before"]
+            except SystemExit as error:
+                c["builtin_same"] = {"error": str(error)}
+                log(f"before/after built-in suites of {self.builtin_same} failed: {str(error)[:500]}")
         r["compare"] = c
         return c
 

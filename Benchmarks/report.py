@@ -119,6 +119,14 @@ def before_after(r):
 
         rows.append((f"`paycheck run` of the built-in suites on the embedded mock (median of {ba['runs']})",
                      builtin_cell(bb), builtin_cell(ba), change(bb["median_s"], ba["median_s"], True)))
+    same = c.get("builtin_same")
+    if same and "error" in same:
+        failed.append((f"built-in suites of {same.get('cwd', 'the baseline tree')}", same["error"]))
+    elif same:
+        rows.append((f"`paycheck run` of the *before* tree's built-in suites ({same['cases']} cases), both binaries "
+                     f"(median of {same['after']['runs']})", f"{same['before']['median_s']:.3f} s",
+                     f"{same['after']['median_s']:.3f} s",
+                     change(same["before"]["median_s"], same["after"]["median_s"], True)))
     out.append(f"| figure | before ({b['commit'].split()[0]}) | after ({a['commit'].split()[0]}) | after / before |\n"
                "|---|---|---|---|")
     for row in rows:
@@ -126,7 +134,9 @@ def before_after(r):
     out.append("")
     if "error" not in c["builtin"] and c["builtin"]["before"]["cwd"] != c["builtin"]["after"]["cwd"]:
         out.append("The built-in suites of this tree do not pass with the *before* binary, so it ran the Suites/ of "
-                   "its own tree: that row compares different suite sets.\n")
+                   "its own tree: that row compares different suite sets"
+                   + ("; the next row runs the *before* tree's suites with both binaries." if same and "error" not in same
+                      else " (the *after* binary does not pass the older suites).") + "\n")
     for name, error in failed:
         out.append(f"{name} failed during the before/after runs:\n\n```\n{error.strip()[-1500:]}\n```\n")
 

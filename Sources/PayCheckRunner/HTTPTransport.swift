@@ -44,6 +44,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
 
     /// Sends the request with a deadline of `timeout` seconds.
     public func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
+        if let problem = HTTPURLCheck.problem(request.url) { throw ProviderError.invalidStep("cannot send to \(problem)") }
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }

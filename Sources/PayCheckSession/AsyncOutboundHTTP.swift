@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import PayCheckCore
 import PayCheckMock
 import PayCheckRunner
 
@@ -19,6 +20,7 @@ public struct AsyncOutboundHTTP: OutboundHTTP {
     public func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws
         -> (status: Int, body: [UInt8])
     {
+        if let problem = HTTPURLCheck.problem(url) { throw MockHostError(message: "cannot send to \(problem)") }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
