@@ -146,6 +146,7 @@ public struct ConsoleReporter: Sendable {
         case 2: "exit 2: suite or usage invalid"
         case 3: "exit 3: could not run (errors)"
         case 4: "exit 4: nothing was checked (use --allow-empty to accept that)"
+        case 130: "exit 130: interrupted (the reports describe what ran before the signal)"
         default: "exit \(code)"
         }
     }

@@ -20,7 +20,7 @@ extension CaseExecutor {
                 try await runner.clock.sleep(seconds: seconds)
                 return StepResult(name: step.summary, location: step.location, verdict: .passed, duration: seconds)
             } catch {
-                return StepResult(name: step.summary, location: step.location, verdict: .error, error: "the run was cancelled")
+                return StepResult(name: step.summary, location: step.location, verdict: .error, error: "interrupted: the run was stopped")
             }
         case .http, .provider:
             return nil

@@ -52,7 +52,7 @@ struct CaseExecutor {
         }
         for step in testCase.steps {
             if Task.isCancelled {
-                results.append(StepResult(name: step.summary, location: step.location, verdict: .error, error: "the run was cancelled"))
+                results.append(StepResult(name: step.summary, location: step.location, verdict: .error, error: "interrupted: the run was stopped"))
                 return (.error, results)
             }
             let result = await execute(step)
@@ -148,7 +148,7 @@ struct CaseExecutor {
             case .couldNotRun: break
             }
         } catch is CancellationError {
-            attempt.error = "the run was cancelled"
+            attempt.error = "interrupted: the run was stopped"
         } catch {
             attempt.error = String(describing: error)
         }

@@ -243,6 +243,8 @@ public struct RunResult: Sendable {
     public var notChecked: [String] = []
     /// Whether a run that checked nothing may pass (`--allow-empty`).
     public var allowEmpty = false
+    /// Whether a signal stopped the run: cases not started are skipped as "interrupted", running ones errored.
+    public var interrupted = false
 
     /// Creates a run result.
     public init(
@@ -268,9 +270,11 @@ public struct RunResult: Sendable {
 
     /// The process exit code: 0 every case passed, 1 conformance failures, 2 a step invalid as written (the suite
     /// must change), 3 could not run, 4 nothing (or not everything selected) was checked. An invalid step wins,
-    /// then errors, then failures; 4 only when nothing else went wrong, and never with `--allow-empty`.
+    /// then errors, then failures; 4 only when nothing else went wrong, and never with `--allow-empty`. A run
+    /// stopped by SIGINT or SIGTERM is 130 whatever it found, since it is not a whole verdict.
     public var exitCode: Int32 {
         let c = counts
+        if interrupted { return 130 }
         if suites.contains(where: { $0.cases.contains { $0.hasInvalidStep } }) { return 2 }
         if c.errors > 0 { return 3 }
         if c.failed > 0 { return 1 }
@@ -285,6 +289,7 @@ public struct RunResult: Sendable {
         case 1: "not conformant"
         case 2: "suite invalid"
         case 3: "could not run"
+        case 130: "interrupted"
         default: "nothing checked"
         }
     }

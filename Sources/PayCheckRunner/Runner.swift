@@ -102,7 +102,8 @@ public struct Runner: Sendable {
             let width = max(1, configuration.jobs)
             /// Starts cases while there is room; an exclusive case waits for an empty group and blocks others.
             func fill() {
-                while next < plan.items.count, running < width, !exclusiveRunning {
+                // Once the run is interrupted (SIGINT/SIGTERM cancel it), no new case starts.
+                while next < plan.items.count, running < width, !exclusiveRunning, !Task.isCancelled {
                     let item = plan.items[next]
                     let isExclusive = item.exclusive && item.skipReason == nil
                     if isExclusive && running > 0 { return }
@@ -130,7 +131,10 @@ public struct Runner: Sendable {
                 fill()
             }
             return results.enumerated().map { i, r in
-                r ?? CaseResult(name: plan.suites[plan.items[i].suiteIndex].cases[plan.items[i].caseIndex].name, location: plan.suites[plan.items[i].suiteIndex].location, verdict: .error, skipReason: nil, startedAt: startedAt)
+                let testCase = plan.suites[plan.items[i].suiteIndex].cases[plan.items[i].caseIndex]
+                return r ?? CaseResult(
+                    name: testCase.name, location: testCase.location, verdict: .skipped,
+                    skipReason: "interrupted: the run was stopped before this case started", startedAt: startedAt)
             }
         }
 
@@ -153,6 +157,7 @@ public struct Runner: Sendable {
             suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
             version: payCheckVersion, hostname: hostname, startedAt: startedAt,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables)
+        result.interrupted = Task.isCancelled
         result.notChecked = notChecked(plan, suites)
         result.allowEmpty = configuration.allowEmpty
         return result

@@ -157,14 +157,34 @@ struct RunCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
         let loaded = suites.load()
-        if output.report(loaded, colored: colored) { throw ExitCode(2) }
         let configuration = try configuration(environment: environment)
+        if output.report(loaded, colored: colored) {
+            // The reports describe this run too: one errored case per file that does not load.
+            let problems = loaded.diagnostics.filter { $0.severity == .error }.map { (file: $0.location?.file ?? "suites", message: $0.description) }
+            try writeReports(.refused(problems, target: configuration.target), output: output)
+            throw ExitCode(2)
+        }
         let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { output.raw($0) })
+        let session = RunSession.builtIn(configuration: configuration)
+        let suites = loaded.suites
+        // SIGINT/SIGTERM: the first stops starting cases and cancels running steps, and the reports are still
+        // written (exit 130); a second one exits at once.
+        let run = Task { try await session.run(suites, onEvent: console.handle) }
+        let watcher = SignalWatcher { _, count in
+            if count == 1 {
+                output.err("\ninterrupted: stopping (running steps are cancelled, reports will be written; signal again to quit now)")
+                run.cancel()
+            } else {
+                Foundation.exit(130)
+            }
+        }
+        defer { watcher.cancel() }
         let result: RunResult
         do {
-            result = try await RunSession.builtIn(configuration: configuration).run(loaded.suites, onEvent: console.handle)
+            result = try await run.value
         } catch let error as RunSessionError {
             output.err("error: \(error)")
+            try writeReports(.refused([(file: "configuration", message: error.description)], target: configuration.target), output: output)
             throw ExitCode(2)
         }
         try writeReports(result, output: output)
@@ -172,19 +192,17 @@ struct RunCommand: AsyncParsableCommand {
         throw ExitCode(result.exitCode)
     }
 
+    /// Writes every report that is not disabled, each atomically and only to a regular file (``ReportFile``).
     func writeReports(_ result: RunResult, output: Output) throws {
         let reports: [(String, (RunResult) -> String)] = [
             (reportJunit, JUnitReporter.render), (reportJson, JSONReporter.render), (reportHtml, HTMLReporter.render),
         ]
         for (path, render) in reports where !path.isEmpty {
-            let text = render(result)
-            let url = URL(fileURLWithPath: path)
             do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: url, options: .atomic)
+                try ReportFile.write(render(result), to: path)
             } catch {
-                output.err("error: cannot write report '\(path)': \(error.localizedDescription)")
-                throw ExitCode(3)
+                output.err("error: cannot write report '\(path)': \(error)")
+                throw ExitCode(2)
             }
         }
     }

@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// Runs the built `paycheck` binary in a temporary folder holding the given suite files.
@@ -54,6 +57,52 @@ struct CLI {
 
     func read(_ path: String) throws -> String {
         try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// Runs the binary, sends SIGINT once `marker` appears on stdout, and waits for it to exit.
+    func runInterrupted(_ arguments: [String], after marker: String) throws -> Output {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var stdout = Data()
+        while !String(decoding: stdout, as: UTF8.self).contains(marker) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            stdout += chunk
+        }
+        process.interrupt()
+        stdout += out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Validates a JUnit file against `shared/junit-10.xsd` with xmllint when both are on this machine (CI
+    /// installs xmllint first); otherwise checks that it parses as XML.
+    func validateJUnit(_ path: String) throws -> Bool {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let schema = root.deletingLastPathComponent().appendingPathComponent("shared/junit-10.xsd").path
+        let xmllint = "/usr/bin/xmllint"
+        guard FileManager.default.fileExists(atPath: schema), FileManager.default.isExecutableFile(atPath: xmllint) else {
+            _ = try XMLDocument(contentsOf: folder.appendingPathComponent(path))
+            return true
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: xmllint)
+        process.arguments = ["--noout", "--schema", schema, folder.appendingPathComponent(path).path]
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 }
 
@@ -167,6 +216,50 @@ struct CLITests {
         #expect(try cli.read("Reports/report.json").contains(#""verdict": "nothing checked""#))
         #expect(try cli.read("Reports/report.html").contains("PayCheck — nothing checked"))
         #expect(try cli.run(["run", "m.yaml", "--target", "sandbox", "--allow-empty"]).status == 0)
+    }
+
+    @Test("reports always describe this run: a green run, then an invalid suite, then SIGINT mid-run")
+    func reportsDescribeThisRun() throws {
+        var slow = "suite: slow\ncases:\n  - name: quick\n    steps:\n      - wait: 1ms\n"
+        for index in 1...4 { slow += "  - name: slow \(index)\n    steps:\n      - wait: 30s\n" }
+        let cli = try CLI(files: [
+            "ok.yaml": "suite: ok\ncases:\n  - name: fine\n    steps:\n      - wait: 1ms\n",
+            "bad.yaml": "suite: bad\ncasse: []\n", "slow.yaml": slow,
+        ])
+        #expect(try cli.run(["run", "ok.yaml"]).status == 0)
+        #expect(try cli.read("Reports/report.json").contains(#""verdict": "conformant""#))
+
+        #expect(try cli.run(["run", "bad.yaml"]).status == 2)
+        let junit = try cli.read("Reports/junit.xml")
+        #expect(junit.contains("bad.yaml:2:1: error: unknown key 'casse' in the suite") && junit.contains("<error"))
+        #expect(try cli.read("Reports/report.json").contains(#""verdict": "suite invalid""#))
+        #expect(try cli.read("Reports/report.html").contains("PayCheck — suite invalid"))
+        #expect(try cli.validateJUnit("Reports/junit.xml"))
+
+        let interrupted = try cli.runInterrupted(["run", "slow.yaml", "-j", "1", "-v"], after: "quick")
+        #expect(interrupted.status == 130, "\(interrupted.stdout)\(interrupted.stderr)")
+        #expect(interrupted.stdout.contains("exit 130: interrupted"))
+        let stopped = try cli.read("Reports/junit.xml")
+        #expect(stopped.contains(#"<skipped message="interrupted: the run was stopped before this case started"/>"#))
+        #expect(try cli.validateJUnit("Reports/junit.xml"))
+        let json = try cli.read("Reports/report.json")
+        #expect(json.contains(#""verdict": "interrupted""#) && json.contains(#""exitCode": 130"#))
+        #expect(try cli.read("Reports/report.html").contains("PayCheck — interrupted"))
+    }
+
+    @Test("reports go only to regular files: a device is refused and kept, a symlink is followed")
+    func reportPaths() throws {
+        let cli = try CLI(files: ["ok.yaml": "suite: ok\ncases:\n  - name: fine\n    steps:\n      - wait: 1ms\n"])
+        let device = try cli.run(["run", "ok.yaml", "--report-json", "/dev/null"])
+        #expect(device.status == 2)
+        #expect(device.stderr.contains("'/dev/null' is not a regular file"))
+        var info = stat()
+        #expect(lstat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+        try FileManager.default.createSymbolicLink(atPath: cli.folder.appendingPathComponent("link.json").path, withDestinationPath: "real.json")
+        #expect(try cli.run(["run", "ok.yaml", "--report-json", "link.json"]).status == 0)
+        #expect(try cli.read("real.json").contains(#""verdict": "conformant""#))
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: cli.folder.appendingPathComponent("link.json").path)
+        #expect(link == "real.json")
     }
 
     @Test("a --secret sentinel appears in no output: console, JUnit, JSON, HTML")
