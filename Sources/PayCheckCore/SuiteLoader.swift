@@ -34,7 +34,11 @@ public struct SuiteLoader: Sendable {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
                 if isDirectory.boolValue {
-                    files += SuiteLoader.suiteFiles(in: path)
+                    let found = SuiteLoader.suiteFiles(in: path)
+                    files += found.files
+                    for skipped in found.skipped {
+                        diagnostics.append(Diagnostic(.warning, at: nil, "skipped '\(skipped)': it is named like a suite but is not a regular file"))
+                    }
                 } else {
                     files.append(path)
                 }
@@ -89,15 +93,26 @@ public struct SuiteLoader: Sendable {
     }
 
     /// The YAML files under a folder, sorted by path.
-    static func suiteFiles(in folder: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+    /// The `*.yaml`/`*.yml` regular files below `folder`, sorted; entries named like suites that are not regular
+    /// files (a folder called `x.yaml`, a device) are returned apart, to be skipped with a warning.
+    static func suiteFiles(in folder: String) -> (files: [String], skipped: [String]) {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return ([], []) }
         var files: [String] = []
+        var skipped: [String] = []
+        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         while let relative = enumerator.nextObject() as? String {
-            if relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") {
-                let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-                files.append(base + "/" + relative)
+            guard relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") else { continue }
+            let path = base + "/" + relative
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+                    || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+            {
+                files.append(path)
+            } else {
+                skipped.append(path)
             }
         }
-        return files.sorted()
+        return (files.sorted(), skipped.sorted())
     }
 }

@@ -53,6 +53,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Stop starting cases after the first failure or error.")
     var failFast = false
 
+    @Flag(name: .long, help: "Write no report files (console only).")
+    var noReports = false
+
     @Flag(name: .long, help: "Let a run that checked nothing (every case skipped, a provider without credentials) exit 0.")
     var allowEmpty = false
 
@@ -197,7 +200,7 @@ struct RunCommand: AsyncParsableCommand {
         let reports: [(String, (RunResult) -> String)] = [
             (reportJunit, JUnitReporter.render), (reportJson, JSONReporter.render), (reportHtml, HTMLReporter.render),
         ]
-        for (path, render) in reports where !path.isEmpty {
+        for (path, render) in reports where !path.isEmpty && !noReports {
             do {
                 try ReportFile.write(render(result), to: path)
             } catch {

@@ -13,10 +13,20 @@ struct SuiteOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
     var color: ColorMode = .auto
 
-    /// Loads the suites with every built-in provider known to lint; the caller reports the diagnostics.
+    /// Loads the suites with every built-in provider known to lint; the caller reports the diagnostics. A path
+    /// that does not exist but looks like a misspelt command (`paycheck lnt`) gets a hint naming the command.
     func load() -> SuiteLoader.Result {
         let loader = SuiteLoader(catalog: MockRegistry.providers)
-        return loader.load(paths: paths)
+        var result = loader.load(paths: paths)
+        let commands = PayCheckCommand.configuration.subcommands.map { $0._commandName }
+        for index in result.diagnostics.indices {
+            let message = result.diagnostics[index].message
+            guard message.hasPrefix("no such file or folder '"), let path = message.split(separator: "'").dropFirst().first,
+                let command = Suggest.nearest(String(path), in: commands)
+            else { continue }
+            result.diagnostics[index].hint = "did you mean the command 'paycheck \(command)'?"
+        }
+        return result
     }
 
     /// Whether to colour output on stdout.
