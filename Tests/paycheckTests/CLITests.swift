@@ -268,8 +268,9 @@ struct CLITests {
         let misspelt = try cli.run(["lnt"])
         #expect(misspelt.status == 2)
         #expect(misspelt.stderr.contains("no such file or folder 'lnt'") && misspelt.stderr.contains("did you mean the command 'paycheck lint'?"))
-        #expect(try cli.run(["run", "ok.yaml", "--no-reports"]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("Reports").path))
+        let quiet = try CLI(files: ["ok.yaml": "suite: ok\ncases:\n  - name: fine\n    steps:\n      - wait: 1ms\n"])
+        #expect(try quiet.run(["run", "ok.yaml", "--no-reports"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: quiet.folder.appendingPathComponent("Reports").path))
     }
 
     @Test("a --secret sentinel appears in no output: console, JUnit, JSON, HTML")
