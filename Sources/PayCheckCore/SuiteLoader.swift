@@ -7,6 +7,8 @@ public struct SuiteLoader: Sendable {
     public var catalog: any ProviderCatalog
     /// Reads a file's text; injected so tests can load from memory.
     public var readFile: @Sendable (String) throws -> String
+    /// Variables given from outside the suites (`--var`, `--secret`), which templates may read.
+    public var externalVariables: Set<String> = []
 
     /// Creates a loader reading from the file system.
     public init(catalog: any ProviderCatalog = EmptyProviderCatalog(), readFile: (@Sendable (String) throws -> String)? = nil) {
@@ -68,8 +70,12 @@ public struct SuiteLoader: Sendable {
             }
             sources[file] = text
             var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
-            let outcome = parser.parseSuite(fragmentAllowed: !explicit.contains(file))
+            var outcome = parser.parseSuite(fragmentAllowed: !explicit.contains(file))
             sources.merge(parser.includedSources) { a, _ in a }
+            if case .suite(let suite) = outcome, !parser.diagnostics.hasErrors {
+                parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite)
+                if parser.diagnostics.hasErrors { outcome = .invalid }
+            }
             diagnostics += parser.diagnostics
             switch outcome {
             case .suite(let suite):
@@ -88,11 +94,13 @@ public struct SuiteLoader: Sendable {
     public func parse(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
         var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
         let outcome = parser.parseSuite(fragmentAllowed: false)
-        if case .suite(let suite) = outcome, !parser.diagnostics.hasErrors { return (suite, parser.diagnostics) }
+        if case .suite(let suite) = outcome, !parser.diagnostics.hasErrors {
+            parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite)
+            if !parser.diagnostics.hasErrors { return (suite, parser.diagnostics) }
+        }
         return (nil, parser.diagnostics)
     }
 
-    /// The YAML files under a folder, sorted by path.
     /// The `*.yaml`/`*.yml` regular files below `folder`, sorted; entries named like suites that are not regular
     /// files (a folder called `x.yaml`, a device) are returned apart, to be skipped with a warning.
     static func suiteFiles(in folder: String) -> (files: [String], skipped: [String]) {

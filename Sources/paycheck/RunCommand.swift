@@ -159,8 +159,8 @@ struct RunCommand: AsyncParsableCommand {
         let output = Output()
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
-        let loaded = suites.load()
         let configuration = try configuration(environment: environment)
+        let loaded = suites.load(external: Set(configuration.variables.keys).union(configuration.secrets.keys))
         if output.report(loaded, colored: colored) {
             // The reports describe this run too: one errored case per file that does not load.
             let problems = loaded.diagnostics.filter { $0.severity == .error }.map { (file: $0.location?.file ?? "suites", message: $0.description) }

@@ -15,8 +15,9 @@ struct SuiteOptions: ParsableArguments {
 
     /// Loads the suites with every built-in provider known to lint; the caller reports the diagnostics. A path
     /// that does not exist but looks like a misspelt command (`paycheck lnt`) gets a hint naming the command.
-    func load() -> SuiteLoader.Result {
-        let loader = SuiteLoader(catalog: MockRegistry.providers)
+    func load(external: Set<String> = []) -> SuiteLoader.Result {
+        var loader = SuiteLoader(catalog: MockRegistry.providers)
+        loader.externalVariables = external
         var result = loader.load(paths: paths)
         let commands = PayCheckCommand.configuration.subcommands.map { $0._commandName }
         for index in result.diagnostics.indices {

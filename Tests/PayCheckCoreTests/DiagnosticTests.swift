@@ -87,6 +87,11 @@ let diagnosticCases: [DiagnosticCase] = [
     DiagnosticCase(label: "unknown with key of a payer action", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - payer: pay\n        with: { requestId: 1, crad: x }\n", line: 7, column: 31, message: "unknown parameter 'crad' for 'payer: pay' of provider 'acme'", hint: "did you mean 'card'?"),
     DiagnosticCase(label: "unknown with key of a generic mock action", yaml: "suite: s\ncases:\n  - name: c\n    steps:\n      - mock: clock\n        with: { advnce: 31m }\n", line: 6, column: 17, message: "unknown parameter 'advnce' for 'mock: clock' of the mock host", hint: "did you mean 'advance'?"),
     DiagnosticCase(label: "unknown provider mock action", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - mock: notfy\n", line: 6, column: 15, message: "unknown mock action 'notfy' for provider 'acme'", hint: "did you mean 'notify'?"),
+    DiagnosticCase(label: "undefined variable with a near name", yaml: "suite: s\nvars: { key: k }\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x/{{ keey }}' }\n", line: 6, column: 22, message: "undefined variable 'keey' in '{{ keey }}'", hint: "did you mean 'key'?"),
+    DiagnosticCase(label: "misspelt built-in member", yaml: "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: '{{ mock.ulr }}/x' }\n", line: 5, column: 22, message: "'mock' has no member 'ulr' in '{{ mock.ulr }}'", hint: "did you mean 'mock.url'?"),
+    DiagnosticCase(label: "capture read before the step that captures it", yaml: "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x/{{ id }}' }\n      - http: { url: 'http://x' }\n        capture: { id: body.id }\n", line: 5, column: 22, message: "undefined variable 'id' in '{{ id }}'"),
+    DiagnosticCase(label: "undefined variable in an expectation", yaml: "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x' }\n        expect: { body: { a: '{{ tota }}' } }\n", line: 6, column: 30, message: "undefined variable 'tota' in '{{ tota }}'", hint: "define it in 'vars', capture it in an earlier step, or pass --var tota=…"),
+    DiagnosticCase(label: "a case var is not visible in another case", yaml: "suite: s\ncases:\n  - name: a\n    vars: { only: x }\n    steps: [{ wait: 1ms }]\n  - name: b\n    steps:\n      - http: { url: 'http://x/{{ only }}' }\n", line: 8, column: 22, message: "undefined variable 'only' in '{{ only }}'"),
     DiagnosticCase(label: "unknown payer action", yaml: "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - payer: pya\n", line: 6, column: 16, message: "unknown payer action 'pya' for provider 'acme'", hint: "did you mean 'pay'?"),
     DiagnosticCase(label: "unknown generic mock action", yaml: step("      - mock: clok\n"), line: 5, column: 15, message: "unknown mock action 'clok'", hint: "did you mean 'clock'?"),
     DiagnosticCase(label: "auth on a non-call step", yaml: step("      - wait: 1ms\n        auth: { secretKey: x }\n"), line: 6, column: 9, message: "'auth' overrides go with 'call' steps only"),
@@ -126,14 +131,26 @@ struct DiagnosticTests {
         #expect(lines.contains(2) && lines.contains(6) && lines.contains(10), "\(diagnostics)")
     }
 
+    @Test("variables defined by vars, set:, captures of earlier steps and --var are all readable")
+    func definedVariablesPass() {
+        let yaml = "suite: s\nvars: { base: 'http://x' }\ncases:\n  - name: c\n    vars: { path: '{{ base }}/p' }\n    steps:\n      - set: { n: 1, m: '{{ n }}' }\n      - http: { url: '{{ path }}/{{ m }}/{{ fromCLI }}' }\n        capture: { id: body.id }\n      - http: { url: '{{ mock.url }}/{{ id }}/{{ target.kind }}' }\n        expect: { body: { a: '{{ now(\"+1m\", \"unix\") }}' } }\n"
+        var loader = SuiteLoader(catalog: TestCatalog())
+        loader.externalVariables = ["fromCLI"]
+        let (suite, diagnostics) = loader.parse(text: yaml, file: "v.yaml")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(suite != nil)
+        let (_, without) = SuiteLoader(catalog: TestCatalog()).parse(text: yaml, file: "v.yaml")
+        #expect(without.map(\.message) == ["undefined variable 'fromCLI' in '{{ fromCLI }}'"])
+    }
+
     @Test("a valid suite loads with its locations")
     func validSuite() throws {
-        let yaml = "suite: ok\ntags: [t]\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x/{{ a }}' }\n        expect: { status: 200, body: { a.b: { gt: 1 } } }\n        capture: { v: body.a }\n"
+        let yaml = "suite: ok\ntags: [t]\ncases:\n  - name: c\n    vars: { a: x }\n    steps:\n      - http: { url: 'http://x/{{ a }}' }\n        expect: { status: 200, body: { a.b: { gt: 1 } } }\n        capture: { v: body.a }\n"
         let (suite, diagnostics) = SuiteLoader(catalog: TestCatalog()).parse(text: yaml, file: "t.yaml")
         #expect(diagnostics.isEmpty)
         let s = try #require(suite)
-        #expect(s.cases[0].steps[0].location == SourceLocation(file: "t.yaml", line: 6, column: 9))
-        #expect(s.cases[0].steps[0].expect?.body.first?.check.matchers.first?.location == SourceLocation(file: "t.yaml", line: 7, column: 51))
+        #expect(s.cases[0].steps[0].location == SourceLocation(file: "t.yaml", line: 7, column: 9))
+        #expect(s.cases[0].steps[0].expect?.body.first?.check.matchers.first?.location == SourceLocation(file: "t.yaml", line: 8, column: 51))
     }
 }
 

@@ -231,15 +231,13 @@ struct RunnerTests {
         #expect(result.suites[0].cases[1].skipReason?.contains("--fail-fast") == true)
     }
 
-    @Test("an undefined variable is an error at the template's location")
+    @Test("an undefined variable is a lint error at the template's location, before anything runs")
     func undefinedVariable() async throws {
         let run = InProcessRun()
-        let suites = try run.load([("u.yaml", "suite: u\ncases:\n  - name: c\n    steps:\n      - http: { url: \"{{ mock.url }}/{{ nope }}\" }\n")])
-        let (result, _) = try await run.run(suites)
-        let step = try #require(result.suites[0].cases[0].failingStep)
-        #expect(step.verdict == .error)
-        #expect(step.error?.contains("undefined variable 'nope'") == true)
-        #expect(step.location == SourceLocation(file: "u.yaml", line: 5, column: 22))
+        let error = #expect(throws: InProcessError.self) {
+            try run.load([("u.yaml", "suite: u\ncases:\n  - name: c\n    steps:\n      - http: { url: \"{{ mock.url }}/{{ nope }}\" }\n")])
+        }
+        #expect(error?.message.contains("u.yaml:5:22: error: undefined variable 'nope' in '{{ nope }}'") == true, "\(error?.message ?? "")")
     }
 
     @Test("a case that moves the mock clock runs alone")
