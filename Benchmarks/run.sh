@@ -7,7 +7,8 @@
 #                               also measures an older release binary against this tree's, interleaved run by
 #                               run (old, new, old, new, ...), and adds a "Before/after" section: wrk on the (a)
 #                               mix of each mock, runner flows/s over the --jobs sweep, wall times, peak RSS, lint
-#                               and the built-in suites (about 25 more minutes in a full run, 5 with --quick)
+#                               and the built-in suites (a full run takes about 20-25 minutes more, --quick
+#                               5-15 more, mostly waiting for a quiet machine)
 #   --baseline-mock current     in that section, both runners talk to this tree's mock (default: each its own)
 #   --max-wait SECONDS          longest wait for a 1-minute load below 1.0 before a measurement (default 600,
 #                               --quick 120); on a busy machine it then measures anyway and records the load
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
         value=$(cd "$(dirname "$value")" && pwd)/$(basename "$value")
       fi
       extra+=("$1" "$value"); shown+=" $1 $value"; shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
   shift

@@ -73,6 +73,10 @@ private struct ExpressionParser {
     let chars: [Character]
     let text: String
     var index = 0
+    /// How deep the current call nesting is.
+    var depth = 0
+    /// The deepest nesting of calls accepted: well past any real use, far below the stack's limit.
+    static let maximumDepth = 16
 
     init(text: String) {
         self.text = text
@@ -124,6 +128,11 @@ private struct ExpressionParser {
             if index < chars.count, chars[index] == ")" {
                 index += 1
             } else {
+                depth += 1
+                defer { depth -= 1 }
+                guard depth <= Self.maximumDepth else {
+                    throw error("function calls are nested more than \(Self.maximumDepth) deep in a template")
+                }
                 while true {
                     args.append(try parseExpression())
                     skipSpaces()

@@ -13,7 +13,7 @@ public struct SuiteLoader: Sendable {
     /// Creates a loader reading from the file system.
     public init(catalog: any ProviderCatalog = EmptyProviderCatalog(), readFile: (@Sendable (String) throws -> String)? = nil) {
         self.catalog = catalog
-        self.readFile = readFile ?? { path in try String(contentsOfFile: path, encoding: .utf8) }
+        self.readFile = readFile ?? SuiteLoader.readText
     }
 
     /// The result of loading: the suites that loaded cleanly, every diagnostic, and the source texts read.
@@ -64,6 +64,9 @@ public struct SuiteLoader: Sendable {
             let text: String
             do {
                 text = try readFile(file)
+            } catch let error as SuiteTextError {
+                diagnostics.append(Diagnostic(at: error.location(in: file), error.message, hint: "suites are UTF-8 YAML text"))
+                continue
             } catch {
                 diagnostics.append(Diagnostic(at: nil, "cannot read '\(file)': \(error.localizedDescription)"))
                 continue
@@ -122,5 +125,47 @@ public struct SuiteLoader: Sendable {
             }
         }
         return (files.sorted(), skipped.sorted())
+    }
+
+    /// Reads a suite file as UTF-8 text; a binary file or invalid UTF-8 is a ``SuiteTextError`` at the offending byte.
+    @Sendable static func readText(_ path: String) throws -> String {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if let nul = bytes.firstIndex(of: 0) {
+            throw SuiteTextError(bytes: bytes, offset: nul, message: "the file is binary (a NUL byte at offset \(nul)), not a YAML suite")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.utf8.elementsEqual(bytes) else {
+            var valid = 0
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            decode: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): valid += UTF8.width(scalar)
+                case .emptyInput, .error: break decode
+                }
+            }
+            let byte = String(bytes[valid], radix: 16, uppercase: true)
+            throw SuiteTextError(bytes: bytes, offset: valid, message: "the file is not UTF-8 text (byte 0x\(byte) at offset \(valid)); save it as UTF-8")
+        }
+        return text
+    }
+}
+
+/// A suite file that is not UTF-8 text, with the offset of the first offending byte.
+struct SuiteTextError: Error {
+    /// The file's bytes.
+    var bytes: [UInt8]
+    /// Where the first offending byte is.
+    var offset: Int
+    /// What is wrong, in plain words.
+    var message: String
+
+    /// The 1-based line and column of the offending byte.
+    func location(in file: String) -> SourceLocation {
+        let before = bytes[..<min(offset, bytes.count)]
+        let line = before.filter { $0 == 0x0A }.count + 1
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).count + 1
+        return SourceLocation(file: file, line: line, column: column)
     }
 }

@@ -10,6 +10,7 @@ extension SuiteParser {
             switch pair.key {
             case "status":
                 result.status = check(pair.value)
+                numericCheck(result.status, subject: "status", hint: "write the status unquoted, e.g. 'status: 401'")
                 if case .literal(let v, _)? = result.status?.matchers.first.map({ m -> TemplateValue? in if case .eq(let t) = m.matcher { t } else { nil } }) ?? nil,
                     let n = v.number, !(100...599).contains(n)
                 {
@@ -154,6 +155,7 @@ extension SuiteParser {
             }
         case "length":
             guard let inner = check(node) else { return nil }
+            numericCheck(inner, subject: "'length'", hint: "a length is a count, e.g. 'length: 3' or 'length: { gt: 0 }'")
             return .length(inner)
         default:
             return nil
@@ -254,5 +256,28 @@ extension SuiteParser {
             }
         }
         return RetryPolicy(until: until, every: every, within: within, location: location(node))
+    }
+
+    /// Reports the literal expected values of a check that cannot be numbers (a status, a length): strings such
+    /// as `"401"` or `abc`, and the matchers that never apply to a number (`matches`, `contains`, `type` other
+    /// than number/integer).
+    mutating func numericCheck(_ check: Check?, subject: String, hint: String) {
+        guard let check else { return }
+        for located in check.matchers {
+            var literals: [Value] = []
+            switch located.matcher {
+            case .eq(.literal(let v, _)), .ne(.literal(let v, _)): literals = [v]
+            case .oneOf(.literal(.array(let items), _)): literals = items
+            case .oneOf(.array(let items, _)): literals = items.compactMap { if case .literal(let v, _) = $0 { v } else { nil } }
+            case .matches, .contains:
+                error(at: located.location, "\(subject) is a number; '\(located.matcher.keyword)' never matches it", hint: hint)
+            case .type(let name) where name != "number" && name != "integer":
+                error(at: located.location, "\(subject) is a number; 'type: \(name)' never matches it", hint: hint)
+            default: break
+            }
+            for value in literals where value.number == nil {
+                error(at: located.location, "\(subject) must be a number, found \(value.brief)", hint: hint)
+            }
+        }
     }
 }
