@@ -43,7 +43,7 @@ public struct ExpectationEvaluator: Sendable {
     public func evaluate(_ check: Check, actual: Value?, subject: String, kind: String, asText: Bool = false) throws(TemplateRenderer.RenderError) -> [Mismatch] {
         var out: [Mismatch] = []
         for located in check.matchers {
-            if let (expected, ok) = try apply(located.matcher, to: actual, asText: asText), !ok {
+            if let (expected, ok) = try apply(located.matcher, to: actual, asText: asText, at: located.location), !ok {
                 out.append(Mismatch(location: located.location, subject: subject, expected: expected, actual: actual?.brief ?? "(absent)", kind: kind))
             }
         }
@@ -51,7 +51,9 @@ public struct ExpectationEvaluator: Sendable {
     }
 
     /// Returns the expectation in words and whether it holds.
-    private func apply(_ matcher: Matcher, to actual: Value?, asText: Bool) throws(TemplateRenderer.RenderError) -> (String, Bool)? {
+    private func apply(
+        _ matcher: Matcher, to actual: Value?, asText: Bool, at location: SourceLocation
+    ) throws(TemplateRenderer.RenderError) -> (String, Bool)? {
         func render(_ t: TemplateValue) throws(TemplateRenderer.RenderError) -> Value {
             let value = try renderer.render(t)
             guard asText else { return value }
@@ -77,8 +79,14 @@ public struct ExpectationEvaluator: Sendable {
         case .matches(let pattern):
             guard let actual, !(actual.isContainer) else { return ("matches '\(pattern)'", false) }
             let text = actual.interpolated
-            let regex = try? NSRegularExpression(pattern: pattern)
-            let ok = regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            var ok = false
+            if let regex = try? NSRegularExpression(pattern: pattern) {
+                do {
+                    ok = try BoundedRegex.firstMatch(regex, in: text) != nil
+                } catch {
+                    throw TemplateRenderer.RenderError(location: location, message: error.description)
+                }
+            }
             return ("matches '\(pattern)'", ok)
         case .contains(let t):
             let expected = try render(t)

@@ -193,6 +193,7 @@ extension SuiteParser {
             error(node, "includes nested more than 32 deep")
             return []
         }
+        if let steps = includeCache.steps[canonicalTarget] { return checkedExpansion(steps, at: node) }
         let text: String
         do {
             text = try loader.readFile(target)
@@ -202,11 +203,26 @@ extension SuiteParser {
         }
         var child = SuiteParser(file: target, text: text, catalog: catalog, loader: loader)
         child.includeStack = includeStack + [canonicalTarget]
+        child.includeCache = includeCache
         child.provider = provider
         let steps = child.parseFragment()
         diagnostics += child.diagnostics
         includedSources[target] = text
         includedSources.merge(child.includedSources) { a, _ in a }
+        includeCache.steps[canonicalTarget] = steps
+        return checkedExpansion(steps, at: node)
+    }
+
+    /// The most steps includes may expand to in one place: far past any real suite, far below runaway fan-out.
+    static let maximumIncludedSteps = 10_000
+
+    /// The included steps, or none with an error when they are more than ``maximumIncludedSteps``.
+    mutating func checkedExpansion(_ steps: [Step], at node: Node) -> [Step] {
+        guard steps.count <= Self.maximumIncludedSteps else {
+            error(node, "this include expands to \(steps.count) steps, more than \(Self.maximumIncludedSteps)",
+                  hint: "an included file that includes others several times multiplies its steps")
+            return []
+        }
         return steps
     }
 
@@ -218,7 +234,13 @@ extension SuiteParser {
             error(root, "an included file needs 'steps:'")
             return []
         }
-        return parseSteps(steps.value)
+        let parsed = parseSteps(steps.value)
+        guard parsed.count <= Self.maximumIncludedSteps else {
+            error(steps.value, "these steps expand to \(parsed.count) steps, more than \(Self.maximumIncludedSteps)",
+                  hint: "an included file that includes others several times multiplies its steps")
+            return []
+        }
+        return parsed
     }
 
     mutating func httpStep(_ node: Node) -> HTTPRequestStep? {

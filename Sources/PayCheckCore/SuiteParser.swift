@@ -17,6 +17,9 @@ struct SuiteParser {
     var diagnostics: [Diagnostic] = []
     var includedSources: [String: String] = [:]
     var includeStack: [String] = []
+    /// The expanded steps of each included file, shared by every parser of one suite: a file included many
+    /// times is read and parsed once.
+    var includeCache = IncludeCache()
     var provider: ProviderDescription?
 
     init(file: String, text: String, catalog: any ProviderCatalog, loader: SuiteLoader) {

@@ -49,9 +49,18 @@ public struct TemplateRenderer: Sendable {
             case .text(let text): out += text
             case .expression(let e, _): out += try evaluate(e, at: template.location).interpolated
             }
+            guard out.utf8.count <= Self.maximumRenderedBytes else {
+                throw RenderError(
+                    location: template.location,
+                    message: "'\(template.source.prefix(80))' renders to more than \(Self.maximumRenderedBytes / (1 << 20)) MiB",
+                    hint: "a variable that repeats another grows fast; check the suite's vars")
+            }
         }
         return .string(out)
     }
+
+    /// The largest text one template may render to: far past any real request, far below memory trouble.
+    public static let maximumRenderedBytes = 1 << 20
 
     /// Renders a template to text.
     public func renderString(_ template: Template) throws(RenderError) -> String {

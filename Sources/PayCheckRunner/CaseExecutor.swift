@@ -137,6 +137,7 @@ struct CaseExecutor {
         } catch let error as TemplateRenderer.RenderError {
             attempt.error = message(error)
             attempt.errorLocation = error.location
+            attempt.invalidStep = !Task.isCancelled
         } catch let error as TransportError {
             attempt.error = error.message
             attempt.retryable = true
@@ -195,6 +196,7 @@ struct CaseExecutor {
             result.verdict = .error
             result.error = redacted(message(error))
             result.location = error.location
+            result.invalidStep = !Task.isCancelled
             return result
         }
         for capture in step.captures {
@@ -222,7 +224,7 @@ struct CaseExecutor {
         case .regex(let pattern):
             guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
             let text = observation.rawBody
-            guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+            guard let match = try? BoundedRegex.firstMatch(regex, in: text) else { return nil }
             let group = match.numberOfRanges > 1 ? 1 : 0
             guard let range = Range(match.range(at: group), in: text) else { return nil }
             return .string(String(text[range]))

@@ -1,0 +1,62 @@
+import Foundation
+import PayCheckCore
+import Testing
+
+/// Inputs that once took minutes or gigabytes: each is now bounded, with a located error.
+@Suite("Bounded work")
+struct BoundedWorkTests {
+    @Test("includes that fan out (each file includes the next four times) stop with a located error")
+    func includeFanOut() {
+        var files: [String: String] = ["main.yaml": "suite: fan\ncases:\n  - name: c\n    steps:\n      - include: f0.yaml\n"]
+        for level in 0..<12 {
+            let next = level == 11 ? "      - wait: 1ms\n" : String(repeating: "      - include: f\(level + 1).yaml\n", count: 4)
+            files["f\(level).yaml"] = "steps:\n" + next
+        }
+        let sources = files
+        let loader = SuiteLoader(readFile: { path in
+            guard let text = sources[URL(fileURLWithPath: path).lastPathComponent] else { throw CocoaError(.fileNoSuchFile) }
+            return text
+        })
+        let result = loader.load(files: ["main.yaml"])
+        #expect(result.suites.isEmpty)
+        let diagnostic = result.diagnostics.first { $0.message.contains("more than 10000") }
+        #expect(diagnostic != nil, "\(result.diagnostics.map(\.description))")
+        #expect(diagnostic?.location != nil)
+    }
+
+    @Test("variables that double each other stop at 1 MiB with an error at the template")
+    func doublingVariables() throws {
+        var variables: [String: Value] = ["v0": "0123456789abcdef"]
+        let location = SourceLocation(file: "d.yaml", line: 3, column: 9)
+        var failure: TemplateRenderer.RenderError?
+        for index in 1...30 {
+            let template = try Template.parse("{{ v\(index - 1) }}{{ v\(index - 1) }}", at: location)
+            do {
+                variables["v\(index)"] = try TemplateRenderer(variables: variables, environment: [:], now: { Date() }, random: { 4 }).render(template)
+            } catch {
+                failure = error
+                break
+            }
+        }
+        #expect(failure?.message.contains("renders to more than 1 MiB") == true)
+        #expect(failure?.location == location)
+        #expect(variables.count < 20)
+    }
+
+    @Test("a catastrophically backtracking pattern is stopped at its budget, and at once when the task is cancelled")
+    func catastrophicRegex() async throws {
+        let regex = try NSRegularExpression(pattern: "^(a+)+$")
+        let text = String(repeating: "a", count: 40) + "!"
+        #expect(throws: BoundedRegex.Stopped.self) { try BoundedRegex.firstMatch(regex, in: text, budget: 0.05) }
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return Result { () throws(BoundedRegex.Stopped) in try BoundedRegex.firstMatch(regex, in: text, budget: 3600) != nil }
+        }
+        guard case .failure(let stopped) = await cancelled.value else {
+            Issue.record("the cancelled match did not stop")
+            return
+        }
+        #expect(stopped.cancelled)
+        #expect(try BoundedRegex.firstMatch(regex, in: "aaaa") != nil)
+    }
+}
