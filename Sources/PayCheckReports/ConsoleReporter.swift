@@ -7,6 +7,7 @@ import PayCheckRunner
 /// - `.started`: `Running 12 cases against mock…`
 /// - `.caseFinished`, verbose only: `  ✔ name (12 ms)`, `  ✘ name`, `  ! name` (error), `  - name (reason)`
 /// - `.suiteFinished`: `PASS   suites/p2p/lifecycle.yaml  Lifecycle  (3 passed, 0 failed, 0 errors, 1 skipped, 123 ms)`
+/// - `.warning`: `warning: …` (also when `quiet`)
 ///
 /// `quiet` prints nothing live. Colours are used only when `colored` is set; the CLI decides from the TTY,
 /// `NO_COLOR` and `--color`.
@@ -30,9 +31,12 @@ public struct ConsoleReporter: Sendable {
 
     private var style: ANSIStyle { ANSIStyle(enabled: colored) }
 
-    /// Prints live progress for one runner event (nothing when `quiet`).
+    /// Prints live progress for one runner event (nothing but warnings when `quiet`).
     public func handle(_ event: RunEvent) {
-        guard !quiet else { return }
+        if quiet {
+            if case .warning(let message) = event { write(warningLine(message) + "\n") }
+            return
+        }
         switch event {
         case .started(let total, let target):
             write("Running \(ReportFormat.plural(total, "case")) against \(target)…\n")
@@ -40,7 +44,14 @@ public struct ConsoleReporter: Sendable {
             if verbose { write(caseLine(result) + "\n") }
         case .suiteFinished(let suite):
             write(suiteLine(suite) + "\n")
+        case .warning(let message):
+            write(warningLine(message) + "\n")
         }
+    }
+
+    /// `warning: message`.
+    func warningLine(_ message: String) -> String {
+        "\(style.yellow("warning")): \(message)"
     }
 
     /// The verbose line for one finished case.

@@ -49,7 +49,7 @@ extension CaseExecutor {
                 baseURL: endpoints.providerURL ?? "", controlURL: endpoints.controlURL, credentials: endpoints.credentials,
                 now: runner.clock.now, randomBytes: runner.randomBytes,
                 send: { try await recorder.send($0, timeout: seconds) },
-                addSecret: { recorder.addSecret($0) })
+                addSecret: { _ = recorder.addSecret($0) })
             return try await executor.perform(ProviderActionRequest(kind: action.kind, name: action.name, parameters: parameters, auth: auth), context: context)
         case .set, .wait:
             return Observation(status: nil)

@@ -11,6 +11,10 @@ struct CaseExecutor {
     let deadline: Date?
     let recorder: ExchangeRecorder
     var variables: [String: Value]
+    /// Warnings for the run, such as a `secret: true` capture too short to be redacted.
+    var warnings: [String] = []
+    /// Whether a `secret: true` capture was learnt: the exchanges recorded before it are redacted again.
+    var capturedSecret = false
 
     /// Where the current target serves things.
     struct Endpoints: Sendable {
@@ -46,6 +50,17 @@ struct CaseExecutor {
 
     /// Runs the case and returns its steps and verdict (before xfail is applied).
     mutating func run() async -> (Verdict, [StepResult]) {
+        var (verdict, results) = await runSteps()
+        if capturedSecret {
+            // A secret captured from a response was unknown when that exchange (and earlier ones) was recorded.
+            let redactor = recorder.redactor
+            for index in results.indices { results[index].exchanges = results[index].exchanges.map(redactor.redact) }
+        }
+        return (verdict, results)
+    }
+
+    /// Runs the steps in order until one does not pass.
+    mutating func runSteps() async -> (Verdict, [StepResult]) {
         var results: [StepResult] = []
         if let setup = bindVariables() {
             return (.error, [setup])
@@ -206,7 +221,14 @@ struct CaseExecutor {
                 return result
             }
             variables[capture.name] = value
-            if capture.secret { recorder.addSecret(value.interpolated) }
+            if capture.secret {
+                capturedSecret = true
+                if !recorder.addSecret(value.interpolated) {
+                    warnings.append(
+                        "\(testCase.location.file): case '\(testCase.name)': the secret capture '\(capture.name)' is shorter than "
+                            + "\(Redactor.minimumSecretLength) characters and cannot be redacted safely: it may appear in clear in the output and reports")
+                }
+            }
         }
         return result
     }

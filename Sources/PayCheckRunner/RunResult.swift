@@ -239,11 +239,13 @@ public struct RunResult: Sendable {
     public var duration: Double
     /// The mapping tables and error catalogs of the providers the run used, by provider id.
     public var providerTables: [String: ProviderTable]
+    /// Problems with the run's setup that did not stop it, such as a secret too short to be redacted.
+    public var warnings: [String]
 
     /// Creates a run result.
     public init(
         suites: [SuiteResult], target: String, targetKind: String, version: String, hostname: String, startedAt: Date, duration: Double,
-        providerTables: [String: ProviderTable] = [:]
+        providerTables: [String: ProviderTable] = [:], warnings: [String] = []
     ) {
         self.suites = suites
         self.target = target
@@ -253,6 +255,7 @@ public struct RunResult: Sendable {
         self.startedAt = startedAt
         self.duration = duration
         self.providerTables = providerTables
+        self.warnings = warnings
     }
 
     /// Counts over every case.
@@ -281,6 +284,8 @@ public enum RunEvent: Sendable {
     case caseFinished(suite: Suite, result: CaseResult)
     /// Every case of a suite finished.
     case suiteFinished(SuiteResult)
+    /// A problem with the run's setup that does not stop it (also in ``RunResult/warnings``).
+    case warning(String)
 }
 
 /// The runner version, shown by `paycheck version` and written into reports.

@@ -77,6 +77,8 @@ public struct Runner: Sendable {
             for field in provider.credentialFields where field.secret { if let v = creds[field.name] { baseSecrets.append(v) } }
         }
         let redactor = Redactor(secrets: baseSecrets)
+        let warnings = WarningLog(onEvent: onEvent)
+        for warning in shortSecretWarnings() { warnings.add(warning) }
         let tracker = Mutex(Tracker(plan: plan))
         let failed = StopFlag()
 
@@ -98,7 +100,7 @@ public struct Runner: Sendable {
                     exclusiveRunning = isExclusive
                     group.addTask {
                         let suite = plan.suites[item.suiteIndex]
-                        let result = await self.runCase(item, suite: suite, controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed)
+                        let result = await self.runCase(item, suite: suite, controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings)
                         return (index, result)
                     }
                 }
@@ -138,11 +140,13 @@ public struct Runner: Sendable {
         return RunResult(
             suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
             version: payCheckVersion, hostname: hostname, startedAt: startedAt,
-            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables)
+            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables, warnings: warnings.all)
     }
 
     /// Runs (or skips) one case.
-    func runCase(_ item: RunPlan.Item, suite: Suite, controlURL: String?, redactor: Redactor, deadline: Date?, stop: StopFlag) async -> CaseResult {
+    func runCase(
+        _ item: RunPlan.Item, suite: Suite, controlURL: String?, redactor: Redactor, deadline: Date?, stop: StopFlag, warnings: WarningLog
+    ) async -> CaseResult {
         let testCase = suite.cases[item.caseIndex]
         let startedAt = Date()
         let tags = suite.tags + testCase.tags
@@ -168,6 +172,7 @@ public struct Runner: Sendable {
         let wallStart = DispatchTime.now().uptimeNanoseconds
         var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: deadline, redactor: redactor)
         var (verdict, steps) = await executor.run()
+        for warning in executor.warnings { warnings.add(warning) }
         if item.exclusive, let controlURL {
             // The case moved the shared mock clock; put it back so later cases see real time.
             let reset = HTTPRequestData(method: "POST", url: controlURL + ControlAPI.path("clock"), headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
@@ -199,6 +204,23 @@ public struct Runner: Sendable {
         return CaseResult(
             name: testCase.name, location: testCase.location, verdict: verdict, skipReason: skipReason, tags: tags, steps: steps,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)
+    }
+}
+
+extension Runner {
+    /// One warning for each secret too short to be redacted (see ``Redactor/minimumSecretLength``): a `--secret`
+    /// value or a secret provider credential.
+    func shortSecretWarnings() -> [String] {
+        let note = "is shorter than \(Redactor.minimumSecretLength) characters and cannot be redacted safely: it may appear in clear in the output and reports"
+        var warnings = configuration.secrets.keys.sorted().filter { Redactor.isTooShort(configuration.secrets[$0] ?? "") }
+            .map { "secret '\($0)' \(note)" }
+        for provider in providers.all {
+            let creds = credentials(for: provider)
+            for field in provider.credentialFields where field.secret && Redactor.isTooShort(creds[field.name] ?? "") {
+                warnings.append("the \(provider.id) credential '\(field.name)' (\(field.environmentVariable)) \(note)")
+            }
+        }
+        return warnings
     }
 }
 
