@@ -29,7 +29,8 @@ extension MockHost {
     /// Serves the mock on `host:port` until the calling task is cancelled.
     ///
     /// Cancellation triggers a graceful shutdown: the listener closes, requests in flight are
-    /// answered, idle connections close, and then the method throws `CancellationError`.
+    /// answered (those waiting on a `delay` fault at once), idle connections close, and then the method
+    /// throws `CancellationError`.
     /// - Parameters:
     ///   - host: The address to bind; defaults to the loopback interface.
     ///   - port: The port to bind; `0` picks a free one.
@@ -56,9 +57,12 @@ extension MockHost {
         let server = Task {
             try await Self.serve(serviceGroup, shuttingDownOn: cancellations)
         }
+        let shutdown = self.shutdown
         let outcome = await withTaskCancellationHandler {
             await server.result
         } onCancel: {
+            // Requests waiting on a delay fault answer at once, so the graceful shutdown does not wait for them.
+            shutdown.fire()
             cancellation.yield()
         }
         cancellation.finish()

@@ -16,11 +16,18 @@ extension CaseExecutor {
             }
             return StepResult(name: step.summary, location: step.location, verdict: .passed)
         case .wait(let seconds):
+            // Never past the run deadline: a longer wait stops there, timed out.
+            let left = deadline.map { $0.timeIntervalSince(runner.clock.now()) } ?? .infinity
+            let wallStart = DispatchTime.now().uptimeNanoseconds
+            func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9 }
             do {
-                try await runner.clock.sleep(seconds: seconds)
+                try await runner.clock.sleep(seconds: max(0, min(seconds, left)))
+                if seconds > left {
+                    return StepResult(name: step.summary, location: step.location, verdict: .error, error: cancellationMessage, duration: elapsed())
+                }
                 return StepResult(name: step.summary, location: step.location, verdict: .passed, duration: seconds)
             } catch {
-                return StepResult(name: step.summary, location: step.location, verdict: .error, error: "the run was cancelled")
+                return StepResult(name: step.summary, location: step.location, verdict: .error, error: cancellationMessage, duration: elapsed())
             }
         case .http, .provider:
             return nil

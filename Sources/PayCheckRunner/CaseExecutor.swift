@@ -67,7 +67,7 @@ struct CaseExecutor {
         }
         for step in testCase.steps {
             if Task.isCancelled {
-                results.append(StepResult(name: step.summary, location: step.location, verdict: .error, error: "the run was cancelled"))
+                results.append(StepResult(name: redacted(step.summary), location: step.location, verdict: .error, error: cancellationMessage))
                 return (.error, results)
             }
             let result = await execute(step)
@@ -125,6 +125,7 @@ struct CaseExecutor {
         var result = finish(step, last)
         result.attempts = attempts
         result.duration = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+        if result.verdict == .error, !result.invalidStep, let timeout = runTimeoutMessage { result.error = timeout + (result.error.map { " (\($0))" } ?? "") }
         if attempts > 1, result.verdict != .passed, let retry = step.retry {
             result.error = result.error.map { "\($0) (after \(attempts) attempts over \(Value.format(retry.within))s)" }
         }
@@ -163,7 +164,7 @@ struct CaseExecutor {
             case .couldNotRun: break
             }
         } catch is CancellationError {
-            attempt.error = "the run was cancelled"
+            attempt.error = cancellationMessage
         } catch {
             attempt.error = String(describing: error)
         }
@@ -264,7 +265,17 @@ struct CaseExecutor {
     /// Seconds one exchange of this step may take, within the run deadline.
     func timeout(for step: Step) -> Double {
         var seconds = step.timeout ?? runner.configuration.stepTimeout
-        if let deadline { seconds = min(seconds, max(0.001, deadline.timeIntervalSinceNow)) }
+        if let deadline { seconds = min(seconds, max(0.001, deadline.timeIntervalSince(runner.clock.now()))) }
         return seconds
     }
+
+    /// The error of a step stopped by the run timeout, once the deadline has passed; `nil` before.
+    var runTimeoutMessage: String? {
+        guard let deadline, runner.clock.now() >= deadline else { return nil }
+        let limit = runner.configuration.runTimeout.map { " (\(Value.format($0))s)" } ?? ""
+        return "timed out: the run timeout\(limit) was reached while this step ran"
+    }
+
+    /// The error of a step that was cancelled: the run timeout's, or a plain cancellation.
+    var cancellationMessage: String { runTimeoutMessage ?? "the run was cancelled" }
 }

@@ -65,10 +65,14 @@ public struct Runner: Sendable {
     }
 
     /// Runs the plan. `controlURL` is the mock host's base URL for `mock`/`url` targets.
+    ///
+    /// With a run timeout, the deadline is on the runner's clock: `wait:` and `retry:` never sleep past it,
+    /// exchanges get at most the time left, and when it passes every running case is cancelled and reported
+    /// as timed out (an error); cases not started by then are errors too.
     public func run(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunResult {
         let startedAt = Date()
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        let deadline = configuration.runTimeout.map { startedAt.addingTimeInterval($0) }
+        let deadline = configuration.runTimeout.map { clock.now().addingTimeInterval($0) }
         onEvent(.started(total: plan.items.count, target: configuration.target.description))
 
         var baseSecrets = Array(configuration.secrets.values)
@@ -81,8 +85,9 @@ public struct Runner: Sendable {
         for warning in shortSecretWarnings() { warnings.add(warning) }
         let tracker = Mutex(Tracker(plan: plan))
         let failed = StopFlag()
+        let context = CaseContext(controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings, onEvent: onEvent)
 
-        let results: [CaseResult] = await withTaskGroup(of: (Int, CaseResult).self) { group in
+        let results: [CaseResult] = await withTaskGroup(of: (Int, CaseResult)?.self) { group in
             var results = [CaseResult?](repeating: nil, count: plan.items.count)
             var next = 0
             var running = 0
@@ -100,13 +105,26 @@ public struct Runner: Sendable {
                     exclusiveRunning = isExclusive
                     group.addTask {
                         let suite = plan.suites[item.suiteIndex]
-                        let result = await self.runCase(item, suite: suite, controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings)
+                        let result = await self.runCase(item, suite: suite, context: context)
                         return (index, result)
                     }
                 }
             }
+            if let deadline {
+                // The watchdog: when the deadline passes, every running case is cancelled (and reports a
+                // timeout); cases started later see the cancellation and do not run.
+                let clock = self.clock
+                group.addTask {
+                    try? await clock.sleep(until: deadline)
+                    return nil
+                }
+            }
             fill()
-            while let (index, result) = await group.next() {
+            while let finished = await group.next() {
+                guard let (index, result) = finished else {
+                    group.cancelAll()
+                    continue
+                }
                 running -= 1
                 exclusiveRunning = false
                 results[index] = result
@@ -116,6 +134,8 @@ public struct Runner: Sendable {
                 onEvent(.caseFinished(suite: suite, result: result))
                 if let finished = tracker.withLock({ $0.finish(index, result) }) { onEvent(.suiteFinished(finished)) }
                 fill()
+                // Every case is done: end the watchdog.
+                if next == plan.items.count, running == 0 { group.cancelAll() }
             }
             return results.enumerated().map { i, r in
                 r ?? CaseResult(name: plan.suites[plan.items[i].suiteIndex].cases[plan.items[i].caseIndex].name, location: plan.suites[plan.items[i].suiteIndex].location, verdict: .error, skipReason: nil, startedAt: startedAt)
@@ -144,9 +164,7 @@ public struct Runner: Sendable {
     }
 
     /// Runs (or skips) one case.
-    func runCase(
-        _ item: RunPlan.Item, suite: Suite, controlURL: String?, redactor: Redactor, deadline: Date?, stop: StopFlag, warnings: WarningLog
-    ) async -> CaseResult {
+    func runCase(_ item: RunPlan.Item, suite: Suite, context: CaseContext) async -> CaseResult {
         let testCase = suite.cases[item.caseIndex]
         let startedAt = Date()
         let tags = suite.tags + testCase.tags
@@ -154,13 +172,14 @@ public struct Runner: Sendable {
             CaseResult(name: testCase.name, location: testCase.location, verdict: .skipped, skipReason: reason, tags: tags, startedAt: startedAt)
         }
         if let reason = item.skipReason { return skipped(reason) }
-        if stop.isSet { return skipped("not run: --fail-fast stopped the run after an earlier failure") }
-        if let deadline, Date() >= deadline {
+        if context.stop.isSet { return skipped("not run: --fail-fast stopped the run after an earlier failure") }
+        if let deadline = context.deadline, Task.isCancelled || clock.now() >= deadline {
             return CaseResult(
                 name: testCase.name, location: testCase.location, verdict: .error, tags: tags,
                 steps: [StepResult(name: "run timeout", location: testCase.location, verdict: .error, error: "not run: the run timeout was reached before this case started")],
                 startedAt: startedAt)
         }
+        let controlURL = context.controlURL
         var endpoints = CaseExecutor.Endpoints(controlURL: controlURL, providerURL: nil, credentials: [:])
         if let id = suite.provider, let provider = providers[id] {
             endpoints.credentials = credentials(for: provider)
@@ -170,10 +189,10 @@ public struct Runner: Sendable {
             }
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: deadline, redactor: redactor)
+        var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
         var (verdict, steps) = await executor.run()
-        for warning in executor.warnings { warnings.add(warning) }
-        if item.exclusive, let controlURL {
+        for warning in executor.warnings { context.warnings.add(warning) }
+        if item.exclusive, let controlURL, !Task.isCancelled {
             // The case moved the shared mock clock; put it back so later cases see real time.
             let reset = HTTPRequestData(method: "POST", url: controlURL + ControlAPI.path("clock"), headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
             if (try? await transport.send(reset, timeout: configuration.stepTimeout))?.status != 200 {
@@ -182,7 +201,9 @@ public struct Runner: Sendable {
             }
         }
         var skipReason: String?
-        if let xfail = testCase.xfail {
+        // A case stopped by the run timeout stays an error, also when it is expected to fail.
+        let timedOut = verdict == .error && context.deadline.map { clock.now() >= $0 } == true
+        if let xfail = testCase.xfail, !timedOut {
             if verdict == .passed {
                 verdict = .failed
                 steps.append(StepResult(
@@ -207,23 +228,6 @@ public struct Runner: Sendable {
     }
 }
 
-extension Runner {
-    /// One warning for each secret too short to be redacted (see ``Redactor/minimumSecretLength``): a `--secret`
-    /// value or a secret provider credential.
-    func shortSecretWarnings() -> [String] {
-        let note = "is shorter than \(Redactor.minimumSecretLength) characters and cannot be redacted safely: it may appear in clear in the output and reports"
-        var warnings = configuration.secrets.keys.sorted().filter { Redactor.isTooShort(configuration.secrets[$0] ?? "") }
-            .map { "secret '\($0)' \(note)" }
-        for provider in providers.all {
-            let creds = credentials(for: provider)
-            for field in provider.credentialFields where field.secret && Redactor.isTooShort(creds[field.name] ?? "") {
-                warnings.append("the \(provider.id) credential '\(field.name)' (\(field.environmentVariable)) \(note)")
-            }
-        }
-        return warnings
-    }
-}
-
 /// Notices when the last case of a suite finishes, so the console can print the suite's line.
 struct Tracker {
     var remaining: [Int: Int] = [:]
@@ -244,13 +248,4 @@ struct Tracker {
         let ordered = cases.keys.sorted().compactMap { cases[$0] }
         return SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: ordered, startedAt: ordered.map(\.startedAt).min() ?? Date())
     }
-}
-
-/// A flag set once, read by concurrent cases (for `--fail-fast`).
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    /// Sets the flag.
-    func set() { flag.store(true, ordering: .relaxed) }
-    /// Whether the flag is set.
-    var isSet: Bool { flag.load(ordering: .relaxed) }
 }
