@@ -280,6 +280,8 @@ public struct RunResult: Sendable {
 public enum RunEvent: Sendable {
     /// The run starts with this many cases.
     case started(total: Int, target: String)
+    /// A case starts running (not sent for cases that are skipped without running).
+    case caseStarted(suite: Suite, name: String)
     /// A case finished.
     case caseFinished(suite: Suite, result: CaseResult)
     /// Every case of a suite finished.

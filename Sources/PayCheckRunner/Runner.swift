@@ -132,7 +132,7 @@ public struct Runner: Sendable {
                 let item = plan.items[index]
                 let suite = plan.suites[item.suiteIndex]
                 onEvent(.caseFinished(suite: suite, result: result))
-                if let finished = tracker.withLock({ $0.finish(index, result) }) { onEvent(.suiteFinished(finished)) }
+                for finished in tracker.withLock({ $0.finish(index, result) }) { onEvent(.suiteFinished(finished)) }
                 fill()
                 // Every case is done: end the watchdog.
                 if next == plan.items.count, running == 0 { group.cancelAll() }
@@ -179,6 +179,7 @@ public struct Runner: Sendable {
                 steps: [StepResult(name: "run timeout", location: testCase.location, verdict: .error, error: "not run: the run timeout was reached before this case started")],
                 startedAt: startedAt)
         }
+        context.onEvent(.caseStarted(suite: suite, name: testCase.name))
         let controlURL = context.controlURL
         var endpoints = CaseExecutor.Endpoints(controlURL: controlURL, providerURL: nil, credentials: [:])
         if let id = suite.provider, let provider = providers[id] {
@@ -225,27 +226,5 @@ public struct Runner: Sendable {
         return CaseResult(
             name: testCase.name, location: testCase.location, verdict: verdict, skipReason: skipReason, tags: tags, steps: steps,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)
-    }
-}
-
-/// Notices when the last case of a suite finishes, so the console can print the suite's line.
-struct Tracker {
-    var remaining: [Int: Int] = [:]
-    var done: [Int: [Int: CaseResult]] = [:]
-    let plan: RunPlan
-
-    init(plan: RunPlan) {
-        self.plan = plan
-        for item in plan.items { remaining[item.suiteIndex, default: 0] += 1 }
-    }
-
-    mutating func finish(_ index: Int, _ result: CaseResult) -> SuiteResult? {
-        let suiteIndex = plan.items[index].suiteIndex
-        done[suiteIndex, default: [:]][index] = result
-        remaining[suiteIndex, default: 1] -= 1
-        guard remaining[suiteIndex] == 0, let cases = done.removeValue(forKey: suiteIndex) else { return nil }
-        let suite = plan.suites[suiteIndex]
-        let ordered = cases.keys.sorted().compactMap { cases[$0] }
-        return SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: ordered, startedAt: ordered.map(\.startedAt).min() ?? Date())
     }
 }

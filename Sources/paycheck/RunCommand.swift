@@ -141,7 +141,8 @@ struct RunCommand: AsyncParsableCommand {
         let loaded = suites.load()
         if output.report(loaded, colored: colored) { throw ExitCode(2) }
         let configuration = try configuration(environment: environment)
-        let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { output.raw($0) })
+        let progress = ProgressStyle.detect(isTerminal: isatty(STDOUT_FILENO) == 1)
+        let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, progress: progress, write: { output.raw($0) })
         let result: RunResult
         do {
             result = try await RunSession.builtIn(configuration: configuration).run(loaded.suites, onEvent: console.handle)
