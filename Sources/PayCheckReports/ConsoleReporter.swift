@@ -54,7 +54,7 @@ public struct ConsoleReporter: Sendable {
         switch event {
         case .started(let total, let target):
             lines.append("Running \(ReportFormat.plural(total, "case")) against \(target)…\n")
-        case .caseStarted:
+        case .caseStarted, .tick:
             break
         case .caseFinished(_, let result):
             if verbose { lines.append(caseLine(result) + "\n") }

@@ -3,7 +3,9 @@ import PayCheckRunner
 import Synchronization
 
 /// The console's live progress: counts finished cases and remembers the running ones, and writes the
-/// terminal line or the rate-limited log lines of a ``ProgressStyle``.
+/// terminal line or the rate-limited log lines of a ``ProgressStyle``: after a finished case
+/// (`progress: 12/40 cases · 1 failed · 2 errors · last: Suite › case (passed)`) or, when nothing finishes, on a
+/// ``RunEvent/tick`` (`… · running: Suite › case (2.10 s)`).
 ///
 /// Every write happens under the lock, so lines from concurrent events never interleave. On a terminal the
 /// live line is written without a newline (`\r`, erase line, text); ``around(_:)`` erases it before a
@@ -74,10 +76,18 @@ final class LiveProgress: Sendable {
                 write("\r\u{1B}[2K" + terminalLine(s, at: time))
                 s.lineShown = true
             case .log(let interval):
-                guard case .caseFinished(let suite, let result) = event else { return }
+                let detail: String
+                switch event {
+                case .caseFinished(let suite, let result): detail = "last: \(suite.name) › \(result.name) (\(result.verdict.rawValue))"
+                case .tick:
+                    // A long case with nothing finishing: say what is still running.
+                    guard let slowest = s.running.first else { return }
+                    detail = "running: \(slowest.label) (\(ReportFormat.human(max(0, time.timeIntervalSince(slowest.startedAt)))))"
+                default: return
+                }
                 if let last = s.lastLogLine, time.timeIntervalSince(last) < interval { return }
                 s.lastLogLine = time
-                write(logLine(s, last: "\(suite.name) › \(result.name)", verdict: result.verdict.rawValue) + "\n")
+                write("progress: \(counts(s)) · \(detail)\n")
             }
         }
     }
@@ -94,7 +104,7 @@ final class LiveProgress: Sendable {
             if result.verdict == .failed { s.failed += 1 }
             if result.verdict == .error { s.errors += 1 }
             if let index = s.running.firstIndex(where: { $0.key == suite.file + "\u{0}" + result.name }) { s.running.remove(at: index) }
-        case .suiteFinished, .warning:
+        case .suiteFinished, .warning, .tick:
             break
         }
     }
@@ -107,11 +117,6 @@ final class LiveProgress: Sendable {
         }
         guard line.count > width else { return line }
         return String(line.prefix(max(1, width - 1))) + "…"
-    }
-
-    /// `progress: 12/40 cases · 1 failed · 2 errors · last: Suite › case (passed)`.
-    private func logLine(_ s: State, last: String, verdict: String) -> String {
-        "progress: \(counts(s)) · last: \(last) (\(verdict))"
     }
 
     /// `12/40 cases · 1 failed · 2 errors`.

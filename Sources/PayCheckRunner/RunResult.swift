@@ -286,6 +286,8 @@ public enum RunEvent: Sendable {
     case caseFinished(suite: Suite, result: CaseResult)
     /// Every case of a suite finished.
     case suiteFinished(SuiteResult)
+    /// Time passed (about every ``RunConfiguration/progressInterval`` of real time): live progress may refresh.
+    case tick
     /// A problem with the run's setup that does not stop it (also in ``RunResult/warnings``).
     case warning(String)
 }

@@ -87,7 +87,7 @@ public struct Runner: Sendable {
         let failed = StopFlag()
         let context = CaseContext(controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings, onEvent: onEvent)
 
-        let results: [CaseResult] = await withTaskGroup(of: (Int, CaseResult)?.self) { group in
+        let results: [CaseResult] = await withTaskGroup(of: GroupTask.self) { group in
             var results = [CaseResult?](repeating: nil, count: plan.items.count)
             var next = 0
             var running = 0
@@ -106,23 +106,35 @@ public struct Runner: Sendable {
                     group.addTask {
                         let suite = plan.suites[item.suiteIndex]
                         let result = await self.runCase(item, suite: suite, context: context)
-                        return (index, result)
+                        return .caseFinished(index, result)
                     }
                 }
             }
-            if let deadline {
+            if let deadline, !plan.items.isEmpty {
                 // The watchdog: when the deadline passes, every running case is cancelled (and reports a
                 // timeout); cases started later see the cancellation and do not run.
                 let clock = self.clock
                 group.addTask {
                     try? await clock.sleep(until: deadline)
-                    return nil
+                    return .deadlinePassed
+                }
+            }
+            if let interval = configuration.progressInterval, interval > 0, !plan.items.isEmpty {
+                // Real time, not the runner's clock: it only paces the live display, and a virtual clock would spin.
+                group.addTask {
+                    while (try? await Task.sleep(nanoseconds: UInt64(min(interval, 3600) * 1e9))) != nil { onEvent(.tick) }
+                    return .tickerStopped
                 }
             }
             fill()
-            while let finished = await group.next() {
-                guard let (index, result) = finished else {
+            while let outcome = await group.next() {
+                let (index, result): (Int, CaseResult)
+                switch outcome {
+                case .caseFinished(let finishedIndex, let finishedResult): (index, result) = (finishedIndex, finishedResult)
+                case .deadlinePassed:
                     group.cancelAll()
+                    continue
+                case .tickerStopped:
                     continue
                 }
                 running -= 1
@@ -134,7 +146,7 @@ public struct Runner: Sendable {
                 onEvent(.caseFinished(suite: suite, result: result))
                 for finished in tracker.withLock({ $0.finish(index, result) }) { onEvent(.suiteFinished(finished)) }
                 fill()
-                // Every case is done: end the watchdog.
+                // Every case is done: end the watchdog and the ticker.
                 if next == plan.items.count, running == 0 { group.cancelAll() }
             }
             return results.enumerated().map { i, r in
@@ -161,6 +173,16 @@ public struct Runner: Sendable {
             suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
             version: payCheckVersion, hostname: hostname, startedAt: startedAt,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables, warnings: warnings.all)
+    }
+
+    /// What a child task of the run's task group ends with.
+    private enum GroupTask: Sendable {
+        /// A case finished, with its plan item index.
+        case caseFinished(Int, CaseResult)
+        /// The watchdog: the run deadline passed (or the run ended first).
+        case deadlinePassed
+        /// The progress ticker stopped at the end of the run.
+        case tickerStopped
     }
 
     /// Runs (or skips) one case.

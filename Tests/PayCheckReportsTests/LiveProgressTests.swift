@@ -59,6 +59,37 @@ struct LiveProgressTests {
         ])
     }
 
+    @Test("in a log, a long case with nothing finishing is named on a tick, at most every interval")
+    func logTick() {
+        let clock = ManualClock()
+        let writes = Writes()
+        let reporter = ConsoleReporter(progress: .log(interval: 5), now: clock.now, write: writes.write)
+        reporter.handle(.started(total: 2, target: "sandbox"))
+        reporter.handle(.caseStarted(suite: Self.suite("Suite"), name: "long"))
+        writes.clear()
+        for _ in 0..<7 {
+            clock.advance(1)
+            reporter.handle(.tick)
+        }
+        #expect(writes.all == ["progress: 0/2 cases · 0 failed · 0 errors · running: Suite › long (5.00 s)\n"])
+        reporter.handle(.caseFinished(suite: Self.suite("Suite"), result: Self.result("long", .passed)))
+        clock.advance(5)
+        reporter.handle(.tick)
+        #expect(writes.all.count == 1, "nothing running: a tick says nothing")
+    }
+
+    @Test("on a terminal a tick redraws the line with the slowest case's time")
+    func terminalTick() {
+        let clock = ManualClock()
+        let writes = Writes()
+        let reporter = ConsoleReporter(progress: .terminal, now: clock.now, write: writes.write)
+        reporter.handle(.started(total: 2, target: "mock"))
+        reporter.handle(.caseStarted(suite: Self.suite("Suite"), name: "long"))
+        clock.advance(62)
+        reporter.handle(.tick)
+        #expect(writes.all.last == "\r\u{1B}[2K0/2 cases · 0 failed · 0 errors · slowest: Suite › long (62.00 s)")
+    }
+
     @Test("verbose and quiet output have no progress lines in a log")
     func logNotWhenVerboseOrQuiet() {
         for (verbose, quiet) in [(true, false), (false, true)] {

@@ -24,6 +24,28 @@ struct ProgressEventTests {
         #expect(tracker.finish(0, result("first")).map(\.name) == ["a", "b"])
     }
 
+    @Test("ticks pace the live display in real time while a case runs, and stop with the run")
+    func ticks() async throws {
+        var configuration = RunConfiguration()
+        configuration.progressInterval = 0.02
+        let run = InProcessRun(configuration: configuration)
+        let suites = try run.load([("slow.yaml", """
+            suite: slow
+            cases:
+              - name: a slow answer
+                steps:
+                  - mock: fault
+                    with: { path: /__paycheck/echo/slow, count: 1, kind: delay, delayMs: 200 }
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/slow" }
+            """)])
+        let (result, events) = try await run.run(suites)
+        #expect(result.counts.passed == 1)
+        let ticks = events.filter { if case .tick = $0 { true } else { false } }.count
+        #expect(ticks >= 2, "\(ticks) ticks in 200 ms at 20 ms")
+        let last = try #require(events.lastIndex { if case .caseFinished = $0 { true } else { false } })
+        #expect(events[last...].filter { if case .tick = $0 { true } else { false } }.count <= 1, "the ticker stops with the run")
+    }
+
     @Test("a case that runs is announced before it finishes; a skipped one is not")
     func caseStarted() async throws {
         let run = InProcessRun()
