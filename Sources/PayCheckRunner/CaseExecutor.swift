@@ -4,12 +4,19 @@ import PayCheckProviders
 
 /// Runs the steps of one case in order, with its own variables, recorder and redactor.
 struct CaseExecutor {
+    /// The runner (configuration, providers, transport, clock).
     let runner: Runner
+    /// The suite the case belongs to.
     let suite: Suite
+    /// The case being run.
     let testCase: Case
+    /// Where the target serves things.
     let endpoints: Endpoints
+    /// When the run timeout passes, on the runner's clock.
     let deadline: Date?
+    /// Sends and records the case's exchanges, with the case's redactor.
     let recorder: ExchangeRecorder
+    /// The case's variables: built-ins, vars, `--var` values and captures so far.
     var variables: [String: Value]
     /// Warnings for the run, such as a `secret: true` capture too short to be redacted.
     var warnings: [String] = []

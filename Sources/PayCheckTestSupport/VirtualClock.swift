@@ -62,6 +62,7 @@ public final class VirtualClock: RunnerClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                /// Whether the waiter resumes at once (deadline reached), fails (already cancelled) or waits.
                 enum Start { case now, cancelled, later }
                 let start = state.withLock { s -> Start in
                     if s.cancelled.remove(id) != nil { return .cancelled }
