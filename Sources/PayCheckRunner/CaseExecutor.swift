@@ -114,6 +114,8 @@ struct CaseExecutor {
         let wallStart = DispatchTime.now().uptimeNanoseconds
         var attempts = 0
         var last: Attempt
+        /// Set when the run deadline, not the retry budget, ended the retries.
+        var cutByDeadline = false
         repeat {
             attempts += 1
             last = await attempt(step)
@@ -126,13 +128,28 @@ struct CaseExecutor {
             if conditionHolds { break }
             let elapsed = runner.clock.now().timeIntervalSince(started)
             if elapsed + retry.every > retry.within { break }
-            if let deadline, runner.clock.now().addingTimeInterval(retry.every) > deadline { break }
-            do { try await runner.clock.sleep(seconds: retry.every) } catch { break }
+            if let deadline, runner.clock.now().addingTimeInterval(retry.every) > deadline {
+                cutByDeadline = true
+                break
+            }
+            do {
+                try await runner.clock.sleep(seconds: retry.every)
+            } catch {
+                cutByDeadline = runTimeoutMessage != nil
+                break
+            }
         } while true
         var result = finish(step, last)
         result.attempts = attempts
         result.duration = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
         if result.verdict == .error, !result.invalidStep, let timeout = runTimeoutMessage { result.error = timeout + (result.error.map { " (\($0))" } ?? "") }
+        if cutByDeadline, result.verdict == .failed || result.verdict == .error, !result.invalidStep, !(result.error ?? "").hasPrefix("timed out") {
+            // The retry budget was not used up: the run timeout stopped it, which says nothing about conformance.
+            let limit = runner.configuration.runTimeout.map { " (\(Value.format($0))s)" } ?? ""
+            result.verdict = .error
+            result.error = "timed out: the run timeout\(limit) ended the retries after \(attempts) attempts" + (result.error.map { " (\($0))" } ?? "")
+            return result
+        }
         if attempts > 1, result.verdict != .passed, let retry = step.retry {
             result.error = result.error.map { "\($0) (after \(attempts) attempts over \(Value.format(retry.within))s)" }
         }

@@ -36,6 +36,31 @@ struct RunTimeoutTests {
         #expect(result.exitCode == 3)
     }
 
+    @Test("retries cut short by the run timeout are a timeout error, not a conformance failure")
+    func retryCutByDeadline() async throws {
+        var configuration = RunConfiguration()
+        configuration.runTimeout = 10
+        let run = InProcessRun(configuration: configuration)
+        let suites = try run.load([("retry.yaml", """
+            suite: retry
+            cases:
+              - name: waits for a status that never comes
+                steps:
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/never" }
+                    retry: { every: 3s, for: 1m }
+                    expect: { status: 599 }
+            """)])
+        let clock = VirtualClock()
+        let start = clock.now()
+        let (result, _) = try await run.run(suites, clock: clock)
+        let step = try #require(result.suites[0].cases[0].steps.first)
+        #expect(step.verdict == .error)
+        #expect(step.attempts == 4)
+        #expect(step.error == "timed out: the run timeout (10s) ended the retries after 4 attempts", "\(String(describing: step.error))")
+        #expect(clock.now().timeIntervalSince(start) < 10, "no retry sleeps past the deadline")
+        #expect(result.exitCode == 3)
+    }
+
     @Test("the watchdog cancels a step that does not watch the deadline itself, on the virtual clock")
     func watchdogCancels() async throws {
         var configuration = RunConfiguration()
