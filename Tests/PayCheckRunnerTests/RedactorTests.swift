@@ -72,6 +72,32 @@ struct RedactorTests {
         #expect(Redactor().redact(text) == text)
     }
 
+    @Test("random texts of escapes, secret fragments and digits: no crash, and the secret never survives as written")
+    func fuzz() {
+        let secret = "p/q é+x 4110"
+        let redactor = Redactor(secrets: [secret, RedactorTests.secret])
+        let pieces = [
+            "%", "%2", "%2F", "%c3%a9", "%E9", "\\", "\\u", "\\u00e9", "\\ud83d", "\\ude00", "&", "&#", "&#x", "&#39;", "&amp", "&amp;",
+            "+", " ", "p/q", "é", "4110", " 7600 ", "-0000-", "0081", "UC9x", "cC9xIMOp", "=", "\u{1F600}", "\n", "x",
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        /// SplitMix64: a fixed sequence, so a failure always reproduces.
+        func next() -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+        }
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<(next() % 24) { text += pieces[next() % pieces.count] }
+            if next() % 3 == 0 { text.insert(contentsOf: secret, at: text.index(text.startIndex, offsetBy: next() % (text.count + 1))) }
+            let redacted = redactor.redact(text)
+            #expect(!redacted.contains(secret), "\(text)")
+        }
+    }
+
     @Test("an exchange is redacted again with a secret learnt later")
     func exchangeAgain() {
         var redactor = Redactor()
