@@ -31,7 +31,8 @@ extension MockHost {
     /// Due scheduler jobs also run as real time passes (``runScheduler(every:)``) for as long as the server runs.
     ///
     /// Cancellation triggers a graceful shutdown: the listener closes, requests in flight are
-    /// answered, idle connections close, and then the method throws `CancellationError`.
+    /// answered (those waiting on a `delay` fault at once), idle connections close, and then the method
+    /// throws `CancellationError`.
     /// - Parameters:
     ///   - host: The address to bind; defaults to the loopback interface.
     ///   - port: The port to bind; `0` picks a free one.
@@ -58,9 +59,12 @@ extension MockHost {
         let server = Task {
             try await Self.serve(serviceGroup, shuttingDownOn: cancellations) { await self.runScheduler() }
         }
+        let shutdown = self.shutdown
         let outcome = await withTaskCancellationHandler {
             await server.result
         } onCancel: {
+            // Requests waiting on a delay fault answer at once, so the graceful shutdown does not wait for them.
+            shutdown.fire()
             cancellation.yield()
         }
         cancellation.finish()

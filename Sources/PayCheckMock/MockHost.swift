@@ -29,6 +29,8 @@ public final class MockHost: Sendable {
     let keyValueStore = KeyValueStore()
     /// Pending faults injected through `/__paycheck/faults`.
     let faults = FaultRegistry()
+    /// Fires when the host starts shutting down, ending `delay` faults early.
+    let shutdown = ShutdownSignal()
     /// The base URL once the server is bound.
     private let boundBaseURL = BoundBaseURL()
 
@@ -90,7 +92,7 @@ public final class MockHost: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         // Middleware only wraps routes added after it, so it goes first.
-        router.add(middleware: MockMiddleware(clock: self.clock, journal: self.journal, faults: self.faults))
+        router.add(middleware: MockMiddleware(clock: self.clock, journal: self.journal, faults: self.faults, shutdown: self.shutdown))
         router.add(middleware: ClockScopeMiddleware(scopes: self.clockScopes))
         ControlRoutes(host: self).register(on: router)
         let environment = self.environment

@@ -21,6 +21,8 @@ struct MockMiddleware: RouterMiddleware {
     let journal: RequestJournal
     /// Pending injected faults.
     let faults: FaultRegistry
+    /// Ends `delay` faults when the host stops.
+    var shutdown = ShutdownSignal()
 
     /// Handles one request; see the type's documentation.
     func handle(
@@ -56,7 +58,9 @@ struct MockMiddleware: RouterMiddleware {
                 case .malformed:
                     return MockResponse.text("{\"truncated\": ", status: .ok)
                 case .delay(let milliseconds):
-                    try await Task.sleep(for: .milliseconds(milliseconds))
+                    // Cut short when the host stops: nobody waits for this answer any more.
+                    await self.shutdown.sleep(for: .milliseconds(milliseconds))
+                    try Task.checkCancellation()
                 case .reset:
                     var response = MockResponse.error(.badGateway, "injected fault: connection reset")
                     response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue

@@ -1,3 +1,4 @@
+import Foundation
 import PayCheckCore
 import PayCheckRunner
 
@@ -8,6 +9,11 @@ import PayCheckRunner
 /// - `.caseFinished`, verbose only: `  ✔ name (12 ms)`, `  ✘ name`, `  ! name` (error), `  - name (reason)`
 /// - `.suiteFinished`: `PASS   suites/p2p/lifecycle.yaml  Lifecycle  (3 passed, 0 failed, 0 errors, 1 skipped, 123 ms)`;
 ///   `SKIP` when no case of the suite ran, so a run that checked nothing never reads as passing.
+/// - `.warning`: `warning: …` (also when `quiet`)
+///
+/// With a ``ProgressStyle`` other than `.none`, progress goes between those lines (see ``LiveProgress``): on a
+/// terminal a live line rewritten in place (written without a newline), in a log a `progress:` line at most
+/// every few seconds (not when `verbose`, which already prints every case).
 ///
 /// `quiet` prints nothing live. Colours are used only when `colored` is set; the CLI decides from the TTY,
 /// `NO_COLOR` and `--color`.
@@ -20,28 +26,50 @@ public struct ConsoleReporter: Sendable {
     public var quiet: Bool
     /// Receives the live output, one line at a time.
     public var write: @Sendable (String) -> Void
+    /// The live progress (shared by copies of the reporter).
+    private let progress: LiveProgress
 
-    /// Creates a console reporter writing live output to `write`.
-    public init(colored: Bool = false, verbose: Bool = false, quiet: Bool = false, write: @escaping @Sendable (String) -> Void) {
+    /// Creates a console reporter writing live output to `write`, with progress in `progress` style timed by `now`.
+    public init(
+        colored: Bool = false, verbose: Bool = false, quiet: Bool = false, progress: ProgressStyle = .none,
+        now: @escaping @Sendable () -> Date = { Date() }, write: @escaping @Sendable (String) -> Void
+    ) {
         self.colored = colored
         self.verbose = verbose
         self.quiet = quiet
         self.write = write
+        var style = quiet ? .none : progress
+        if verbose, case .log = style { style = .none }
+        self.progress = LiveProgress(style: style, now: now, write: write)
     }
 
     private var style: ANSIStyle { ANSIStyle(enabled: colored) }
 
-    /// Prints live progress for one runner event (nothing when `quiet`).
+    /// Prints live progress for one runner event (nothing but warnings when `quiet`).
     public func handle(_ event: RunEvent) {
-        guard !quiet else { return }
+        if quiet {
+            if case .warning(let message) = event { write(warningLine(message) + "\n") }
+            return
+        }
+        var lines: [String] = []
         switch event {
         case .started(let total, let target):
-            write("Running \(ReportFormat.plural(total, "case")) against \(target)…\n")
+            lines.append("Running \(ReportFormat.plural(total, "case")) against \(target)…\n")
+        case .caseStarted, .tick:
+            break
         case .caseFinished(_, let result):
-            if verbose { write(caseLine(result) + "\n") }
+            if verbose { lines.append(caseLine(result) + "\n") }
         case .suiteFinished(let suite):
-            write(suiteLine(suite) + "\n")
+            lines.append(suiteLine(suite) + "\n")
+        case .warning(let message):
+            lines.append(warningLine(message) + "\n")
         }
+        progress.around(event, lines)
+    }
+
+    /// `warning: message`.
+    func warningLine(_ message: String) -> String {
+        "\(style.yellow("warning")): \(message)"
     }
 
     /// The verbose line for one finished case.

@@ -16,11 +16,18 @@ extension CaseExecutor {
             }
             return StepResult(name: step.summary, location: step.location, verdict: .passed)
         case .wait(let seconds):
+            // Never past the run deadline: a longer wait stops there, timed out.
+            let left = deadline.map { $0.timeIntervalSince(runner.clock.now()) } ?? .infinity
+            let wallStart = DispatchTime.now().uptimeNanoseconds
+            func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9 }
             do {
-                try await runner.clock.sleep(seconds: seconds)
+                try await runner.clock.sleep(seconds: max(0, min(seconds, left)))
+                if seconds > left {
+                    return StepResult(name: step.summary, location: step.location, verdict: .error, error: cancellationMessage, duration: elapsed())
+                }
                 return StepResult(name: step.summary, location: step.location, verdict: .passed, duration: seconds)
             } catch {
-                return StepResult(name: step.summary, location: step.location, verdict: .error, error: "interrupted: the run was stopped")
+                return StepResult(name: step.summary, location: step.location, verdict: .error, error: cancellationMessage, duration: elapsed())
             }
         case .http, .provider:
             return nil
@@ -49,7 +56,7 @@ extension CaseExecutor {
                 baseURL: endpoints.providerURL ?? "", controlURL: endpoints.controlURL, credentials: endpoints.credentials,
                 now: runner.clock.now, randomBytes: runner.randomBytes,
                 send: { try await recorder.send($0, timeout: seconds) },
-                addSecret: { recorder.addSecret($0) })
+                addSecret: { _ = recorder.addSecret($0) })
             return try await executor.perform(ProviderActionRequest(kind: action.kind, name: action.name, parameters: parameters, auth: auth), context: context)
         case .set, .wait:
             return Observation(status: nil)

@@ -4,13 +4,24 @@ import PayCheckProviders
 
 /// Runs the steps of one case in order, with its own variables, recorder and redactor.
 struct CaseExecutor {
+    /// The runner (configuration, providers, transport, clock).
     let runner: Runner
+    /// The suite the case belongs to.
     let suite: Suite
+    /// The case being run.
     let testCase: Case
+    /// Where the target serves things.
     let endpoints: Endpoints
+    /// When the run timeout passes, on the runner's clock.
     let deadline: Date?
+    /// Sends and records the case's exchanges, with the case's redactor.
     let recorder: ExchangeRecorder
+    /// The case's variables: built-ins, vars, `--var` values and captures so far.
     var variables: [String: Value]
+    /// Warnings for the run, such as a `secret: true` capture too short to be redacted.
+    var warnings: [String] = []
+    /// Whether a `secret: true` capture was learnt: the exchanges recorded before it are redacted again.
+    var capturedSecret = false
 
     /// Where the current target serves things.
     struct Endpoints: Sendable {
@@ -46,13 +57,24 @@ struct CaseExecutor {
 
     /// Runs the case and returns its steps and verdict (before xfail is applied).
     mutating func run() async -> (Verdict, [StepResult]) {
+        var (verdict, results) = await runSteps()
+        if capturedSecret {
+            // A secret captured from a response was unknown when that exchange (and earlier ones) was recorded.
+            let redactor = recorder.redactor
+            for index in results.indices { results[index].exchanges = results[index].exchanges.map(redactor.redact) }
+        }
+        return (verdict, results)
+    }
+
+    /// Runs the steps in order until one does not pass.
+    mutating func runSteps() async -> (Verdict, [StepResult]) {
         var results: [StepResult] = []
         if let setup = bindVariables() {
             return (.error, [setup])
         }
         for step in testCase.steps {
             if Task.isCancelled {
-                results.append(StepResult(name: step.summary, location: step.location, verdict: .error, error: "interrupted: the run was stopped"))
+                results.append(StepResult(name: redacted(step.summary), location: step.location, verdict: .error, error: cancellationMessage))
                 return (.error, results)
             }
             let result = await execute(step)
@@ -92,6 +114,8 @@ struct CaseExecutor {
         let wallStart = DispatchTime.now().uptimeNanoseconds
         var attempts = 0
         var last: Attempt
+        /// Set when the run deadline, not the retry budget, ended the retries.
+        var cutByDeadline = false
         repeat {
             attempts += 1
             last = await attempt(step)
@@ -104,12 +128,28 @@ struct CaseExecutor {
             if conditionHolds { break }
             let elapsed = runner.clock.now().timeIntervalSince(started)
             if elapsed + retry.every > retry.within { break }
-            if let deadline, runner.clock.now().addingTimeInterval(retry.every) > deadline { break }
-            do { try await runner.clock.sleep(seconds: retry.every) } catch { break }
+            if let deadline, runner.clock.now().addingTimeInterval(retry.every) > deadline {
+                cutByDeadline = true
+                break
+            }
+            do {
+                try await runner.clock.sleep(seconds: retry.every)
+            } catch {
+                cutByDeadline = runTimeoutMessage != nil
+                break
+            }
         } while true
         var result = finish(step, last)
         result.attempts = attempts
         result.duration = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+        if result.verdict == .error, !result.invalidStep, let timeout = runTimeoutMessage { result.error = timeout + (result.error.map { " (\($0))" } ?? "") }
+        if cutByDeadline, result.verdict == .failed || result.verdict == .error, !result.invalidStep, !(result.error ?? "").hasPrefix("timed out") {
+            // The retry budget was not used up: the run timeout stopped it, which says nothing about conformance.
+            let limit = runner.configuration.runTimeout.map { " (\(Value.format($0))s)" } ?? ""
+            result.verdict = .error
+            result.error = "timed out: the run timeout\(limit) ended the retries after \(attempts) attempts" + (result.error.map { " (\($0))" } ?? "")
+            return result
+        }
         if attempts > 1, result.verdict != .passed, let retry = step.retry {
             result.error = result.error.map { "\($0) (after \(attempts) attempts over \(Value.format(retry.within))s)" }
         }
@@ -149,7 +189,7 @@ struct CaseExecutor {
             case .couldNotRun: break
             }
         } catch is CancellationError {
-            attempt.error = "interrupted: the run was stopped"
+            attempt.error = cancellationMessage
         } catch {
             attempt.error = String(describing: error)
         }
@@ -208,7 +248,14 @@ struct CaseExecutor {
                 return result
             }
             variables[capture.name] = value
-            if capture.secret { recorder.addSecret(value.interpolated) }
+            if capture.secret {
+                capturedSecret = true
+                if !recorder.addSecret(value.interpolated) {
+                    warnings.append(
+                        "\(testCase.location.file): case '\(testCase.name)': the secret capture '\(capture.name)' is shorter than "
+                            + "\(Redactor.minimumSecretLength) characters and cannot be redacted safely: it may appear in clear in the output and reports")
+                }
+            }
         }
         return result
     }
@@ -244,7 +291,17 @@ struct CaseExecutor {
     /// Seconds one exchange of this step may take, within the run deadline.
     func timeout(for step: Step) -> Double {
         var seconds = step.timeout ?? runner.configuration.stepTimeout
-        if let deadline { seconds = min(seconds, max(0.001, deadline.timeIntervalSinceNow)) }
+        if let deadline { seconds = min(seconds, max(0.001, deadline.timeIntervalSince(runner.clock.now()))) }
         return seconds
     }
+
+    /// The error of a step stopped by the run timeout, once the deadline has passed; `nil` before.
+    var runTimeoutMessage: String? {
+        guard let deadline, runner.clock.now() >= deadline else { return nil }
+        let limit = runner.configuration.runTimeout.map { " (\(Value.format($0))s)" } ?? ""
+        return "timed out: the run timeout\(limit) was reached while this step ran"
+    }
+
+    /// The error of a step that was cancelled: the run timeout's, or a plain cancellation.
+    var cancellationMessage: String { runTimeoutMessage ?? "interrupted: the run was stopped" }
 }

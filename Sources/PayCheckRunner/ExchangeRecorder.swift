@@ -23,8 +23,9 @@ final class ExchangeRecorder: Sendable {
     /// The current redactor (base secrets plus those added during the case).
     var redactor: Redactor { state.withLock { $0.redactor } }
 
-    /// Adds a secret value for the rest of the case.
-    func addSecret(_ value: String) { state.withLock { $0.redactor.add(value) } }
+    /// Adds a secret value for the rest of the case; `false` when it is too short to be redacted.
+    @discardableResult
+    func addSecret(_ value: String) -> Bool { state.withLock { $0.redactor.add(value) } }
 
     /// Takes the exchanges recorded since the last call.
     func takeExchanges() -> [Exchange] {

@@ -27,6 +27,9 @@ public struct RunConfiguration: Sendable {
     public var runTimeout: Double?
     /// The process environment (for `env()` and sandbox credentials).
     public var environment: [String: String] = [:]
+    /// Seconds of real time between ``RunEvent/tick`` events, which refresh live progress while cases run
+    /// (`nil` = none).
+    public var progressInterval: Double? = 1
     /// Which cases keep their HTTP exchanges in the result (and so in the reports).
     public var transcripts: TranscriptPolicy = .failed
 

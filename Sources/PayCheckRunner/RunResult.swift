@@ -245,11 +245,13 @@ public struct RunResult: Sendable {
     public var allowEmpty = false
     /// Whether a signal stopped the run: cases not started are skipped as "interrupted", running ones errored.
     public var interrupted = false
+    /// Problems with the run's setup that did not stop it, such as a secret too short to be redacted.
+    public var warnings: [String]
 
     /// Creates a run result.
     public init(
         suites: [SuiteResult], target: String, targetKind: String, version: String, hostname: String, startedAt: Date, duration: Double,
-        providerTables: [String: ProviderTable] = [:]
+        providerTables: [String: ProviderTable] = [:], warnings: [String] = []
     ) {
         self.suites = suites
         self.target = target
@@ -259,6 +261,7 @@ public struct RunResult: Sendable {
         self.startedAt = startedAt
         self.duration = duration
         self.providerTables = providerTables
+        self.warnings = warnings
     }
 
     /// Counts over every case.
@@ -299,10 +302,16 @@ public struct RunResult: Sendable {
 public enum RunEvent: Sendable {
     /// The run starts with this many cases.
     case started(total: Int, target: String)
+    /// A case starts running (not sent for cases that are skipped without running).
+    case caseStarted(suite: Suite, name: String)
     /// A case finished.
     case caseFinished(suite: Suite, result: CaseResult)
     /// Every case of a suite finished.
     case suiteFinished(SuiteResult)
+    /// Time passed (about every ``RunConfiguration/progressInterval`` of real time): live progress may refresh.
+    case tick
+    /// A problem with the run's setup that does not stop it (also in ``RunResult/warnings``).
+    case warning(String)
 }
 
 /// The runner version, shown by `paycheck version` and written into reports.

@@ -66,8 +66,13 @@ public struct Runner: Sendable {
 
     /// Runs the plan. `controlURL` is the mock host's base URL for `mock`/`url` targets.
     ///
+    /// With a run timeout, the deadline is on the runner's clock: `wait:` and `retry:` never sleep past it,
+    /// exchanges get at most the time left, and when it passes every running case is cancelled and reported
+    /// as timed out (an error); cases not started by then are errors too.
+    ///
     /// Every request to the mock host carries this run's clock scope (``ControlAPI/clockScopeHeader``), so runs and
-    /// CI shards that share one standalone mock never see each other's `mock: clock` moves.
+    /// CI shards that share one standalone mock never see each other's `mock: clock` moves. When the task running
+    /// the plan is cancelled (SIGINT/SIGTERM), no new case starts and the result is marked interrupted.
     public func run(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunResult {
         guard let controlURL, !(transport is ScopedTransport) else {
             return await execute(plan, controlURL: controlURL, onEvent: onEvent)
@@ -82,7 +87,7 @@ public struct Runner: Sendable {
     private func execute(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunResult {
         let startedAt = Date()
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        let deadline = configuration.runTimeout.map { startedAt.addingTimeInterval($0) }
+        let deadline = configuration.runTimeout.map { clock.now().addingTimeInterval($0) }
         onEvent(.started(total: plan.items.count, target: configuration.target.description))
 
         var baseSecrets = Array(configuration.secrets.values)
@@ -91,10 +96,13 @@ public struct Runner: Sendable {
             for field in provider.credentialFields where field.secret { if let v = creds[field.name] { baseSecrets.append(v) } }
         }
         let redactor = Redactor(secrets: baseSecrets)
+        let warnings = WarningLog(onEvent: onEvent)
+        for warning in shortSecretWarnings() { warnings.add(warning) }
         let tracker = Mutex(Tracker(plan: plan))
         let failed = StopFlag()
+        let context = CaseContext(controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings, onEvent: onEvent)
 
-        let results: [CaseResult] = await withTaskGroup(of: (Int, CaseResult).self) { group in
+        let results: [CaseResult] = await withTaskGroup(of: GroupTask.self) { group in
             var results = [CaseResult?](repeating: nil, count: plan.items.count)
             var next = 0
             var running = 0
@@ -113,13 +121,38 @@ public struct Runner: Sendable {
                     exclusiveRunning = isExclusive
                     group.addTask {
                         let suite = plan.suites[item.suiteIndex]
-                        let result = await self.runCase(item, suite: suite, controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed)
-                        return (index, result)
+                        let result = await self.runCase(item, suite: suite, context: context)
+                        return .caseFinished(index, result)
                     }
                 }
             }
+            if let deadline, !plan.items.isEmpty {
+                // The watchdog: when the deadline passes, every running case is cancelled (and reports a
+                // timeout); cases started later see the cancellation and do not run.
+                let clock = self.clock
+                group.addTask {
+                    try? await clock.sleep(until: deadline)
+                    return .deadlinePassed
+                }
+            }
+            if let interval = configuration.progressInterval, interval > 0, !plan.items.isEmpty {
+                // Real time, not the runner's clock: it only paces the live display, and a virtual clock would spin.
+                group.addTask {
+                    while (try? await Task.sleep(nanoseconds: UInt64(min(interval, 3600) * 1e9))) != nil { onEvent(.tick) }
+                    return .tickerStopped
+                }
+            }
             fill()
-            while let (index, result) = await group.next() {
+            while let outcome = await group.next() {
+                let (index, result): (Int, CaseResult)
+                switch outcome {
+                case .caseFinished(let finishedIndex, let finishedResult): (index, result) = (finishedIndex, finishedResult)
+                case .deadlinePassed:
+                    group.cancelAll()
+                    continue
+                case .tickerStopped:
+                    continue
+                }
                 running -= 1
                 exclusiveRunning = false
                 results[index] = result
@@ -127,8 +160,10 @@ public struct Runner: Sendable {
                 let item = plan.items[index]
                 let suite = plan.suites[item.suiteIndex]
                 onEvent(.caseFinished(suite: suite, result: result))
-                if let finished = tracker.withLock({ $0.finish(index, result) }) { onEvent(.suiteFinished(finished)) }
+                for finished in tracker.withLock({ $0.finish(index, result) }) { onEvent(.suiteFinished(finished)) }
                 fill()
+                // Every case is done: end the watchdog and the ticker.
+                if next == plan.items.count, running == 0 { group.cancelAll() }
             }
             return results.enumerated().map { i, r in
                 let testCase = plan.suites[plan.items[i].suiteIndex].cases[plan.items[i].caseIndex]
@@ -156,7 +191,7 @@ public struct Runner: Sendable {
         var result = RunResult(
             suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
             version: payCheckVersion, hostname: hostname, startedAt: startedAt,
-            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables)
+            duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables, warnings: warnings.all)
         result.interrupted = Task.isCancelled
         result.notChecked = notChecked(plan, suites)
         result.allowEmpty = configuration.allowEmpty
@@ -191,8 +226,18 @@ public struct Runner: Sendable {
         }
     }
 
+    /// What a child task of the run's task group ends with.
+    private enum GroupTask: Sendable {
+        /// A case finished, with its plan item index.
+        case caseFinished(Int, CaseResult)
+        /// The watchdog: the run deadline passed (or the run ended first).
+        case deadlinePassed
+        /// The progress ticker stopped at the end of the run.
+        case tickerStopped
+    }
+
     /// Runs (or skips) one case.
-    func runCase(_ item: RunPlan.Item, suite: Suite, controlURL: String?, redactor: Redactor, deadline: Date?, stop: StopFlag) async -> CaseResult {
+    func runCase(_ item: RunPlan.Item, suite: Suite, context: CaseContext) async -> CaseResult {
         let testCase = suite.cases[item.caseIndex]
         let startedAt = Date()
         let tags = suite.tags + testCase.tags
@@ -200,13 +245,15 @@ public struct Runner: Sendable {
             CaseResult(name: testCase.name, location: testCase.location, verdict: .skipped, skipReason: reason, tags: tags, startedAt: startedAt)
         }
         if let reason = item.skipReason { return skipped(reason) }
-        if stop.isSet { return skipped("not run: --fail-fast stopped the run after an earlier failure") }
-        if let deadline, Date() >= deadline {
+        if context.stop.isSet { return skipped("not run: --fail-fast stopped the run after an earlier failure") }
+        if let deadline = context.deadline, Task.isCancelled || clock.now() >= deadline {
             return CaseResult(
                 name: testCase.name, location: testCase.location, verdict: .error, tags: tags,
                 steps: [StepResult(name: "run timeout", location: testCase.location, verdict: .error, error: "not run: the run timeout was reached before this case started")],
                 startedAt: startedAt)
         }
+        context.onEvent(.caseStarted(suite: suite, name: testCase.name))
+        let controlURL = context.controlURL
         var endpoints = CaseExecutor.Endpoints(controlURL: controlURL, providerURL: nil, credentials: [:])
         if let id = suite.provider, let provider = providers[id] {
             endpoints.credentials = credentials(for: provider)
@@ -216,9 +263,10 @@ public struct Runner: Sendable {
             }
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: deadline, redactor: redactor)
+        var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
         var (verdict, steps) = await executor.run()
-        if item.exclusive, let controlURL {
+        for warning in executor.warnings { context.warnings.add(warning) }
+        if item.exclusive, let controlURL, !Task.isCancelled {
             // The case moved the shared mock clock; put it back so later cases see real time.
             let reset = HTTPRequestData(method: "POST", url: controlURL + ControlAPI.path("clock"), headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
             if (try? await transport.send(reset, timeout: configuration.stepTimeout))?.status != 200 {
@@ -227,7 +275,9 @@ public struct Runner: Sendable {
             }
         }
         var skipReason: String?
-        if let xfail = testCase.xfail {
+        // A case stopped by the run timeout stays an error, also when it is expected to fail.
+        let timedOut = verdict == .error && context.deadline.map { clock.now() >= $0 } == true
+        if let xfail = testCase.xfail, !timedOut {
             if verdict == .passed {
                 verdict = .failed
                 steps.append(StepResult(
@@ -250,35 +300,4 @@ public struct Runner: Sendable {
             name: testCase.name, location: testCase.location, verdict: verdict, skipReason: skipReason, tags: tags, steps: steps,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)
     }
-}
-
-/// Notices when the last case of a suite finishes, so the console can print the suite's line.
-struct Tracker {
-    var remaining: [Int: Int] = [:]
-    var done: [Int: [Int: CaseResult]] = [:]
-    let plan: RunPlan
-
-    init(plan: RunPlan) {
-        self.plan = plan
-        for item in plan.items { remaining[item.suiteIndex, default: 0] += 1 }
-    }
-
-    mutating func finish(_ index: Int, _ result: CaseResult) -> SuiteResult? {
-        let suiteIndex = plan.items[index].suiteIndex
-        done[suiteIndex, default: [:]][index] = result
-        remaining[suiteIndex, default: 1] -= 1
-        guard remaining[suiteIndex] == 0, let cases = done.removeValue(forKey: suiteIndex) else { return nil }
-        let suite = plan.suites[suiteIndex]
-        let ordered = cases.keys.sorted().compactMap { cases[$0] }
-        return SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: ordered, startedAt: ordered.map(\.startedAt).min() ?? Date())
-    }
-}
-
-/// A flag set once, read by concurrent cases (for `--fail-fast`).
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    /// Sets the flag.
-    func set() { flag.store(true, ordering: .relaxed) }
-    /// Whether the flag is set.
-    var isSet: Bool { flag.load(ordering: .relaxed) }
 }

@@ -34,6 +34,17 @@ public struct RunSession: Sendable {
         _ suites: [Suite], clock: any RunnerClock = SystemRunnerClock(), hostname: String = ProcessInfo.processInfo.hostName,
         controlURL: String? = nil, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }
     ) async throws -> RunResult {
+        let wallStart = DispatchTime.now().uptimeNanoseconds
+        var result = try await runInClient(suites, clock: clock, hostname: hostname, controlURL: controlURL, onEvent: onEvent)
+        // The run's real wall time: also the embedded mock's shutdown and the client's.
+        result.duration = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+        return result
+    }
+
+    /// ``run(_:clock:hostname:controlURL:onEvent:)`` inside the HTTP client's lifetime.
+    private func runInClient(
+        _ suites: [Suite], clock: any RunnerClock, hostname: String, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void
+    ) async throws -> RunResult {
         let configuration = self.configuration
         let providers = self.providers
         let mocks = self.mocks

@@ -167,7 +167,8 @@ struct RunCommand: AsyncParsableCommand {
             try writeReports(.refused(problems, target: configuration.target), output: output)
             throw ExitCode(2)
         }
-        let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { output.raw($0) })
+        let progress = ProgressStyle.detect(isTerminal: isatty(STDOUT_FILENO) == 1)
+        let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, progress: progress, write: { output.raw($0) })
         let session = RunSession.builtIn(configuration: configuration)
         let suites = loaded.suites
         // SIGINT/SIGTERM: the first stops starting cases and cancels running steps, and the reports are still

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import PayCheckTestSupport
 import Testing
 
 /// Runs the built `paycheck` binary in a temporary folder holding the given suite files.
@@ -273,29 +274,94 @@ struct CLITests {
         #expect(!FileManager.default.fileExists(atPath: quiet.folder.appendingPathComponent("Reports").path))
     }
 
-    @Test("a --secret sentinel appears in no output: console, JUnit, JSON, HTML")
+    @Test("a --secret sentinel appears in no output in any encoding: console, JUnit, JSON, HTML")
     func sentinel() throws {
-        let sentinel = "SENTINEL-7c1e-secret-value"
+        let sentinel = #"SENTINEL-7c1e "q" <a&b> /p\q 'é' x+y"#
+        let captured = "capt-SENTINEL-91b2 <c>"
+        let forms = SecretEncodings.forms(of: sentinel)
+        let cards = ["4110760000000081", "4110 7600 0000 0081", "4110-7600-0000-0081"]
+        // Every encoded form, written into the suite as it is, travels in a text body and comes back JSON-escaped.
+        let encoded = (forms.map(\.text) + cards).map { "            " + $0 }.joined(separator: "\n")
+        let basic = Data("user:\(sentinel)".utf8).base64EncodedString()
         let cli = try CLI(files: ["s.yaml": """
             suite: secret
             cases:
-              - name: secret goes out and comes back
+              - name: templated into a query, a form body and headers
                 steps:
                   - http:
                       method: POST
-                      url: "{{ mock.url }}/__paycheck/echo/{{ token }}"
-                      headers: { Authorization: "Bearer {{ token }}" }
-                      json: { token: "{{ token }}", card: "4110760000000081" }
+                      url: "{{ mock.url }}/__paycheck/echo/form"
+                      query: { q: "{{ token }}" }
+                      headers: { Authorization: "Bearer {{ token }}", X-Token: "{{ token }}", X-Basic: "Basic \(basic)" }
+                      form: { token: "{{ token }}", card: "4110 7600 0000 0081" }
+                    expect: { status: 599 }
+              - name: templated into JSON and compared
+                steps:
+                  - http:
+                      method: POST
+                      url: "{{ mock.url }}/__paycheck/echo/json"
+                      json: { token: "{{ token }}", card: "4110-7600-0000-0081" }
                     expect:
                       body: { json.token: wrong }
+              - name: every encoding in a text body
+                steps:
+                  - http:
+                      method: POST
+                      url: "{{ mock.url }}/__paycheck/echo/text"
+                      body: |
+            \(encoded)
+                    expect: { status: 599 }
+              - name: a secret capture in the exchange it came from
+                steps:
+                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/issue", json: { session: "\(captured)" } }
+                    capture: { session: { from: body.json.session, secret: true } }
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/use?s={{ session }}" }
+                    expect: { status: 599 }
             """])
-        let result = try cli.run(["run", "s.yaml", "--secret", "token=\(sentinel)", "--verbose"])
-        #expect(result.status == 1)
-        for text in [result.stdout, result.stderr, try cli.read("Reports/junit.xml"), try cli.read("Reports/report.json"), try cli.read("Reports/report.html")] {
-            #expect(!text.contains(sentinel))
-            #expect(!text.contains("4110760000000081"))
+        let result = try cli.run(["run", "s.yaml", "--secret", "token=\(sentinel)", "--secret", "pin=123", "--verbose", "--transcripts", "all"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains("warning: secret 'pin' is shorter than 4 characters"))
+        let outputs = [
+            ("stdout", result.stdout), ("stderr", result.stderr), ("JUnit", try cli.read("Reports/junit.xml")),
+            ("JSON", try cli.read("Reports/report.json")), ("HTML", try cli.read("Reports/report.html")),
+        ]
+        let leaks = forms + SecretEncodings.forms(of: captured) + cards.map { ("card", $0) }
+        for (output, text) in outputs {
+            let readings = CLITests.readings(of: text)
+            let shown = leaks.filter { form in readings.contains { $0.contains(form.text) } }
+            #expect(shown.isEmpty, "\(output) shows a secret: \(shown.map { "\($0.name) '\($0.text)'" }.joined(separator: ", "))")
         }
         #expect(try cli.read("Reports/junit.xml").contains("••••••"), "the transcript shows where the secret was")
+        #expect(try cli.read("Reports/junit.xml").contains("•••• •••• •••• 0081"), "card numbers keep their last four digits")
+    }
+
+    /// A report as written, with XML/HTML character references decoded, and every string of it when it is JSON.
+    static func readings(of text: String) -> [String] {
+        var decoded = text
+        if let references = try? NSRegularExpression(pattern: "&#(x?)([0-9a-fA-F]+);") {
+            let matches = references.matches(in: decoded, range: NSRange(decoded.startIndex..., in: decoded)).reversed()
+            for match in matches {
+                guard let whole = Range(match.range, in: decoded), let digits = Range(match.range(at: 2), in: decoded) else { continue }
+                let hex = match.range(at: 1).length > 0
+                guard let value = UInt32(decoded[digits], radix: hex ? 16 : 10), let scalar = Unicode.Scalar(value) else { continue }
+                decoded.replaceSubrange(whole, with: String(scalar))
+            }
+        }
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+            decoded = decoded.replacingOccurrences(of: entity, with: character)
+        }
+        var readings = [text, decoded]
+        if let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) {
+            var strings: [String] = []
+            func collect(_ value: Any) {
+                if let string = value as? String { strings.append(string) }
+                if let array = value as? [Any] { array.forEach(collect) }
+                if let object = value as? [String: Any] { object.forEach { strings.append($0.key); collect($0.value) } }
+            }
+            collect(json)
+            readings.append(strings.joined(separator: "\n"))
+        }
+        return readings
     }
 
     @Test("list, lint, version and help")

@@ -1,0 +1,180 @@
+import Foundation
+
+extension Redactor {
+    /// JSON `"name": "value"`, form `name=value`, XML `<name>value</name>` for every sensitive name.
+    private static let fieldPattern: NSRegularExpression? = {
+        let names = sensitiveNames.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
+        // JSON `"name": "value"`, form `name=value`, XML `<name>value</name>`.
+        return try? NSRegularExpression(
+            pattern: "(\"(?:\(names))\"\\s*:\\s*\")((?:[^\"\\\\]|\\\\.)*)(\")|((?:^|[&?])(?:\(names))=)([^&\\s]*)()|(<(?:\(names))>)([^<]*)(<)",
+            options: [.caseInsensitive])
+    }()
+
+    /// `text` with the value of every sensitive field (JSON, form or XML) replaced by ``mask``.
+    static func redactFields(_ text: String) -> String {
+        var text = text
+        switch text.withUTF8({ redactFieldsASCII($0) }) {
+        case .unchanged: return text
+        case .redacted(let redacted): return redacted
+        case .uncertain: break
+        }
+        guard let pattern = fieldPattern, mentionsSensitiveName(text) else { return text }
+        let range = NSRange(text.startIndex..., in: text)
+        var out = ""
+        var cursor = text.startIndex
+        for match in pattern.matches(in: text, range: range) {
+            for group in [2, 5, 8] {
+                let r = match.range(at: group)
+                guard r.location != NSNotFound, let valueRange = Range(r, in: text) else { continue }
+                out += text[cursor..<valueRange.lowerBound]
+                out += valueRange.isEmpty ? "" : mask
+                cursor = valueRange.upperBound
+            }
+        }
+        out += text[cursor...]
+        return out
+    }
+
+    // MARK: Fast pre-checks
+    //
+    // `redact` runs on every URL, header value and body of every exchange. Foundation's `String.contains`
+    // bridges to NSString (CFStringFind) and `lowercased()` allocates, which made these pre-checks the top of the
+    // runner's profile (Benchmarks/, docs/benchmarks.md). For ASCII text — URLs, headers, JSON bodies — a byte
+    // search gives the same answer (ASCII has no canonical equivalents or case mappings beyond A–Z); any other
+    // text takes the original Foundation path, so the result never changes.
+
+    /// Whether `text` mentions any of ``sensitiveNames``, ignoring case (as `text.lowercased().contains(name)`).
+    static func mentionsSensitiveName(_ text: String) -> Bool {
+        var text = text
+        let answer: Bool? = text.withUTF8 { bytes in
+            guard isASCII(bytes) else { return nil }
+            let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            return lowered.withUnsafeBufferPointer { haystack in
+                sensitiveNameBytes.contains { name in name.withUnsafeBufferPointer { find($0, in: haystack) != nil } }
+            }
+        }
+        if let answer { return answer }
+        let lowered = text.lowercased()
+        return sensitiveNames.contains(where: { lowered.contains($0) })
+    }
+
+    /// The answer of ``redactFieldsASCII(_:)``.
+    enum FieldRedaction {
+        /// No value to redact: the text stays as it is.
+        case unchanged
+        /// The text with every sensitive value masked.
+        case redacted(String)
+        /// Outside the subset the scanner is sure about: the regular expression decides.
+        case uncertain
+    }
+
+    /// ``redactFields(_:)`` without the regular expression, for ASCII text; `.uncertain` outside the subset where
+    /// the answer is certain, and then the regular expression decides.
+    ///
+    /// ICU's regular expression engine was the runner's largest cost after the pre-checks above. This scanner
+    /// finds the same matches, left to right and without overlap, as `fieldPattern` with its three
+    /// alternatives tried in order at each position:
+    /// - JSON: `"name"`, `\s*:\s*"`, then the longest run of (a byte other than `"` and `\`, or `\` plus any
+    ///   byte), then `"`; the value is the run. (Backtracking cannot find a shorter match: a run can only end at
+    ///   an unescaped `"`.)
+    /// - form: `name=` at the very start or after `&` or `?`, then the longest run of bytes other than `&` and
+    ///   whitespace (possibly empty); the value is the run.
+    /// - XML: `<name>`, then the longest run of bytes other than `<`, then `<`; the value is the run.
+    /// Names compare ASCII-case-insensitively; at one position at most one name can match, since a name is
+    /// always followed by a delimiter (`"`, `=`, `>`) that no name contains. It gives up on non-ASCII text other
+    /// than the mask character (see ``isSimple(_:)``), on bytes whose class under ICU's `\s` or `.` is not
+    /// obvious (VT, FS…US), and on a backslash followed by a line break (where `.` stops).
+    static func redactFieldsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldRedaction {
+        guard isSimple(bytes) else { return .uncertain }
+        for byte in bytes where byte == 0x0B || (0x1C...0x1F).contains(byte) { return .uncertain }
+        let count = bytes.count
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D }
+        /// The index just past a sensitive name starting at `start` and followed by `delimiter`, if any.
+        func name(at start: Int, before delimiter: UInt8) -> Int? {
+            for name in sensitiveNameBytes {
+                let end = start + name.count
+                guard end < count, bytes[end] == delimiter else { continue }
+                var equal = true
+                for offset in 0..<name.count {
+                    let byte = bytes[start + offset]
+                    if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != name[offset] {
+                        equal = false
+                        break
+                    }
+                }
+                if equal { return end }
+            }
+            return nil
+        }
+        var values: [Range<Int>] = []
+        var position = 0
+        scan: while position < count {
+            let byte = bytes[position]
+            // JSON alternative.
+            if byte == UInt8(ascii: "\""), let end = name(at: position + 1, before: UInt8(ascii: "\"")) {
+                var cursor = end + 1
+                while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+                if cursor < count, bytes[cursor] == UInt8(ascii: ":") {
+                    cursor += 1
+                    while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+                    if cursor < count, bytes[cursor] == UInt8(ascii: "\"") {
+                        let start = cursor + 1
+                        var run = start
+                        while run < count, bytes[run] != UInt8(ascii: "\"") {
+                            if bytes[run] == UInt8(ascii: "\\") {
+                                guard run + 1 < count else { break }
+                                if (0x0A...0x0D).contains(bytes[run + 1]) { return .uncertain }
+                                run += 2
+                            } else {
+                                run += 1
+                            }
+                        }
+                        if run < count, bytes[run] == UInt8(ascii: "\"") {
+                            values.append(start..<run)
+                            position = run + 1
+                            continue scan
+                        }
+                    }
+                }
+            }
+            // Form alternative: `^` first, then `[&?]`.
+            var nameEnd: Int?
+            if position == 0 { nameEnd = name(at: 0, before: UInt8(ascii: "=")) }
+            if nameEnd == nil, byte == UInt8(ascii: "&") || byte == UInt8(ascii: "?") {
+                nameEnd = name(at: position + 1, before: UInt8(ascii: "="))
+            }
+            if let end = nameEnd {
+                let start = end + 1
+                var run = start
+                while run < count, bytes[run] != UInt8(ascii: "&"), !isSpace(bytes[run]) { run += 1 }
+                values.append(start..<run)
+                position = run
+                continue scan
+            }
+            // XML alternative.
+            if byte == UInt8(ascii: "<"), let end = name(at: position + 1, before: UInt8(ascii: ">")) {
+                let start = end + 1
+                var run = start
+                while run < count, bytes[run] != UInt8(ascii: "<") { run += 1 }
+                if run < count {
+                    values.append(start..<run)
+                    position = run + 1
+                    continue scan
+                }
+            }
+            position += 1
+        }
+        guard values.contains(where: { !$0.isEmpty }) else { return .unchanged }
+        var out: [UInt8] = []
+        out.reserveCapacity(count + 16)
+        var cursor = 0
+        for value in values where !value.isEmpty {
+            out.append(contentsOf: bytes[cursor..<value.lowerBound])
+            out.append(contentsOf: maskBytes)
+            cursor = value.upperBound
+        }
+        out.append(contentsOf: bytes[cursor..<count])
+        return .redacted(String(decoding: out, as: UTF8.self))
+    }
+
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PayCheckTestSupport
+import Testing
+
+@testable import PayCheckRunner
+
+@Suite("Redactor")
+struct RedactorTests {
+    /// A secret with every character the encodings treat specially.
+    static let secret = #"S3nt-"q" <a&b> /p\q 'é' x+y 😀"#
+
+    @Test("a secret is masked in every encoding, inside surrounding text", arguments: SecretEncodings.forms(of: RedactorTests.secret))
+    func everyEncoding(form: (name: String, text: String)) {
+        let redactor = Redactor(secrets: [RedactorTests.secret])
+        let text = "before \(form.text) after"
+        let redacted = redactor.redact(text)
+        #expect(!redacted.contains(form.text), "\(form.name): \(redacted)")
+        #expect(redacted.contains(Redactor.mask), "\(form.name)")
+        #expect(redacted.hasPrefix("before "), "\(form.name): text around the secret stays")
+    }
+
+    @Test("a plain secret is masked in every Base64 alignment, standard and URL-safe", arguments: 0..<6)
+    func base64Alignments(prefix: Int) {
+        let secret = "tok_9f2bX4LQ"
+        let redactor = Redactor(secrets: [secret])
+        let encoded = Data((String(repeating: "x", count: prefix) + secret + "!").utf8).base64EncodedString()
+        for text in [encoded, encoded.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-")] {
+            #expect(redactor.redact("Authorization-ish: \(text)").contains(Redactor.mask), "\(text)")
+        }
+    }
+
+    @Test("text without a secret stays as it is")
+    func unrelatedText() {
+        let redactor = Redactor(secrets: ["tok_9f2bX4LQ", RedactorTests.secret])
+        for text in [
+            "hello world", #"{"a":"b\/c","n":12,"s":"caf\u00e9"}"#, "a=1&b=%20x+y&c=&amp;&lt;", "2026-11-24 10:00", "dG9rXzlm",
+            "phone 300 123 4567", "0000 0000 0000 0001",
+        ] {
+            #expect(redactor.redact(text) == text)
+        }
+    }
+
+    @Test("secrets shorter than four characters are refused and reported as such")
+    func shortSecrets() {
+        var redactor = Redactor()
+        let short = redactor.add("abc")
+        let empty = redactor.add("")
+        let long = redactor.add("abcd")
+        #expect(!short)
+        #expect(empty, "an empty value is no secret")
+        #expect(long)
+        #expect(redactor.redact("abc abcd") == "abc \(Redactor.mask)")
+        #expect(Redactor.isTooShort("ab") && !Redactor.isTooShort("") && !Redactor.isTooShort("abcd"))
+    }
+
+    @Test("card numbers keep their last four digits, also written with spaces or dashes", arguments: [
+        ("4110760000000081", "••••••••••••0081"),
+        ("card 4110 7600 0000 0081.", "card •••• •••• •••• 0081."),
+        ("4110-7600-0000-0081", "••••-••••-••••-0081"),
+        ("ref 12 4110 7600 0000 0081", "ref 12 •••• •••• •••• 0081"),
+        ("amex 3782 822463 10005", "amex •••• •••••• •0005"),
+        ("19 digits 4000 0000 0000 0000 006", "19 digits •••• •••• •••• •••0 006"),
+    ])
+    func cards(text: String, masked: String) {
+        #expect(Redactor().redact(text) == masked)
+    }
+
+    @Test("numbers that are not card numbers stay", arguments: [
+        "4110 7600 0000 0082", "2026-11-24", "1 2 3 4 5 6 7 8 9 0 1 2 3", "4110 7600-0000 0081", "id 12345678901",
+    ])
+    func notCards(text: String) {
+        #expect(Redactor().redact(text) == text)
+    }
+
+    @Test("random texts of escapes, secret fragments and digits: no crash, and the secret never survives as written")
+    func fuzz() {
+        let secret = "p/q é+x 4110"
+        let redactor = Redactor(secrets: [secret, RedactorTests.secret])
+        let pieces = [
+            "%", "%2", "%2F", "%c3%a9", "%E9", "\\", "\\u", "\\u00e9", "\\ud83d", "\\ude00", "&", "&#", "&#x", "&#39;", "&amp", "&amp;",
+            "+", " ", "p/q", "é", "4110", " 7600 ", "-0000-", "0081", "UC9x", "cC9xIMOp", "=", "\u{1F600}", "\n", "x",
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        /// SplitMix64: a fixed sequence, so a failure always reproduces.
+        func next() -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+        }
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<(next() % 24) { text += pieces[next() % pieces.count] }
+            if next() % 3 == 0 { text.insert(contentsOf: secret, at: text.index(text.startIndex, offsetBy: next() % (text.count + 1))) }
+            let redacted = redactor.redact(text)
+            #expect(!redacted.contains(secret), "\(text)")
+        }
+    }
+
+    @Test("an exchange is redacted again with a secret learnt later")
+    func exchangeAgain() {
+        var redactor = Redactor()
+        let exchange = Exchange(
+            method: "POST", url: "http://h/x?t=tok%2Fsecret", requestHeaders: [("X-T", "tok/secret")], requestBody: "", status: 200,
+            responseHeaders: [], responseBody: #"{"token":"tok\/secret"}"#, duration: 0, error: nil)
+        redactor.add("tok/secret")
+        let again = redactor.redact(exchange)
+        #expect(again.url == "http://h/x?t=\(Redactor.mask)")
+        #expect(again.requestHeaders[0].value == Redactor.mask)
+        #expect(again.responseBody == #"{"token":"\#(Redactor.mask)"}"#)
+    }
+}
