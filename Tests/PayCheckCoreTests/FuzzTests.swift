@@ -1,17 +1,7 @@
 import PayCheckCore
+import PayCheckTestSupport
 import Testing
 
-/// A small deterministic generator (SplitMix64) so fuzz runs are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let seedSuite = """
     suite: Fuzz seed
@@ -61,7 +51,7 @@ let seedSuite = """
 struct FuzzTests {
     @Test("thousands of randomly mutated suites never crash the loader and every diagnostic is located in the file")
     func mutatedSuites() {
-        var rng = SplitMix64(state: 20_261_122)
+        var rng = SplitMix(seed: 20_261_122)
         let loader = SuiteLoader(catalog: TestCatalog(), readFile: { _ in "steps: []" })
         let alphabet = Array(":{}[]-'\"\t\n&*!|>%@#?,  {{}}\\\u{0}é😀")
         let lines = seedSuite.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
+import PayCheckTestSupport
 import Testing
 
 /// Every mock route — each provider operation and control action from the registry's declarations, and the host's
@@ -84,18 +85,5 @@ struct RouteFuzzTests {
                 }
             }
         }
-    }
-}
-
-/// A small deterministic random source, so a failing body can be reproduced from the seed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
