@@ -30,6 +30,7 @@ public enum JSONReporter {
             "exitCode": .int(Int(result.exitCode)),
             "verdict": .string(result.verdictWord),
             "notChecked": .array(result.notChecked.map(Value.string)),
+            "warnings": .array(result.warnings.map(Value.string)),
             "suites": .array(result.suites.map(suite)),
             "coverage": coverage(result),
         ])

@@ -46,7 +46,7 @@ public enum JUnitReporter {
         let properties = [
             ("provider", suite.providerOrHTTP), ("target", result.target), ("targetKind", result.targetKind),
             ("version", result.version), ("suiteFile", suite.file), ("verdict", result.verdictWord),
-        ] + result.notChecked.map { ("notChecked", $0) }
+        ] + result.notChecked.map { ("notChecked", $0) } + result.warnings.map { ("warning", $0) }
         for (name, value) in properties {
             out += "      <property" + attributes([("name", name), ("value", value)]) + "/>\n"
         }

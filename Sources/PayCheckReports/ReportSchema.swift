@@ -12,7 +12,7 @@ public enum JSONReportSchema {
       "description": "Everything one `paycheck run` produced, already redacted. Durations are seconds rounded to milliseconds; times are ISO 8601 in UTC with milliseconds (`2026-01-15T10:00:00.250Z`); locations are `file:line:column`, 1-based. Optional fields are always present and `null` when absent.",
       "type": "object",
       "additionalProperties": false,
-      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "suites", "coverage"],
+      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "warnings", "suites", "coverage"],
       "properties": {
         "schemaVersion": { "const": 1, "description": "The version of this shape; bumped on incompatible changes." },
         "tool": { "const": "paycheck", "description": "The tool that wrote the report." },
@@ -26,6 +26,7 @@ public enum JSONReportSchema {
         "exitCode": { "type": "integer", "enum": [0, 1, 2, 3, 4, 130], "description": "The process exit code: 0 all passed (skips allowed), 1 conformance failures, 2 suite or usage invalid, 3 could not run (errors win over failures), 4 nothing was checked (no case ran, or a selected provider had no sandbox credentials; 0 with --allow-empty), 130 interrupted by SIGINT or SIGTERM." },
         "verdict": { "type": "string", "description": "The verdict in words: `conformant`, `not conformant`, `suite invalid`, `could not run`, `nothing checked`, `interrupted`." },
         "notChecked": { "type": "array", "items": { "type": "string" }, "description": "Why the run checked less than it selected; empty when everything selected was checked." },
+        "warnings": { "type": "array", "items": { "type": "string" }, "description": "Problems with the run's setup that did not stop it, e.g. a secret too short to be redacted safely." },
         "suites": { "type": "array", "items": { "$ref": "#/$defs/suite" }, "description": "Suite results in plan order." },
         "coverage": {
           "type": "object",
