@@ -33,14 +33,18 @@ struct PayCheckCommand: AsyncParsableCommand {
         discussion: """
             PayCheck reads YAML suite files that describe end-to-end payment flows (authentication,
             session lifecycle, result-state mapping, error codes), runs them against an embedded
-            stateful mock of each provider (the default) or a live sandbox, and writes JUnit and
-            JSON reports.
+            stateful mock of each provider (the default) or a live sandbox, and writes JUnit, JSON
+            and HTML reports.
 
-            Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite or usage ·
-            3 could not run (transport errors, timeouts, sandbox down).
+            Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite, usage or
+            configuration · 3 could not run (transport errors, timeouts, sandbox down) · 4 nothing
+            was checked · 130 interrupted.
             """,
         version: payCheckVersion,
-        subcommands: [RunCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self, VersionCommand.self],
+        subcommands: [
+            RunCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self, InitCommand.self,
+            VersionCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -274,6 +274,20 @@ struct CLITests {
         #expect(!FileManager.default.fileExists(atPath: quiet.folder.appendingPathComponent("Reports").path))
     }
 
+    @Test("init scaffolds suites that pass on the embedded mock and CI jobs, and never overwrites")
+    func initScaffold() throws {
+        let cli = try CLI(files: [:])
+        let created = try cli.run(["init", "shop"])
+        #expect(created.status == 0 && created.stdout.contains("shop/suites/placetopay/smoke.yaml"))
+        let run = try cli.run(["run", "shop/suites", "--no-reports"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("2 cases: 2 passed"))
+        #expect(try cli.read("shop/ci/github-actions.yml").contains("paycheck run shop/suites"))
+        #expect(try cli.read("shop/ci/gitlab-ci.yml").contains("junit: reports/junit.xml"))
+        let again = try cli.run(["init", "shop"])
+        #expect(again.status == 2 && again.stderr.contains("init would overwrite 'shop/suites/placetopay/smoke.yaml'"))
+    }
+
     @Test("a --secret sentinel appears in no output in any encoding: console, JUnit, JSON, HTML")
     func sentinel() throws {
         let sentinel = #"SENTINEL-7c1e "q" <a&b> /p\q 'é' x+y"#
