@@ -1,4 +1,5 @@
 import Hummingbird
+import PayCheckProviders
 
 /// The shared services handed to every ``ProviderMock`` when it registers its routes.
 public struct MockEnvironment: Sendable {
@@ -17,7 +18,7 @@ public struct MockEnvironment: Sendable {
     /// Delivers webhooks with retries on the mock clock; `GET /__paycheck/webhooks` lists the attempts.
     public var webhooks: WebhookDispatcher
     /// Idempotency keys of every provider.
-    public var idempotency: IdempotencyStore<StoredResponse>
+    public var idempotency: IdempotencyStore<HTTPResponseData>
 
     /// Mock time of the current request's clock scope (``ClockScope/current``; the default scope outside a
     /// request); use it for expiry, seed windows and timestamps instead of `Date()`.
@@ -33,7 +34,7 @@ public struct MockEnvironment: Sendable {
         outbound: any OutboundHTTP,
         scheduler: MockScheduler,
         webhooks: WebhookDispatcher,
-        idempotency: IdempotencyStore<StoredResponse>
+        idempotency: IdempotencyStore<HTTPResponseData>
     ) {
         self.clockScopes = clockScopes
         self.journal = journal

@@ -1,4 +1,5 @@
 import Hummingbird
+import PayCheckProviders
 import Logging
 import Synchronization
 
@@ -18,7 +19,7 @@ public final class MockHost: Sendable {
     /// Delivers provider webhooks with retries on the mock clock; `GET /__paycheck/webhooks` lists attempts.
     public let webhooks: WebhookDispatcher
     /// Idempotency keys of every provider.
-    public let idempotency = IdempotencyStore<StoredResponse>()
+    public let idempotency = IdempotencyStore<HTTPResponseData>()
     /// Every request received outside the control API (plus echo and key-value requests).
     public let journal: RequestJournal
     /// The logger of the server.

@@ -9,7 +9,7 @@ import Synchronization
 /// - The same key while the first request still runs is an ``IdempotencyConflict/inFlight`` conflict.
 ///
 /// Claiming is atomic, so concurrent requests with one key create exactly one resource. `Stored` is whatever the
-/// provider replays, usually a ``StoredResponse`` (status, headers, body bytes).
+/// provider replays, usually a ``HTTPResponseData`` (status, headers, body bytes).
 public final class IdempotencyStore<Stored: Sendable>: Sendable {
     /// One key's entry.
     private enum Entry: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PayCheckProviders
 
 /// Makes unknown paths under `/<provider>/…` answer the provider's own JSON error instead of the host's generic
 /// `{"error": …}` 404, for every method.
@@ -20,7 +21,7 @@ public enum ProviderNotFoundRoutes {
         on router: Router<BasicRequestContext>,
         provider: String,
         environment: MockEnvironment,
-        _ body: @escaping @Sendable (_ request: Request, _ now: Date) -> StoredResponse
+        _ body: @escaping @Sendable (_ request: Request, _ now: Date) -> HTTPResponseData
     ) {
         for path in [provider, "\(provider)/**"] {
             for method in self.methods {

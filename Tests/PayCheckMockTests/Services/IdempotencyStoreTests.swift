@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckMock
+import PayCheckProviders
 import Testing
 
 @Suite("Idempotency store: replay, conflicts, concurrency")
@@ -14,12 +15,12 @@ struct IdempotencyStoreTests {
 
     @Test("the same key and request replay the stored response without running the operation again")
     func replay() async throws {
-        let store = IdempotencyStore<StoredResponse>()
+        let store = IdempotencyStore<HTTPResponseData>()
         let runs = Recorder<Int>()
-        let operation = { @Sendable () async -> StoredResponse in
+        let operation = { @Sendable () async -> HTTPResponseData in
             runs.append(1)
             let number = runs.count
-            return StoredResponse.json(status: 201, #"{"id":"pay_\#(number)"}"#)
+            return HTTPResponseData.json(status: 201, #"{"id":"pay_\#(number)"}"#)
         }
         let first = await store.perform(self.key, fingerprint: self.request(#"{"amount":10}"#), operation)
         let second = await store.perform(self.key, fingerprint: self.request(#"{"amount":10}"#), operation)
@@ -86,7 +87,7 @@ struct IdempotencyStoreTests {
 
     @Test("100 concurrent requests with one key create exactly one resource")
     func concurrency() async throws {
-        let store = IdempotencyStore<StoredResponse>()
+        let store = IdempotencyStore<HTTPResponseData>()
         let resources = Recorder<Int>()
         let key = self.key
         let fingerprint = self.request("same")
@@ -97,7 +98,7 @@ struct IdempotencyStoreTests {
                         await Task.yield()
                         resources.append(1)
                         await Task.yield()
-                        return StoredResponse.json(status: 201, #"{"id":"pay_1"}"#)
+                        return HTTPResponseData.json(status: 201, #"{"id":"pay_1"}"#)
                     }
                     switch outcome {
                     case .created: return "created"

@@ -15,10 +15,10 @@ struct NotFoundShapeProvider: ProviderMock {
     /// `GET /shape/v1/ping`, and the provider's 404 for everything else under `/shape`.
     func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         router.get("shape/v1/ping") { _, _ -> Response in
-            StoredResponse.json(status: 200, #"{"pong":true}"#).response
+            HTTPResponseData.json(status: 200, #"{"pong":true}"#).response
         }
         ProviderNotFoundRoutes.register(on: router, provider: self.id, environment: environment) { request, now in
-            StoredResponse.json(
+            HTTPResponseData.json(
                 status: 404,
                 #"{"code":"NOT_FOUND","path":"\#(request.uri.path)","at":\#(Int(now.timeIntervalSince1970))}"#)
         }

@@ -51,7 +51,7 @@ final class TinyPayMock: ProviderMock {
             guard let text = form["amount"], let amount = Int(text), amount > 0 else {
                 return Self.error(.unprocessableContent, "invalid_amount", "amount must be a positive integer")
             }
-            let create = { () -> StoredResponse in
+            let create = { () -> HTTPResponseData in
                 let payment: Payment = self.state.withLock { state in
                     let payment = Payment(
                         id: "tp_\(state.next)", status: "open", amount: amount, currency: form["currency"] ?? "EUR",
@@ -60,7 +60,7 @@ final class TinyPayMock: ProviderMock {
                     state.payments[payment.id] = payment
                     return payment
                 }
-                return StoredResponse.json(status: 201, JSONText.encode(payment.json))
+                return HTTPResponseData.json(status: 201, JSONText.encode(payment.json))
             }
             guard let key = Self.header(request, "Idempotency-Key") else { return try await create().response }
             let outcome = await environment.idempotency.perform(
@@ -104,7 +104,7 @@ final class TinyPayMock: ProviderMock {
             },
         ], on: router)
         ProviderNotFoundRoutes.register(on: router, provider: "tinypay", environment: environment) { request, _ in
-            StoredResponse.json(status: 404, JSONText.encode(["error": ["code": "not_found", "message": .string("no route \(request.uri.path)")]]))
+            HTTPResponseData.json(status: 404, JSONText.encode(["error": ["code": "not_found", "message": .string("no route \(request.uri.path)")]]))
         }
     }
 
