@@ -261,6 +261,9 @@ extension SuiteParser {
     /// Reports the literal expected values of a check that cannot be numbers (a status, a length): strings such
     /// as `"401"` or `abc`, and the matchers that never apply to a number (`matches`, `contains`, `type` other
     /// than number/integer).
+    /// The hint for a matcher that cannot apply to a number.
+    static let numberMatchers = "compare numbers with eq, ne, in, lt, le, gt or ge"
+
     mutating func numericCheck(_ check: Check?, subject: String, hint: String) {
         guard let check else { return }
         for located in check.matchers {
@@ -270,9 +273,9 @@ extension SuiteParser {
             case .oneOf(.literal(.array(let items), _)): literals = items
             case .oneOf(.array(let items, _)): literals = items.compactMap { if case .literal(let v, _) = $0 { v } else { nil } }
             case .matches, .contains:
-                error(at: located.location, "\(subject) is a number; '\(located.matcher.keyword)' never matches it", hint: hint)
+                error(at: located.location, "\(subject) is a number; '\(located.matcher.keyword)' never matches it", hint: Self.numberMatchers)
             case .type(let name) where name != "number" && name != "integer":
-                error(at: located.location, "\(subject) is a number; 'type: \(name)' never matches it", hint: hint)
+                error(at: located.location, "\(subject) is a number; 'type: \(name)' never matches it", hint: Self.numberMatchers)
             default: break
             }
             for value in literals where value.number == nil {

@@ -85,3 +85,23 @@ struct ValueTests {
         #expect(Suggest.nearest("zzzzzz", in: ["expect", "capture"]) == nil)
     }
 }
+
+/// Error codes are identifiers: `code: 102` (a YAML number) and `code: "102"` match the same observed code.
+@Suite("Error code expectations")
+struct ErrorCodeExpectationTests {
+    @Test("code: 102 and code: \"102\" both match the code 102; 103 does not", arguments: [
+        ("{ code: 102 }", true), ("{ code: \"102\" }", true), ("{ code: { in: [101, 102] } }", true), ("{ code: 103 }", false),
+        ("{ class: A, code: 102 }", true),
+    ])
+    func codesAreIdentifiers(yaml: String, matches: Bool) throws {
+        let text = "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: createSession\n        expect: { error: \(yaml) }\n"
+        let (suite, diagnostics) = SuiteLoader(catalog: TestCatalog()).parse(text: text, file: "e.yaml")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let expect = try #require(suite?.cases.first?.steps.first?.expect)
+        let observation = Observation(status: 401, error: ObservedError(errorClass: .A, code: "102", message: "Authentication failed 102"))
+        let renderer = TemplateRenderer(variables: [:], environment: [:], now: { Date() }, random: { 1 })
+        let mismatches = try ExpectationEvaluator(renderer: renderer).evaluate(expect, against: observation)
+        #expect(mismatches.isEmpty == matches, "\(mismatches.map(\.message))")
+    }
+}
+
