@@ -199,7 +199,7 @@ struct CaseExecutor {
 
     /// Turns the last attempt into a step result: expectations, then captures.
     mutating func finish(_ step: Step, _ attempt: Attempt) -> StepResult {
-        var result = StepResult(name: redacted(step.summary), location: step.location, verdict: .passed, exchanges: attempt.exchanges)
+        var result = StepResult(name: redacted(title(step)), location: step.location, verdict: .passed, exchanges: attempt.exchanges)
         if let error = attempt.error, let expected = attempt.nonConformance {
             result.verdict = .failed
             result.mismatches = [Mismatch(
@@ -224,12 +224,14 @@ struct CaseExecutor {
             if let expect = step.expect { mismatches += try evaluator.evaluate(expect, against: observation) }
             if !mismatches.isEmpty {
                 result.verdict = .failed
-                result.mismatches = mismatches.map { m in
-                    var m = m
-                    m.expected = redacted(m.expected)
-                    m.actual = redacted(m.actual)
-                    return m
-                }
+                // In the order they are written in the suite, so a report reads top to bottom like the file.
+                result.mismatches = mismatches.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+                    .map { m in
+                        var m = m
+                        m.expected = redacted(m.expected)
+                        m.actual = redacted(m.actual)
+                        return m
+                    }
                 return result
             }
         } catch {
@@ -304,4 +306,13 @@ struct CaseExecutor {
 
     /// The error of a step that was cancelled: the run timeout's, or a plain cancellation.
     var cancellationMessage: String { runTimeoutMessage ?? "interrupted: the run was stopped" }
+
+    /// The step's title for reports: its `name:`, or its summary with the templates of an `http:` step rendered
+    /// (`http GET http://127.0.0.1:8080/kv/7` rather than `… {{ mock.url }}/kv/{{ key }}`); redacted by the caller.
+    func title(_ step: Step) -> String {
+        guard step.name == nil, case .http(let http) = step.kind,
+            let method = try? renderer.renderString(http.method), let url = try? renderer.renderString(http.url)
+        else { return step.summary }
+        return "http \(method.uppercased()) \(url)"
+    }
 }

@@ -262,3 +262,30 @@ struct RunnerTests {
         #expect(result.counts.passed == 3)
     }
 }
+
+/// How failed steps read in reports.
+@Suite("Step titles and mismatch order")
+struct StepTitleTests {
+    @Test("an http step's title shows its rendered URL, secrets redacted; mismatches come in source order")
+    func renderedTitleAndOrder() async throws {
+        var configuration = RunConfiguration()
+        configuration.secrets = ["token": "tok-9f3c1e7a"]
+        let run = InProcessRun(configuration: configuration)
+        let suites = try run.load([("t.yaml", """
+            suite: t
+            vars: { key: k42 }
+            cases:
+              - name: c
+                steps:
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/{{ key }}/{{ token }}" }
+                    expect:
+                      body: { nothing: 1 }
+                      status: 500
+            """)])
+        let (result, _) = try await run.run(suites)
+        let step = try #require(result.suites.first?.cases.first?.steps.first)
+        #expect(step.name.hasPrefix("http GET http://127.0.0.1:") && step.name.contains("/__paycheck/echo/k42/"), "\(step.name)")
+        #expect(!step.name.contains("tok-9f3c1e7a") && !step.name.contains("{{"))
+        #expect(step.mismatches.map(\.subject) == ["body.nothing", "status"])
+    }
+}
