@@ -157,6 +157,10 @@ private struct ExpressionParser {
                     throw self.error("now() offset '\(offset)' is not a duration like '+5m' or '-1h'")
                 }
             }
+            // So is a literal random() width (the renderer refuses it too, for a width that comes from a variable).
+            if function == .random, case .number(let digits)? = args.first, !(1...64).contains(digits) || digits.rounded() != digits {
+                throw self.error("random() takes a number of digits from 1 to 64, got \(Value.format(digits))")
+            }
             return .call(function, args)
         }
         // A path continues with '.', '[' after the name.
