@@ -45,7 +45,7 @@ struct PlacetoPayAuthVerifierTests {
         let result = Verifier(sites: Self.sites).verify(Self.credentials(), now: Self.now, seenNonces: .init())
         #expect(result.outcome == .ok)
         #expect(result.algorithm == .sha256)
-        #expect(result.seenNonces.contains(login: "active", nonce: "cGF5Y2hlY2stbm9uY2UtMQ=="))
+        #expect(result.seenNonces.contains(scope: "active", nonce: "cGF5Y2hlY2stbm9uY2UtMQ=="))
         #expect(result.seenNonces.count == 1)
     }
 
@@ -194,7 +194,7 @@ struct PlacetoPayAuthVerifierTests {
         let fresh = Self.credentials(rawNonce: "n2", seed: PlacetoPayAuth.seed(for: later, timeZone: .init(secondsFromGMT: 0)!))
         let result = verifier.verify(fresh, now: later, seenNonces: ledger)
         #expect(result.outcome == .ok)
-        #expect(result.seenNonces.contains(login: "active", nonce: "cGF5Y2hlY2stbm9uY2UtMQ==") == false)
+        #expect(result.seenNonces.contains(scope: "active", nonce: "cGF5Y2hlY2stbm9uY2UtMQ==") == false)
         #expect(result.seenNonces.count == 1)
     }
 

@@ -16,7 +16,7 @@ struct PlacetoPayState {
     /// Tokenized cards by token.
     var tokens: [String: PlacetoPaySubscription] = [:]
     /// Nonces already accepted, for replay detection (§1.2); indexed so a request costs O(1), see the type.
-    var nonces = PlacetoPayNonceIndex()
+    var nonces = NonceLedger()
     /// Every notification delivery attempt, oldest first.
     var deliveries: [PlacetoPayNotification.Delivery] = []
     /// The next `requestId`; ids start at 1 per mock instance.
@@ -48,18 +48,15 @@ struct PlacetoPayState {
             nonce: auth["nonce"]?.stringValue, seed: auth["seed"]?.stringValue)
         let site = credentials.login.flatMap { self.sites[$0] }
         // The verifier only looks up the request's own login, so it is given that one site (not a copy of all),
-        // and only the earlier use of this request's nonce (see PlacetoPayNonceIndex): same decision, O(1).
+        // and checks the nonce against the ledger kept in place (no copy; lookups O(1), pruning amortized).
         var knownSites: [String: PlacetoPayAuthVerifier.Site] = [:]
         if let login = credentials.login, let site { knownSites[login] = site.verifierSite }
         let verifier = PlacetoPayAuthVerifier(
             sites: knownSites,
             options: .init(acceptsSHA1: site?.acceptsSHA1 ?? false))
-        let verification = verifier.verify(credentials, now: wallNow, seenNonces: self.nonces.ledger(for: credentials))
+        let verification = verifier.verify(credentials, now: wallNow, nonces: &self.nonces)
         switch verification.outcome {
         case .ok:
-            self.nonces.recordAccepted(
-                credentials, now: wallNow, tolerance: verifier.options.clockTolerance,
-                seedTimeZone: verifier.options.seedTimeZoneWhenOffsetMissing)
             guard let site else { throw PlacetoPayFailure.authentication(.unknownLogin, locale: locale, at: now) }
             return site
         case .failed(let code):

@@ -43,15 +43,25 @@ public struct PlacetoPayAuthVerifier: Sendable {
         self.options = options
     }
 
-    /// Checks `credentials` at time `now` against the sites and the nonces in `seenNonces`.
+    /// Checks `credentials` at time `now` against the sites and the nonces in `seenNonces`, and returns the
+    /// outcome with the updated ledger (a pure function: the ledger goes in and comes out).
     ///
     /// Entries of `seenNonces` whose seed is older than `now − clockTolerance` are pruned first: a replay of such
     /// a request already fails with 103. (So the mock clock must not run backwards by more than the tolerance.)
     public func verify(_ credentials: Credentials, now: Date, seenNonces: NonceLedger) -> Verification {
         var ledger = seenNonces
-        ledger.prune(seedsBefore: now.addingTimeInterval(-options.clockTolerance))
+        ledger.prune(issuedBefore: now.addingTimeInterval(-options.clockTolerance))
+        var verification = verify(credentials, now: now, nonces: &ledger)
+        verification.seenNonces = ledger
+        return verification
+    }
+
+    /// The same check against a ledger kept in place (the mock's), which records an accepted nonce and prunes
+    /// lazily; a nonce seen with a seed older than `now − clockTolerance` does not count as a replay.
+    public func verify(_ credentials: Credentials, now: Date, nonces ledger: inout NonceLedger) -> Verification {
+        let cutoff = now.addingTimeInterval(-options.clockTolerance)
         func failure(_ code: FailureCode, algorithm: PlacetoPayHashAlgorithm? = nil) -> Verification {
-            Verification(outcome: .failed(code), algorithm: algorithm, seenNonces: ledger)
+            Verification(outcome: .failed(code), algorithm: algorithm, seenNonces: NonceLedger())
         }
 
         guard let login = Self.nonEmpty(credentials.login),
@@ -81,7 +91,7 @@ public struct PlacetoPayAuthVerifier: Sendable {
 
         // Key on the canonical Base64 of the decoded bytes: two spellings of one raw nonce are one nonce.
         let canonicalNonce = rawNonce.base64EncodedString()
-        if case .reject(let code) = options.replayPolicy, ledger.contains(login: login, nonce: canonicalNonce) {
+        if case .reject(let code) = options.replayPolicy, ledger.contains(scope: login, nonce: canonicalNonce, issuedSince: cutoff) {
             return failure(code, algorithm: algorithm)
         }
 
@@ -96,8 +106,8 @@ public struct PlacetoPayAuthVerifier: Sendable {
             return failure(.expiredCredentials, algorithm: algorithm)
         }
 
-        ledger.record(login: login, nonce: canonicalNonce, seedDate: seedDate)
-        return Verification(outcome: .ok, algorithm: algorithm, seenNonces: ledger)
+        ledger.record(scope: login, nonce: canonicalNonce, issuedAt: seedDate, pruningBefore: cutoff)
+        return Verification(outcome: .ok, algorithm: algorithm, seenNonces: NonceLedger())
     }
 
     /// Returns `value` unless it is `nil` or empty.
@@ -147,7 +157,8 @@ extension PlacetoPayAuthVerifier {
         public var outcome: Outcome
         /// The algorithm whose digest matched `tranKey`; `nil` when the digest was not checked or did not match.
         public var algorithm: PlacetoPayHashAlgorithm?
-        /// The nonce ledger to pass to the next call.
+        /// The nonce ledger to pass to the next call (from ``verify(_:now:seenNonces:)``; the in-place
+        /// ``verify(_:now:nonces:)`` updates the caller's ledger instead and leaves this empty).
         public var seenNonces: NonceLedger
     }
 }
