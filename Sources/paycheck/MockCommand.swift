@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import PayCheckCore
 import PayCheckMock
 import PayCheckSession
 import PayCheckRunner
@@ -34,7 +35,7 @@ struct MockCommand: AsyncParsableCommand {
                 let mock = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client))
                 try await mock.run(host: bindHost, port: port, handleSignals: true) { bound in
                     let base = "http://\(bindHost):\(bound)"
-                    var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)/__paycheck/"]
+                    var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)\(ControlAPI.root)/"]
                     for mock in mock.providers {
                         for path in mock.provider.mockBasePaths {
                             lines.append("  \(mock.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)\(path)")

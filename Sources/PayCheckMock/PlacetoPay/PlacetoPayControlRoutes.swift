@@ -8,7 +8,7 @@ import PayCheckProviders
 /// Errors are `{"error": message}` with 400 (bad input), 404 (unknown session or site) or 409 (wrong state).
 struct PlacetoPayControlRoutes: Sendable {
     /// The prefix of every route.
-    static let root = "__paycheck/placetopay"
+    static let root = String(ControlAPI.providerRoot("placetopay").dropFirst())
 
     /// The shared state and environment.
     let context: PlacetoPayContext
