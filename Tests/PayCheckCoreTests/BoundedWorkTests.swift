@@ -24,6 +24,16 @@ struct BoundedWorkTests {
         #expect(diagnostic?.location != nil)
     }
 
+    @Test("2,000 nested template calls are a located error in lint, run and list — not a stack overflow")
+    func deeplyNestedTemplate() {
+        let nested = String(repeating: "uuid(", count: 2000) + String(repeating: ")", count: 2000)
+        let yaml = "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x/{{ \(nested) }}' }\n"
+        let (suite, diagnostics) = SuiteLoader().parse(text: yaml, file: "deep.yaml")
+        #expect(suite == nil)
+        #expect(diagnostics.first?.message == "function calls are nested more than 16 deep in a template")
+        #expect(diagnostics.first?.location == SourceLocation(file: "deep.yaml", line: 5, column: 22))
+    }
+
     @Test("variables that double each other stop at 1 MiB with an error at the template")
     func doublingVariables() throws {
         var variables: [String: Value] = ["v0": "0123456789abcdef"]
