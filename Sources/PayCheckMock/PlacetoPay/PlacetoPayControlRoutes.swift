@@ -23,35 +23,53 @@ struct PlacetoPayControlRoutes: Sendable {
             }
             return MockResponse.json(site.json)
         }
+        // Each handler is a method; the closures only forward (an async closure holding the whole body crashed the
+        // Swift 6.3 optimizer in release builds, while splitting the coroutine).
         ControlActionRoutes.register(PlacetoPayProvider(), handlers: [
-            "payer/pay": { request in
-                let attempt = try PlacetoPayPayerAttempt(json: try await Self.object(request))
-                let now = context.environment.clock.now()
-                return MockResponse.json(
-                    try await context.transact { state, outbox in try state.pay(attempt, now: now, outbox: &outbox) })
-            },
-            "payer/cancel": { request in
-                let requestId = try Self.requestIdOnly(try await Self.object(request))
-                let now = context.environment.clock.now()
-                return MockResponse.json(
-                    try await context.transact { state, outbox in try state.payerCancel(requestId, now: now, outbox: &outbox) })
-            },
-            "payer/abandon": { request in
-                let requestId = try Self.requestIdOnly(try await Self.object(request))
-                let now = context.environment.clock.now()
-                return MockResponse.json(
-                    try await context.transact { state, outbox in try state.abandon(requestId, now: now, outbox: &outbox) })
-            },
-            "mock/site": { request in
-                var json = try await Self.object(request)
-                guard let login = json.removeValue(forKey: "login")?.stringValue, !login.isEmpty else {
-                    throw MockHTTPError(.badRequest, "'login' must be a non-empty string (a unique login, e.g. \"site-{{ random(8) }}\")")
-                }
-                return MockResponse.json(try context.store.withState { state in try state.putSite(login, json: json) })
-            },
-            "mock/notifications": { request in try await self.notifications(try await Self.object(request)) },
-            "mock/notify": { request in try await self.notify(request) },
+            "payer/pay": { try await self.pay($0) },
+            "payer/cancel": { try await self.payerCancel($0) },
+            "payer/abandon": { try await self.abandon($0) },
+            "mock/site": { try await self.site($0) },
+            "mock/notifications": { try await self.notifications(try await Self.object($0)) },
+            "mock/notify": { try await self.notify($0) },
         ], on: router)
+    }
+
+    /// `payer: pay`: the payer pays on the checkout page.
+    private func pay(_ request: Request) async throws -> Response {
+        let attempt = try PlacetoPayPayerAttempt(json: try await Self.object(request))
+        let now = context.environment.clock.now()
+        return MockResponse.json(try await context.transact { state, outbox in try state.pay(attempt, now: now, outbox: &outbox) })
+    }
+
+    /// `payer: cancel`: the payer's "I don't want to continue".
+    private func payerCancel(_ request: Request) async throws -> Response {
+        let requestId = try Self.requestIdOnly(try await Self.object(request))
+        let now = context.environment.clock.now()
+        return MockResponse.json(
+            try await context.transact { state, outbox in try state.payerCancel(requestId, now: now, outbox: &outbox) })
+    }
+
+    /// `payer: abandon`: the payer closes the page.
+    private func abandon(_ request: Request) async throws -> Response {
+        let requestId = try Self.requestIdOnly(try await Self.object(request))
+        let now = context.environment.clock.now()
+        return MockResponse.json(try await context.transact { state, outbox in try state.abandon(requestId, now: now, outbox: &outbox) })
+    }
+
+    /// `mock: site {login, …}`: creates or changes a site.
+    private func site(_ request: Request) async throws -> Response {
+        try self.putSite(try await Self.object(request))
+    }
+
+    /// The synchronous part of `mock: site` (kept out of the async function: see ``register(on:)``).
+    private func putSite(_ body: [String: Value]) throws -> Response {
+        var json = body
+        guard let login = json.removeValue(forKey: "login")?.stringValue, !login.isEmpty else {
+            throw MockHTTPError(.badRequest, "'login' must be a non-empty string (a unique login, e.g. \"site-{{ random(8) }}\")")
+        }
+        let members = json
+        return MockResponse.json(try context.store.withState { state in try state.putSite(login, json: members) })
     }
 
     /// `mock: notifications {requestId?}`: the delivery log, oldest first, optionally for one session.
