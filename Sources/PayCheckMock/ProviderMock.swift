@@ -36,7 +36,7 @@ public enum ControlActionRoutes {
     public typealias Handler = @Sendable (Request) async throws -> Response
 
     /// Registers `handlers`, keyed `"<kind>/<name>"` (e.g. `payer/pay`), at the routes of the provider's declared
-    /// actions. A declared action without a handler answers 501 naming it, so the registry's conformance test
+    /// actions. A declared action without a handler answers 500 naming it, so the registry's conformance test
     /// finds it; a handler for an undeclared action is not served (lint would refuse the step anyway).
     public static func register(
         _ provider: any Provider, handlers: [String: Handler], on router: Router<BasicRequestContext>
@@ -48,7 +48,7 @@ public enum ControlActionRoutes {
                 router.post(RouterPath(path)) { request, _ in try await handler(request) }
             } else {
                 router.post(RouterPath(path)) { _, _ -> Response in
-                    throw MockHTTPError(.notImplemented, "the \(provider.id) mock declares '\(key)' but serves no handler for it")
+                    throw MockHTTPError(.internalServerError, "the \(provider.id) mock declares '\(key)' but serves no handler for it")
                 }
             }
         }
