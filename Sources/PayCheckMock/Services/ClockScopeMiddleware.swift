@@ -10,11 +10,11 @@ struct ClockScopeMiddleware: RouterMiddleware {
     /// The header, parsed once.
     static let header = HTTPFields.Element.Name(ClockScope.headerName)!
 
-    /// The clocks, to refuse a scope beyond ``MockClockScopes/maximumScopes``.
+    /// The clocks (the scope's clock is created, or refreshed as recently used, before the route runs).
     let scopes: MockClockScopes
 
     /// Runs the route with the request's scope bound.
-    /// - Throws: ``MockHTTPError`` (400) for a malformed scope id or one too many scopes.
+    /// - Throws: ``MockHTTPError`` (400) for a malformed scope id.
     func handle(
         _ request: Request,
         context: Context,
@@ -29,12 +29,7 @@ struct ClockScopeMiddleware: RouterMiddleware {
                 "invalid \(ClockScope.headerName) \(MockHTTPError.quoted(raw)): expected 1 to "
                     + "\(ClockScope.maximumLength) letters, digits or '-_.:'")
         }
-        guard self.scopes.clockIfAvailable(for: scope) != nil else {
-            throw MockHTTPError(
-                .badRequest,
-                "too many clock scopes: \(MockHTTPError.quoted(scope.id)) would exceed "
-                    + "\(MockClockScopes.maximumScopes); reset the mock with POST /__paycheck/reset")
-        }
+        _ = self.scopes.clock(for: scope)
         return try await ClockScope.$current.withValue(scope) { try await next(request, context) }
     }
 }

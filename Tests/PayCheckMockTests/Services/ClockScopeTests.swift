@@ -121,3 +121,22 @@ struct ClockScopeTests {
         #expect(ClockScope(String(repeating: "a", count: 128)) != nil)
     }
 }
+
+/// The scope table stays bounded without ever refusing a run.
+@Suite("Clock scope table")
+struct ClockScopeTableTests {
+    @Test("past the limit the least recently used scope is dropped, and a new scope is always served")
+    func leastRecentlyUsedEviction() throws {
+        let scopes = MockClockScopes(defaultClock: fixedClock())
+        let s0 = try #require(ClockScope("run-0")), s1 = try #require(ClockScope("run-1"))
+        scopes.clock(for: s0).advance(by: 60)
+        _ = scopes.clock(for: s1)
+        for index in 2..<MockClockScopes.maximumScopes { _ = scopes.clock(for: try #require(ClockScope("run-\(index)"))) }
+        _ = scopes.clock(for: s0)  // run-0 is used again, so run-1 is now the least recently used
+        let newest = try #require(ClockScope("run-new"))
+        #expect(scopes.clock(for: newest).offsetSeconds == 0)
+        #expect(scopes.scopeIDs.count == MockClockScopes.maximumScopes)
+        #expect(!scopes.scopeIDs.contains("run-1") && scopes.scopeIDs.contains("run-0"))
+        #expect(scopes.clock(for: s0).offsetSeconds == 60)
+    }
+}
