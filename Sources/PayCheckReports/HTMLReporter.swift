@@ -17,7 +17,7 @@ public enum HTMLReporter {
             <header class="\(verdictClass(result))"><h1>PayCheck — \(h(result.verdictWord))</h1>
             <p>\(counts.total) cases: \(counts.passed) passed, \(counts.failed) failed, \(counts.errors) errors, \(counts.skipped) skipped
             · target <code>\(h(result.target))</code> · \(h(ReportFormat.seconds2(result.duration))) · \(h(ReportFormat.iso8601(result.startedAt)))
-            · paycheck \(h(result.version)) on \(h(result.hostname)) · exit \(result.exitCode)</p>\(notChecked(result))</header>
+            · paycheck \(h(result.version)) on \(h(result.hostname)) · exit \(result.exitCode)</p>\(notChecked(result))\(warnings(result))</header>
             <main>
 
             """
@@ -109,6 +109,12 @@ public enum HTMLReporter {
     static func verdictClass(_ result: RunResult) -> String {
         if result.exitCode == 0 && result.notChecked.isEmpty { return "good" }
         return result.exitCode == 1 ? "bad" : "warn"
+    }
+
+    /// The run's warnings (e.g. a secret too short to redact), as a list under the verdict.
+    static func warnings(_ result: RunResult) -> String {
+        guard !result.warnings.isEmpty else { return "" }
+        return "<p><strong>Warnings:</strong></p><ul>" + result.warnings.map { "<li>\(h($0))</li>" }.joined() + "</ul>"
     }
 
     /// Why the run checked less than it selected, as a list under the verdict.

@@ -335,6 +335,10 @@ struct CLITests {
         let result = try cli.run(["run", "s.yaml", "--secret", "token=\(sentinel)", "--secret", "pin=123", "--verbose", "--transcripts", "all"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect((result.stdout + result.stderr).contains("warning: secret 'pin' is shorter than 4 characters"))
+        for report in ["Reports/junit.xml", "Reports/report.json", "Reports/report.html"] {
+            #expect(try cli.read(report).contains("secret &apos;pin&apos; is shorter") || cli.read(report).contains("secret 'pin' is shorter")
+                        || cli.read(report).contains("secret &#39;pin&#39; is shorter"), "\(report) does not carry the warning")
+        }
         let outputs = [
             ("stdout", result.stdout), ("stderr", result.stderr), ("JUnit", try cli.read("Reports/junit.xml")),
             ("JSON", try cli.read("Reports/report.json")), ("HTML", try cli.read("Reports/report.html")),
