@@ -11,11 +11,10 @@ public struct MockEnvironment: Sendable {
     ///
     /// Before binding (and in `.router` tests) it returns `http://localhost`.
     public var baseURL: @Sendable () -> String
-    /// Sends webhooks and other outbound requests; prefer ``webhooks`` for webhooks (retries, log).
-    public var outbound: any OutboundHTTP
     /// Jobs on the mock clock (expiry, delayed outcomes).
     public var scheduler: MockScheduler
-    /// Delivers webhooks with retries on the mock clock; `GET /__paycheck/webhooks` lists the attempts.
+    /// Delivers webhooks with retries on the mock clock; `GET /__paycheck/webhooks` lists the attempts. The only
+    /// way a provider mock sends a webhook.
     public var webhooks: WebhookDispatcher
     /// Idempotency keys of every provider.
     public var idempotency: IdempotencyStore<HTTPResponseData>
@@ -31,7 +30,6 @@ public struct MockEnvironment: Sendable {
         clockScopes: MockClockScopes,
         journal: RequestJournal,
         baseURL: @escaping @Sendable () -> String,
-        outbound: any OutboundHTTP,
         scheduler: MockScheduler,
         webhooks: WebhookDispatcher,
         idempotency: IdempotencyStore<HTTPResponseData>
@@ -39,26 +37,8 @@ public struct MockEnvironment: Sendable {
         self.clockScopes = clockScopes
         self.journal = journal
         self.baseURL = baseURL
-        self.outbound = outbound
         self.scheduler = scheduler
         self.webhooks = webhooks
         self.idempotency = idempotency
-    }
-
-    /// Creates an environment over `clock` with fresh services (a scheduler, a dispatcher sending through
-    /// `outbound`, an empty idempotency store).
-    public init(
-        clock: MockClock,
-        journal: RequestJournal,
-        baseURL: @escaping @Sendable () -> String,
-        outbound: any OutboundHTTP
-    ) {
-        let scopes = MockClockScopes(defaultClock: clock)
-        let scheduler = MockScheduler(scopes: scopes)
-        self.init(
-            clockScopes: scopes, journal: journal, baseURL: baseURL, outbound: outbound, scheduler: scheduler,
-            webhooks: WebhookDispatcher(
-                transport: OutboundWebhookTransport(outbound: outbound), scheduler: scheduler, scopes: scopes),
-            idempotency: IdempotencyStore())
     }
 }

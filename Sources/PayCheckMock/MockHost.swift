@@ -24,8 +24,6 @@ public final class MockHost: Sendable {
     public let journal: RequestJournal
     /// The logger of the server.
     public let logger: Logger
-    /// Sender for webhooks and other outbound requests.
-    public let outbound: any OutboundHTTP
     /// The store behind `/__paycheck/kv`.
     let keyValueStore = KeyValueStore()
     /// Pending faults injected through `/__paycheck/faults`.
@@ -65,7 +63,6 @@ public final class MockHost: Sendable {
                 logger.logLevel = .warning
                 return logger
             }()
-        self.outbound = outbound
     }
 
     /// The server's own base URL, e.g. `http://127.0.0.1:54321`, or `http://localhost` before it is bound.
@@ -79,7 +76,6 @@ public final class MockHost: Sendable {
             clockScopes: self.clockScopes,
             journal: self.journal,
             baseURL: { [boundBaseURL] in boundBaseURL.value },
-            outbound: self.outbound,
             scheduler: self.scheduler,
             webhooks: self.webhooks,
             idempotency: self.idempotency
