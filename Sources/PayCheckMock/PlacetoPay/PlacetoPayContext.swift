@@ -14,19 +14,41 @@ struct PlacetoPayContext: Sendable {
     func transact<Result: Sendable>(
         _ body: (inout PlacetoPayState, inout [PlacetoPayNotification]) throws -> Result
     ) async throws -> Result {
-        let (outcome, outbox) = self.store.withState {
-            state -> (Swift.Result<Result, any Error>, [PlacetoPayNotification]) in
+        let (outcome, outbox, wakeUps) = self.store.withState {
+            state -> (Swift.Result<Result, any Error>, [PlacetoPayNotification], [(requestId: Int, at: Date)]) in
             var outbox: [PlacetoPayNotification] = []
+            let outcome: Swift.Result<Result, any Error>
             do {
-                return (.success(try body(&state, &outbox)), outbox)
+                outcome = .success(try body(&state, &outbox))
             } catch {
-                return (.failure(error), outbox)
+                outcome = .failure(error)
             }
+            return (outcome, outbox, state.takeWakeUps())
+        }
+        for wakeUp in wakeUps {
+            self.schedule(wakeUp.requestId, at: wakeUp.at)
         }
         for notification in outbox {
             _ = await self.deliver(notification)
         }
         return try outcome.get()
+    }
+
+    /// Brings session `requestId` up to date when the mock clock of the current scope reaches `date`: a bank
+    /// resolution or the expiry happens then, and its notification is sent at that moment (§1.9).
+    private func schedule(_ requestId: Int, at date: Date) {
+        let context = self
+        self.environment.scheduler.schedule(at: date, label: "placetopay session \(requestId)") {
+            await context.wake(requestId)
+        }
+    }
+
+    /// The scheduled job of ``schedule(_:at:)``.
+    private func wake(_ requestId: Int) async {
+        let now = self.environment.clock.now()
+        _ = try? await self.transact { state, outbox in
+            _ = state.refreshedSession(requestId, now: now, outbox: &outbox)
+        }
     }
 
     /// Hands `notification` to the host's webhook dispatcher, which POSTs it at once (awaited) and retries it on

@@ -28,6 +28,8 @@ struct PlacetoPayNotification: Sendable {
     let signature: String
     /// Why it is sent.
     let trigger: Trigger
+    /// The session's locale: the language of `status.message` (not signed, §1.9).
+    let locale: String
     /// When a failed delivery is retried: the site's schedule (a single attempt by default, §1.9); a resend
     /// requested through the control API is a single attempt.
     let retries: WebhookRetrySchedule
@@ -39,6 +41,7 @@ struct PlacetoPayNotification: Sendable {
         self.status = session.status
         self.reference = session.request.reference
         self.trigger = trigger
+        self.locale = session.locale
         self.retries = trigger == .final ? site.notificationRetries : .once
         self.signature = PlacetoPayNotificationSignature.sign(
             requestId: session.requestId, status: session.status.status, date: session.status.dateText,
@@ -48,7 +51,7 @@ struct PlacetoPayNotification: Sendable {
     /// The JSON body.
     var body: Value {
         .object([
-            "status": self.status.json,
+            "status": self.status.json(locale: self.locale),
             "requestId": .int(self.requestId),
             "reference": .string(self.reference),
             "signature": .string(self.signature),

@@ -10,9 +10,10 @@ extension PlacetoPaySession {
     var queryJSON: Value {
         .object([
             "requestId": .int(self.requestId),
-            "status": self.status.json,
+            "status": self.status.json(locale: self.locale),
             "request": self.requestEcho,
-            "payment": self.transactions.isEmpty ? .null : .array(self.transactions.reversed().map(\.json)),
+            "payment": self.transactions.isEmpty
+                ? .null : .array(self.transactions.reversed().map { $0.json(locale: self.locale) }),
             "subscription": self.subscription?.json ?? .null,
         ])
     }

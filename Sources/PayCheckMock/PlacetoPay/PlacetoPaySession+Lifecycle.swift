@@ -15,7 +15,7 @@ extension PlacetoPaySession {
                 self.applyApproval(index, at: resolution.at)
             } else {
                 self.transactions[index].status = .transactionRejected(
-                    reason: PlacetoPayStatus.Reason.declined, message: "Rejected", at: resolution.at)
+                    reason: PlacetoPayStatus.Reason.declined, message: PlacetoPayMessages.Text.rejected, at: resolution.at)
                 self.countFailure(at: resolution.at)
             }
         }
@@ -73,9 +73,22 @@ extension PlacetoPaySession {
         }
     }
 
+    /// When the session next changes without a request: the earliest bank resolution, else its expiry; `nil` once
+    /// final. The mock schedules a job then, so the expiry notification goes out when the session expires
+    /// (driven by the mock clock), not on the next read.
+    var nextWakeUp: Date? {
+        guard !self.isFinal else { return nil }
+        return self.transactions.compactMap(\.resolution?.at).min() ?? self.expiresAt
+    }
+
     /// Cancels the `PENDING_CONFIRMATION` transaction `index` for the merchant (§1.7); not a failed attempt.
+    /// The session then ends `REJECTED` (confirmation-flow page and its state diagram, `ConfirmationFlowStates.jsx`:
+    /// "Merchant Cancels / Expiration → REJECTED"), so the payer cannot pay it again and the site is notified.
+    /// Choice: the session's reason is `MC`, the merchant-cancellation code of the cancel-session page.
     mutating func cancelConfirmation(_ index: Int, at date: Date) {
         self.transactions[index].status = .transactionCancelledByMerchant(at: date)
+        guard !self.isFinal, !self.transactions.contains(where: \.isApproved) else { return }
+        self.status = .sessionCancelledByMerchant(at: date)
     }
 
     /// Counts a rejected or failed transaction; the attempt limit makes the session `REJECTED`/`XN` (§1.5).
@@ -83,7 +96,7 @@ extension PlacetoPaySession {
         self.failedAttempts += 1
         guard !self.isFinal, self.failedAttempts >= self.attemptsLimit else { return }
         self.status =
-            self.isCollect ? .sessionRejected(at: date) : .sessionAttemptsExhausted(limit: self.attemptsLimit, at: date)
+            self.isCollect ? .sessionRejected(at: date) : .sessionAttemptsExhausted(at: date)
     }
 
     /// The earliest bank-pending transaction that resolves by `now`.

@@ -77,12 +77,12 @@ struct PlacetoPaySessionRequest: Sendable {
                     ? "Either the payment or the subscription field is required" : "The payment field is required")
         }
 
-        if let locale = try check.string(body, "locale", required: false, maxLength: 10) {
-            guard PlacetoPaySite.isValidLocale(locale) else {
-                throw check.fail(
-                    "The locale field must look like 'es_CO' (two letters, '_', two capitals), got \(Self.quoted(locale))"
-                )
-            }
+        // Localization page: a `locale` that is missing or "does not comply" falls back to the site's locale and
+        // country. Choice: a well-formed locale whose language is not one the page lists (es, en, pt, it) falls
+        // back too; neither is an error.
+        if let locale = body["locale"]?.stringValue, PlacetoPaySite.isValidLocale(locale),
+            PlacetoPaySite.supportedLanguages.contains(String(locale.prefix(2)))
+        {
             request.locale = locale
         }
         if let type = try check.string(body, "type", required: false, maxLength: 20) {

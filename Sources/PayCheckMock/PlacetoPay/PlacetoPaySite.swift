@@ -12,16 +12,23 @@ struct PlacetoPaySite: Sendable, Equatable {
     var status: PlacetoPayAuthVerifier.SiteStatus = .active
     /// Where final-state notifications are POSTed; `nil` sends none (providers.md §1.9).
     var notificationUrl: String?
-    /// Whether a legacy SHA-1 `tranKey` is accepted besides SHA-256 (providers.md §1.2; the PHP SDK signs SHA-1).
-    var acceptsSHA1 = false
-    /// The notification signature algorithm: `sha256:`-prefixed hex, or bare SHA-1 hex for legacy sites (§1.9).
-    var notificationAlgorithm: PlacetoPayHashAlgorithm = .sha256
+    /// Whether a legacy SHA-1 `tranKey` is accepted besides SHA-256. On by default: the official PHP
+    /// (`dnetix/redirection`) and .NET SDKs always sign with SHA-1, and the docs' SHA-256 migration page
+    /// (`migration-sha256.mdx`, FAQ) says API authentication needs no change. A site may set it off.
+    var acceptsSHA1 = true
+    /// The notification signature algorithm. Bare SHA-1 hex by default: sites notify with SHA-1 until SHA-256 is
+    /// activated for them (`migration-sha256.mdx`, phase 2); `sha256` (`sha256:`-prefixed hex) is a site option.
+    var notificationAlgorithm: PlacetoPayHashAlgorithm = .sha1
     /// When a failed final-state notification is retried. providers.md §1.9 says PlacetoPay does **not** retry
     /// ("exactly one attempt regardless of timeout/error"), so the default is a single attempt; a suite can set
     /// offsets (`mock: site` with `notificationRetries: ["1m", "5m"]`) to test a receiver's retry handling.
     var notificationRetries: WebhookRetrySchedule = .once
-    /// The default `locale` of the site's sessions (§1.4).
+    /// The default `locale` of the site's sessions (§1.4), and the fallback for a missing or unsupported one.
     var locale = "es_CO"
+    /// How long after approval a transaction is settled in the bank network. Before that a `reverse` must be
+    /// full (refund page: "partial refunds cannot be made"). The page gives no timing; the default `0s` settles at
+    /// once, and a site may set e.g. `1d` (`mock: site` with `settlementDelay`).
+    var settlementDelay: TimeInterval = 0
 
     /// The sites every mock starts with (and returns to on reset): the test site and one per auth code 104–106.
     static let defaults: [PlacetoPaySite] = [
@@ -44,6 +51,7 @@ struct PlacetoPaySite: Sendable, Equatable {
             "notificationAlgorithm": .string(self.notificationAlgorithm.rawValue),
             "notificationRetries": .array(self.notificationRetries.retryOffsetTexts.map { .string($0) }),
             "locale": .string(self.locale),
+            "settlementDelay": .string("\(Value.format(self.settlementDelay))s"),
         ])
     }
 
@@ -51,6 +59,9 @@ struct PlacetoPaySite: Sendable, Equatable {
     var verifierSite: PlacetoPayAuthVerifier.Site {
         PlacetoPayAuthVerifier.Site(secretKey: self.secretKey, status: self.status)
     }
+
+    /// The languages the localization page lists: Spanish, English, Portuguese and Italian.
+    static let supportedLanguages: Set<String> = ["es", "en", "pt", "it"]
 
     /// Whether `locale` matches the documented pattern `^\w{2}_[A-Z]{2}` (providers.md §1.4), e.g. `es_CO`.
     static func isValidLocale(_ locale: String) -> Bool {

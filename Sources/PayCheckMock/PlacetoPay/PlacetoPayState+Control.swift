@@ -77,6 +77,15 @@ extension PlacetoPayState {
             }
             site.locale = locale
         }
+        if let value = json["settlementDelay"] {
+            guard let text = value.stringValue, let seconds = try? DurationText.parse(text) else {
+                throw MockHTTPError(
+                    .badRequest,
+                    "'settlementDelay' must be a duration such as \"1d\" or \"0s\", got "
+                        + MockHTTPError.quoted(value.displayText))
+            }
+            site.settlementDelay = seconds
+        }
         self.sites[login] = site
         return site.json
     }

@@ -14,7 +14,7 @@ extension PlacetoPayState {
         let session = self.newSession(request, site: site, now: now, baseURL: baseURL, isCollect: false)
         self.sessions[session.requestId] = session
         return .object([
-            "status": PlacetoPayStatus.processed(at: now).json,
+            "status": PlacetoPayStatus.processed(at: now).json(locale: session.locale),
             "requestId": .int(session.requestId),
             "processUrl": .string(session.processUrl),
         ])
@@ -49,7 +49,9 @@ extension PlacetoPayState {
         }
         session.status = .sessionCancelledByMerchant(at: now)
         self.commit(session, outbox: &outbox)
-        return .object(["status": PlacetoPayStatus.processed(at: now).json, "session": session.queryJSON])
+        return .object([
+            "status": PlacetoPayStatus.cancelProcessed(at: now).json(locale: session.locale), "session": session.queryJSON,
+        ])
     }
 
     /// `POST /api/collect`: charges a token's card in a new one-attempt session; answers like a query (§1.8).

@@ -32,10 +32,12 @@ extension PlacetoPayState {
         guard let index = session.transactionIndex(internalReference) else {
             throw PlacetoPayFailure.requestNotValid("The transaction you are looking for does not exist", at: now)
         }
-        let status: PlacetoPayStatus
+        // The answer's top-level `status` is the resulting transaction's (OpenAPI `/api/transaction` examples:
+        // APPROVED/00 for checkout, reauthorization, reverse and confirm, REJECTED/?C for cancel).
+        let result: PlacetoPayTransaction
         switch action {
         case "reverse":
-            status = try Self.reverse(&session.transactions[index], amount: amount, now: now)
+            result = try self.reverse(&session, index, amount: amount, site: site, now: now)
         case "confirm", "cancel":
             let transaction = session.transactions[index]
             if transaction.voidedByExpiry { throw PlacetoPayFailure.transactionExpired(at: now) }
@@ -46,17 +48,15 @@ extension PlacetoPayState {
             }
             if action == "confirm" {
                 session.markApproved(index, at: now)
-                status = .actionDone("The transaction has been confirmed", at: now)
             } else {
                 session.cancelConfirmation(index, at: now)
-                status = .actionDone("The transaction has been cancelled", at: now)
             }
+            result = session.transactions[index]
         default:
-            status = try Self.preAuthorization(action, &session, index, amount: amount, now: now)
+            result = try self.preAuthorization(action, &session, index, amount: amount, now: now)
         }
         self.commit(session, outbox: &outbox)
-        let transaction = self.sessions[session.requestId]?.transactions[index] ?? session.transactions[index]
-        return .object(["status": status.json, "payment": transaction.json])
+        return .object(["status": result.status.json(locale: session.locale), "payment": result.json(locale: session.locale)])
     }
 
     /// `POST /api/reverse` with `internalReference` (legacy, used by the PHP and Python SDKs): a full `reverse`.
@@ -71,19 +71,27 @@ extension PlacetoPayState {
         return try self.transactionAction(filtered, site: site, now: now, outbox: &outbox)
     }
 
-    /// Refunds `transaction`, wholly or by `amount` (§1.7): repeated partial refunds are allowed until the whole
-    /// amount is refunded; one more answers 200 `FAILED`/`BR` "Transaction already refunded" (§1.3 "action
-    /// processed but failed"). The session status never changes (§1.5).
-    private static func reverse(
-        _ transaction: inout PlacetoPayTransaction,
+    /// Refunds transaction `index`, wholly or by `amount` (refund page): repeated partial refunds are allowed until
+    /// the whole amount is refunded; one more answers 200 with `FAILED`/`BR` "Transaction already refunded" as both
+    /// the top-level and the payment status. Before the transaction is settled (the site's `settlementDelay`, a
+    /// choice: the page gives no timing) only a full refund is possible. The answer is the refund transaction, with
+    /// a new `internalReference` (OpenAPI `Reverse` example); the refunded one shows `refunded: true` once wholly
+    /// refunded, and the session status never changes (§1.5).
+    private mutating func reverse(
+        _ session: inout PlacetoPaySession,
+        _ index: Int,
         amount: (currency: String?, total: Double)?,
+        site: PlacetoPaySite,
         now: Date
-    ) throws(PlacetoPayFailure) -> PlacetoPayStatus {
+    ) throws(PlacetoPayFailure) -> PlacetoPayTransaction {
+        let transaction = session.transactions[index]
         guard transaction.isApproved else {
             throw PlacetoPayFailure.requestNotValid(
                 "The [reverse] action is only available for approved transactions", at: now)
         }
-        if transaction.refunded { return .actionFailed("Transaction already refunded", at: now) }
+        if transaction.refunded {
+            return self.derivedTransaction(of: transaction, total: 0, status: .alreadyRefunded(at: now), in: nil)
+        }
         try Self.checkCurrency(amount?.currency, of: transaction, now: now)
         let refund = amount?.total ?? transaction.refundableAmount
         guard refund <= transaction.refundableAmount + PlacetoPayTransaction.amountTolerance else {
@@ -92,50 +100,77 @@ extension PlacetoPayState {
                     + "(\(Value.format(transaction.refundableAmount)))",
                 at: now)
         }
-        transaction.refundedAmount = min(transaction.total, transaction.refundedAmount + refund)
-        return .actionDone(
-            transaction.refunded ? "The transaction has been reversed" : "The transaction has been partially reversed",
-            at: now)
+        let settled = now >= transaction.status.date.addingTimeInterval(site.settlementDelay)
+        if !settled, refund + PlacetoPayTransaction.amountTolerance < transaction.refundableAmount {
+            throw PlacetoPayFailure.requestNotValid(
+                "Partial refunds are not possible before the transaction is settled; make a full refund instead", at: now)
+        }
+        session.transactions[index].refundedAmount = min(transaction.total, transaction.refundedAmount + refund)
+        return self.derivedTransaction(of: transaction, total: refund, status: .transactionApproved(at: now), in: nil)
     }
 
-    /// `checkout` (capture) and `reauthorization` (new amount) of a `type: checkin` pre-authorization (§1.7).
-    private static func preAuthorization(
+    /// `checkout` (capture) and `reauthorization` (new amount) of a `type: checkin` pre-authorization (§1.7). Each
+    /// answers with a new transaction, with its own `internalReference` (OpenAPI `Checkout` and `Reauthorization`
+    /// examples), added to the session's `payment` list: the capture (which can then be reversed), or the new
+    /// pre-authorization (which replaces the old one for a later `checkout`).
+    private mutating func preAuthorization(
         _ action: String,
         _ session: inout PlacetoPaySession,
         _ index: Int,
         amount: (currency: String?, total: Double)?,
         now: Date
-    ) throws(PlacetoPayFailure) -> PlacetoPayStatus {
+    ) throws(PlacetoPayFailure) -> PlacetoPayTransaction {
         guard session.request.isCheckin else {
             throw PlacetoPayFailure.requestNotValid(
                 "The [\(action)] action is only available for transactions of checkin (pre-authorization) sessions",
                 at: now)
         }
-        guard session.transactions[index].isApproved, !session.transactions[index].captured else {
+        let original = session.transactions[index]
+        guard original.isApproved, !original.captured, !original.superseded else {
             throw PlacetoPayFailure.requestNotValid(
                 "The [\(action)] action is only available for approved pre-authorizations that were not captured yet",
                 at: now)
         }
-        try Self.checkCurrency(amount?.currency, of: session.transactions[index], now: now)
+        try Self.checkCurrency(amount?.currency, of: original, now: now)
         if action == "reauthorization" {
             guard let amount else {
                 throw PlacetoPayFailure.requestNotValid(
                     "The amount field is required for the [reauthorization] action", at: now)
             }
-            session.transactions[index].total = amount.total
-            return .actionDone("The pre-authorization amount has been modified", at: now)
+            session.transactions[index].superseded = true
+            let replacement = self.derivedTransaction(
+                of: original, total: amount.total, status: .transactionApproved(at: now), in: session)
+            session.transactions.append(replacement)
+            return replacement
         }
-        if let amount {
-            guard amount.total <= session.transactions[index].total + PlacetoPayTransaction.amountTolerance else {
-                throw PlacetoPayFailure.requestNotValid(
-                    "The amount to capture (\(Value.format(amount.total))) exceeds the authorized amount "
-                        + "(\(Value.format(session.transactions[index].total)))",
-                    at: now)
-            }
-            session.transactions[index].total = amount.total
+        let total = amount?.total ?? original.total
+        guard total <= original.total + PlacetoPayTransaction.amountTolerance else {
+            throw PlacetoPayFailure.requestNotValid(
+                "The amount to capture (\(Value.format(total))) exceeds the authorized amount "
+                    + "(\(Value.format(original.total)))",
+                at: now)
         }
         session.transactions[index].captured = true
-        return .actionDone("The pre-authorization has been captured", at: now)
+        var capture = self.derivedTransaction(of: original, total: total, status: .transactionApproved(at: now), in: session)
+        capture.captured = true
+        session.transactions.append(capture)
+        return capture
+    }
+
+    /// A new transaction made from `original` (same card, reference and currency) with a new `internalReference`;
+    /// reachable by later actions only when it is given a `session` to belong to.
+    private mutating func derivedTransaction(
+        of original: PlacetoPayTransaction,
+        total: Double,
+        status: PlacetoPayStatus,
+        in session: PlacetoPaySession?
+    ) -> PlacetoPayTransaction {
+        let internalReference = self.nextInternalReference
+        self.nextInternalReference += 1
+        if let session { self.sessionOfTransaction[internalReference] = session.requestId }
+        return PlacetoPayTransaction(
+            internalReference: internalReference, reference: original.reference, card: original.card,
+            currency: original.currency, total: total, status: status)
     }
 
     /// The session holding transaction `internalReference` for `site`, up to date.

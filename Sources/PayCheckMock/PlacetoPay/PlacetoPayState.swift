@@ -19,6 +19,11 @@ struct PlacetoPayState {
     var nonces = NonceLedger()
     /// Every notification delivery attempt, oldest first.
     var deliveries: [PlacetoPayNotification.Delivery] = []
+    /// The instant each open session next needs the clock's attention (a bank resolution, or its expiry), as
+    /// scheduled on the host's ``MockScheduler``.
+    var wakeUps: [Int: Date] = [:]
+    /// Wake-ups decided under the lock and not scheduled yet (``PlacetoPayContext/transact(_:)`` schedules them).
+    var unscheduledWakeUps: [(requestId: Int, at: Date)] = []
     /// The next `requestId`; ids start at 1 per mock instance.
     var nextRequestId = 1
     /// The next `internalReference`.
@@ -90,6 +95,18 @@ struct PlacetoPayState {
             }
         }
         self.sessions[session.requestId] = session
+        if let next = session.nextWakeUp, self.wakeUps[session.requestId] != next {
+            self.wakeUps[session.requestId] = next
+            self.unscheduledWakeUps.append((session.requestId, next))
+        } else if session.isFinal {
+            self.wakeUps[session.requestId] = nil
+        }
+    }
+
+    /// Hands over the wake-ups decided since the last call.
+    mutating func takeWakeUps() -> [(requestId: Int, at: Date)] {
+        defer { self.unscheduledWakeUps = [] }
+        return self.unscheduledWakeUps
     }
 
     /// Tokenizes `card` for `session` (§1.5 `subscription`, usable by `/api/collect`, §1.8).

@@ -32,89 +32,84 @@ extension PlacetoPayStatus {
         static let expired = "EX"
     }
 
-    /// `OK`/`PC` for a processed API request (§1.4 success example).
+    /// `OK`/`PC` for a created session (§1.4 success example, OpenAPI `CreateSessionResponse`).
     static func processed(at date: Date) -> Self {
-        Self(
-            status: Name.ok, reason: Reason.processed, message: "The request has been processed successfully",
-            date: date)
+        Self(status: Name.ok, reason: Reason.processed, message: PlacetoPayMessages.Text.processed, date: date)
     }
 
-    /// `OK`/`00` for a transaction action that succeeded (§1.7), with `message`.
-    static func actionDone(_ message: String, at date: Date) -> Self {
-        Self(status: Name.ok, reason: Reason.approved, message: message, date: date)
+    /// `OK`/`00` for a cancelled session: the cancel-session page's `CancelSessionResponse` example has reason
+    /// `00`, not `PC`.
+    static func cancelProcessed(at date: Date) -> Self {
+        Self(status: Name.ok, reason: Reason.approved, message: PlacetoPayMessages.Text.processed, date: date)
     }
 
-    /// `FAILED`/`BR` for an action processed but failed (§1.3 "action processed but failed", HTTP 200).
-    static func actionFailed(_ message: String, at date: Date) -> Self {
-        Self(status: Name.failed, reason: Reason.failed, message: message, date: date)
+    /// `FAILED`/`BR` "Transaction already refunded" (refund page; §1.3 "action processed but failed", HTTP 200).
+    static func alreadyRefunded(at date: Date) -> Self {
+        Self(status: Name.failed, reason: Reason.failed, message: PlacetoPayMessages.Text.alreadyRefunded, date: date)
     }
 
     // MARK: Session statuses (providers.md §1.5)
 
     /// A new or still-open session.
     static func sessionPending(at date: Date) -> Self {
-        Self(status: Name.pending, reason: Reason.pending, message: "The request is still pending", date: date)
+        Self(status: Name.pending, reason: Reason.pending, message: PlacetoPayMessages.Text.sessionPending, date: date)
     }
 
     /// A session with an approved payment.
     static func sessionApproved(at date: Date) -> Self {
-        Self(
-            status: Name.approved, reason: Reason.approved, message: "The request has been successfully approved",
-            date: date)
+        Self(status: Name.approved, reason: Reason.approved, message: PlacetoPayMessages.Text.sessionApproved, date: date)
     }
 
     /// A partial-payment session with part paid.
     static func sessionApprovedPartial(at date: Date) -> Self {
         Self(
             status: Name.approvedPartial, reason: Reason.partial,
-            message: "The request has been partially paid; the rest can still be paid", date: date)
+            message: PlacetoPayMessages.Text.sessionApprovedPartial, date: date)
     }
 
     /// A session cancelled by the payer on the checkout page.
     static func sessionCancelledByPayer(at date: Date) -> Self {
         Self(
             status: Name.rejected, reason: Reason.cancelledByUser,
-            message: "The request has been cancelled by the user", date: date)
+            message: PlacetoPayMessages.Text.sessionCancelledByPayer, date: date)
     }
 
     /// A session cancelled by the merchant through `/api/session/{id}/cancel` (§1.6).
     static func sessionCancelledByMerchant(at date: Date) -> Self {
         Self(
             status: Name.rejected, reason: Reason.cancelledByMerchant,
-            message: "The request has been cancelled by the merchant", date: date)
+            message: PlacetoPayMessages.Text.sessionCancelledByMerchant, date: date)
     }
 
-    /// A session that reached the failed-attempt limit.
-    static func sessionAttemptsExhausted(limit: Int, at date: Date) -> Self {
-        Self(
-            status: Name.rejected, reason: Reason.rejected,
-            message: "The request has been rejected: the limit of \(limit) failed attempts was reached", date: date)
+    /// A session that reached the failed-attempt limit (attempts-limit page: `REJECTED`/`XN`).
+    static func sessionAttemptsExhausted(at date: Date) -> Self {
+        Self(status: Name.rejected, reason: Reason.rejected, message: PlacetoPayMessages.Text.sessionRejected, date: date)
     }
 
     /// A one-shot (`/api/collect`) session whose only transaction was rejected.
     static func sessionRejected(at date: Date) -> Self {
-        Self(status: Name.rejected, reason: Reason.rejected, message: "The request has been rejected", date: date)
+        Self(status: Name.rejected, reason: Reason.rejected, message: PlacetoPayMessages.Text.sessionRejected, date: date)
     }
 
     /// A session that expired with nothing paid.
     static func sessionExpired(at date: Date) -> Self {
         Self(
             status: Name.rejected, reason: Reason.expired,
-            message: "The request has expired without an approved payment", date: date)
+            message: PlacetoPayMessages.Text.sessionExpired, date: date)
     }
 
     /// A partial-payment session that expired partly paid.
     static func sessionPartialExpired(at date: Date) -> Self {
         Self(
             status: Name.partialExpired, reason: Reason.partialExpired,
-            message: "The request expired with only a partial payment", date: date)
+            message: PlacetoPayMessages.Text.sessionPartialExpired, date: date)
     }
 
     // MARK: Transaction statuses (providers.md §1.5)
 
     /// An approved transaction.
     static func transactionApproved(at date: Date) -> Self {
-        Self(status: Name.approved, reason: Reason.approved, message: "Approved", date: date)
+        Self(status: Name.approved, reason: Reason.approved, message: PlacetoPayMessages.Text.approved, date: date)
     }
 
     /// A rejected transaction with an ISO-style `reason`.
@@ -125,7 +120,7 @@ extension PlacetoPayStatus {
     /// A transaction pending at the bank.
     static func transactionBankPending(at date: Date) -> Self {
         Self(
-            status: Name.pending, reason: Reason.bankPending, message: "The transaction is pending at the bank",
+            status: Name.pending, reason: Reason.bankPending, message: PlacetoPayMessages.Text.transactionPending,
             date: date)
     }
 
@@ -133,21 +128,31 @@ extension PlacetoPayStatus {
     static func transactionPendingConfirmation(at date: Date) -> Self {
         Self(
             status: Name.pendingConfirmation, reason: Reason.pending,
-            message: "The transaction is waiting for the merchant's confirmation", date: date)
+            message: PlacetoPayMessages.Text.pendingConfirmation, date: date)
     }
 
     /// A transaction that failed in processing (3DS-N exception card, §1.10).
     static func transactionFailed(at date: Date) -> Self {
-        Self(status: Name.failed, reason: Reason.failed, message: "The request could not be processed", date: date)
+        Self(status: Name.failed, reason: Reason.failed, message: PlacetoPayMessages.Text.transactionFailed, date: date)
     }
 
     /// A `PENDING_CONFIRMATION` transaction cancelled by the merchant (§1.7).
     static func transactionCancelledByMerchant(at date: Date) -> Self {
-        Self(status: Name.rejected, reason: Reason.cancelledByUser, message: "Cancelled by the merchant", date: date)
+        Self(
+            status: Name.rejected, reason: Reason.cancelledByUser, message: PlacetoPayMessages.Text.cancelledByMerchant,
+            date: date)
     }
 
     /// A `PENDING_CONFIRMATION` transaction voided because its session expired.
     static func transactionExpired(at date: Date) -> Self {
-        Self(status: Name.rejected, reason: Reason.expired, message: "The transaction has already expired", date: date)
+        Self(
+            status: Name.rejected, reason: Reason.expired, message: PlacetoPayMessages.Text.transactionExpired, date: date)
+    }
+
+    /// A transaction the payer aborted on the checkout page (OpenAPI dispersion example: `REJECTED`/`?C`).
+    static func transactionAborted(at date: Date) -> Self {
+        Self(
+            status: Name.rejected, reason: Reason.cancelledByUser, message: PlacetoPayMessages.Text.paymentAborted,
+            date: date)
     }
 }

@@ -28,12 +28,16 @@ struct PlacetoPayStatus: Sendable, Equatable {
     /// `date` as it is sent; the exact text that enters a notification signature (providers.md §1.9).
     var dateText: String { Self.format(self.date) }
 
-    /// The object as JSON.
-    var json: Value {
+    /// The object as JSON, with the message in English.
+    var json: Value { self.json(locale: nil) }
+
+    /// The object as JSON, with the message in the language of `locale` (localization page; see
+    /// ``PlacetoPayMessages``).
+    func json(locale: String?) -> Value {
         .object([
             "status": .string(self.status),
             "reason": .string(self.reason),
-            "message": .string(self.message),
+            "message": .string(PlacetoPayMessages.localized(self.message, locale: locale)),
             "date": .string(self.dateText),
         ])
     }

@@ -46,7 +46,7 @@ struct PlacetoPaySubscription: Sendable {
                     pair("issuerName", .string("PayCheck Test Bank")),
                     pair("lastDigits", .string(self.card.lastDigits)),
                     pair("validUntil", .string(self.validUntil(from: self.status.date))),
-                    pair("installments", .int(1)),
+                    pair("installments", .null),  // OpenAPI subscription examples show `null`
                 ]),
         ])
     }

@@ -94,7 +94,7 @@ enum PlacetoPayTestCard: Sendable, Equatable {
 
     /// The outcome of `attempt`.
     func outcome(_ attempt: Attempt) -> Outcome {
-        let declined = Outcome.rejected(reason: PlacetoPayStatus.Reason.declined, message: "Rejected")
+        let declined = Outcome.rejected(reason: PlacetoPayStatus.Reason.declined, message: PlacetoPayMessages.Text.rejected)
         let challengeFailed = Outcome.rejected(
             reason: PlacetoPayStatus.Reason.declined, message: "Rejected: 3-D Secure authentication failed")
         switch self {

@@ -9,7 +9,7 @@ import PayCheckCore
 /// | `payer: pay` `{requestId, card, expiry?, cvv?, otp?, amount?}` | the payer pays on the checkout page |
 /// | `payer: cancel` `{requestId}` | the payer's "I don't want to continue": `REJECTED/?C` |
 /// | `payer: abandon` `{requestId}` | the payer closes the page; the session stays pending |
-/// | `mock: site` `{login, secretKey, status, notificationUrl, acceptsSHA1, notificationAlgorithm, locale, notificationRetries}` | creates or changes a site |
+/// | `mock: site` `{login, secretKey, status, notificationUrl, acceptsSHA1, notificationAlgorithm, locale, notificationRetries, settlementDelay}` | creates or changes a site |
 /// | `mock: notifications` `{requestId?}` | the notification delivery log |
 /// | `mock: notify` `{requestId, url?}` | re-sends the final-state notification |
 ///
@@ -22,8 +22,10 @@ public enum PlacetoPayControlAction {
         ControlAction(.payer, "cancel", parameters: ["requestId"], required: ["requestId"]),
         ControlAction(.payer, "abandon", parameters: ["requestId"], required: ["requestId"]),
         ControlAction(
-            .mock, "site", parameters: ["login", "secretKey", "status", "notificationUrl", "acceptsSHA1", "notificationAlgorithm", "locale",
-                "notificationRetries",
+            .mock, "site",
+            parameters: [
+                "login", "secretKey", "status", "notificationUrl", "acceptsSHA1", "notificationAlgorithm", "locale",
+                "notificationRetries", "settlementDelay",
             ],
             required: ["login"]),
         ControlAction(.mock, "notifications", parameters: ["requestId"]),

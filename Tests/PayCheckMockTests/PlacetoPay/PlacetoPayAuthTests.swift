@@ -124,15 +124,16 @@ struct PlacetoPayAuthTests {
         }
     }
 
-    @Test("SHA-1 tranKeys pass only for a site that accepts them; raw-byte nonces are hashed as bytes")
+    @Test("SHA-1 tranKeys pass by default and fail for a site that refuses them; raw-byte nonces are hashed as bytes")
     func sha1AndRawNonce() async throws {
         try await withPlacetoPay { mock in
             let sha1 = PlacetoPaySigner(algorithm: .sha1)
+            #expect(try await mock.post("api/session", PlacetoPayHarness.sessionBody(), signer: sha1).status == .ok)
+            let put = try await mock.control(.post, "mock/site", ["login": "paycheck-test", "acceptsSHA1": false])
+            #expect(put.status == .ok)
             self.expectAuthFailure(
                 try await mock.post("api/session", PlacetoPayHarness.sessionBody(), signer: sha1), code: 102)
-            let put = try await mock.control(.post, "mock/site", ["login": "paycheck-test", "acceptsSHA1": true])
-            #expect(put.status == .ok)
-            #expect(try await mock.post("api/session", PlacetoPayHarness.sessionBody(), signer: sha1).status == .ok)
+            _ = try await mock.control(.post, "mock/site", ["login": "paycheck-test", "acceptsSHA1": true])
 
             // checkout-p2p sends 16 random bytes (not UTF-8) and a microsecond UTC seed.
             let seed = "2026-01-15T10:00:00.126265+00:00"

@@ -45,7 +45,10 @@ struct PlacetoPayCardTests {
             #expect(string(query, "payment.0.status.status") == status)
             #expect(string(query, "payment.0.status.reason") == reason)
             #expect(string(query, "payment.0.paymentMethod") == method)
-            #expect(string(query, "payment.0.processorFields.0.value") == String(card.suffix(4)))
+            let fields = value(query, "payment.0.processorFields") as? [[String: Any]] ?? []
+            let lastDigits = fields.first { $0["keyword"] as? String == "lastDigits" }?["value"] as? String
+            #expect(lastDigits == String(card.suffix(4)))
+            #expect(!fields.contains { $0["keyword"] as? String == "onTest" })
             #expect(string(query, "payment.0.authorization")?.count == 6)
             #expect((string(query, "payment.0.authorization") == "000000") == (status != "APPROVED"))
             #expect(value(query, "payment.0.refunded") as? Bool == false)

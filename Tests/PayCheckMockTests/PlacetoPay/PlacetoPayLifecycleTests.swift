@@ -53,7 +53,7 @@ struct PlacetoPayLifecycleTests {
             let query = try await mock.query(requestId)
             #expect(string(query, "status.status") == "REJECTED")
             #expect(string(query, "status.reason") == "EX")
-            #expect(string(query, "status.message") == "The request has expired without an approved payment")
+            #expect(string(query, "status.message") == "The request has expired")
             #expect(string(try await mock.query(long), "status.status") == "PENDING")
         }
     }

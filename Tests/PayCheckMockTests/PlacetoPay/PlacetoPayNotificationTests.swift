@@ -139,10 +139,10 @@ struct PlacetoPayNotificationTests {
             #expect(created.object()["secretKey"] == nil)
             #expect(created.object()["status"] as? String == "inactive")
             #expect(created.object()["notificationUrl"] is NSNull)
-            #expect(created.object()["notificationAlgorithm"] as? String == "sha256")
+            #expect(created.object()["notificationAlgorithm"] as? String == "sha1")
             let fetched = try await mock.control(.get, "sites/suite-site")
             #expect(fetched.text == created.text)
-            #expect(try await mock.control(.get, "sites/paycheck-test").object()["acceptsSHA1"] as? Bool == false)
+            #expect(try await mock.control(.get, "sites/paycheck-test").object()["acceptsSHA1"] as? Bool == true)
 
             let missingSecret = try await mock.control(.post, "mock/site", ["login": "new-site", "status": "active"])
             #expect(missingSecret.errorMessage == "'secretKey' is required to create site 'new-site'")

@@ -115,10 +115,6 @@ struct PlacetoPaySessionTests {
             (["returnUrl": "not a url"], "The returnUrl field must be an absolute URL, got 'not a url'"),
             (["payment": NSNull()], "Either the payment or the subscription field is required"),
             (
-                ["locale": "english"],
-                "The locale field must look like 'es_CO' (two letters, '_', two capitals), got 'english'"
-            ),
-            (
                 ["expiration": "2026-01-15T05:04:00-05:00"],
                 "The expiration field must be at least 5 minutes after the current time 2026-01-15T05:00:00-05:00, got '2026-01-15T05:04:00-05:00'"
             ),

@@ -44,7 +44,8 @@ struct PlacetoPayTransactionTests {
 
             let confirm = try await mock.post("api/transaction", ["internalReference": reference, "action": "confirm"])
             #expect(confirm.status == .ok)
-            #expect(string(confirm.object(), "status.status") == "OK")
+            #expect(string(confirm.object(), "status.status") == "APPROVED")
+            #expect(string(confirm.object(), "status.reason") == "00")
             #expect(string(confirm.object(), "payment.status.status") == "APPROVED")
             query = try await mock.query(requestId)
             #expect(string(query, "status.status") == "APPROVED")
@@ -56,16 +57,20 @@ struct PlacetoPayTransactionTests {
         }
     }
 
-    @Test("cancel of a pending confirmation: REJECTED/?C, session stays PENDING")
+    @Test("cancel of a pending confirmation: REJECTED/?C, and the session ends REJECTED/MC")
     func cancelConfirmation() async throws {
         try await withPlacetoPay { mock in
             let body = PlacetoPayHarness.sessionBody(["metadata": ["requiresConfirmation": "true"]])
             let (requestId, reference) = try await self.paid(mock, body)
             let cancel = try await mock.post("api/transaction", ["internalReference": reference, "action": "cancel"])
+            #expect(string(cancel.object(), "status.status") == "REJECTED")
+            #expect(string(cancel.object(), "status.reason") == "?C")
             #expect(string(cancel.object(), "payment.status.status") == "REJECTED")
             #expect(string(cancel.object(), "payment.status.reason") == "?C")
             #expect(string(cancel.object(), "payment.status.message") == "Cancelled by the merchant")
-            #expect(string(try await mock.query(requestId), "status.status") == "PENDING")
+            let query = try await mock.query(requestId)
+            #expect(string(query, "status.status") == "REJECTED")
+            #expect(string(query, "status.reason") == "MC")
         }
     }
 
@@ -82,14 +87,14 @@ struct PlacetoPayTransactionTests {
         }
     }
 
-    @Test("reverse: refunded true, session unchanged; again: 200 FAILED/BR 'Transaction already refunded'")
+    @Test("reverse: a new APPROVED refund transaction, refunded true, session unchanged; again: 200 FAILED/BR")
     func reverse() async throws {
         try await withPlacetoPay { mock in
             let (requestId, reference) = try await self.paid(mock)
             let reverse = try await mock.post("api/transaction", ["internalReference": reference, "action": "reverse"])
             #expect(reverse.status == .ok)
-            #expect(string(reverse.object(), "status.status") == "OK")
-            #expect(value(reverse.object(), "payment.refunded") as? Bool == true)
+            #expect(string(reverse.object(), "status.status") == "APPROVED")
+            #expect(value(reverse.object(), "payment.internalReference") as? Int != reference)
             let query = try await mock.query(requestId)
             #expect(string(query, "status.status") == "APPROVED")
             #expect(value(query, "payment.0.refunded") as? Bool == true)
@@ -100,17 +105,19 @@ struct PlacetoPayTransactionTests {
             #expect(string(again.object(), "status.status") == "FAILED")
             #expect(string(again.object(), "status.reason") == "BR")
             #expect(string(again.object(), "status.message") == "Transaction already refunded")
+            #expect(string(again.object(), "payment.status.status") == "FAILED")
+            #expect(string(again.object(), "payment.status.reason") == "BR")
         }
     }
 
     @Test("partial refunds are allowed until the whole amount is refunded")
     func partialRefunds() async throws {
         try await withPlacetoPay { mock in
-            let (_, reference) = try await self.paid(mock)
+            let (requestId, reference) = try await self.paid(mock)
             let amount: [String: Any] = ["currency": "COP", "total": 4000]
             let first = try await mock.post(
                 "api/transaction", ["internalReference": reference, "action": "reverse", "amount": amount])
-            #expect(value(first.object(), "payment.refunded") as? Bool == false)
+            #expect(value(first.object(), "payment.amount.from.total") as? Int == 4000)
             self.expectError(
                 try await mock.post(
                     "api/transaction",
@@ -119,18 +126,20 @@ struct PlacetoPayTransactionTests {
                 message: "The amount to reverse (7000) exceeds the amount that can still be refunded (6000)")
             let rest = try await mock.post(
                 "api/transaction", ["internalReference": reference, "action": "reverse", "amount": ["total": 6000]])
-            #expect(value(rest.object(), "payment.refunded") as? Bool == true)
+            #expect(value(rest.object(), "payment.amount.from.total") as? Int == 6000)
+            #expect(value(try await mock.query(requestId), "payment.0.refunded") as? Bool == true)
         }
     }
 
     @Test("legacy /api/reverse answers {status, payment}")
     func legacyReverse() async throws {
         try await withPlacetoPay { mock in
-            let (_, reference) = try await self.paid(mock)
+            let (requestId, reference) = try await self.paid(mock)
             let response = try await mock.post("api/reverse", ["internalReference": reference])
             #expect(response.status == .ok)
-            #expect(value(response.object(), "payment.internalReference") as? Int == reference)
-            #expect(value(response.object(), "payment.refunded") as? Bool == true)
+            #expect(string(response.object(), "status.status") == "APPROVED")
+            #expect(value(response.object(), "payment.internalReference") as? Int != reference)
+            #expect(value(try await mock.query(requestId), "payment.0.refunded") as? Bool == true)
         }
     }
 
@@ -164,7 +173,7 @@ struct PlacetoPayTransactionTests {
         }
     }
 
-    @Test("checkin sessions: checkout captures, reauthorization changes the amount")
+    @Test("checkin sessions: reauthorization and checkout answer new transactions; the old ones are closed")
     func checkin() async throws {
         try await withPlacetoPay { mock in
             let (_, reference) = try await self.paid(mock, PlacetoPayHarness.sessionBody(["type": "checkin"]))
@@ -172,11 +181,17 @@ struct PlacetoPayTransactionTests {
                 "api/transaction",
                 ["internalReference": reference, "action": "reauthorization", "amount": ["total": 12000]])
             #expect(value(reauthorize.object(), "payment.amount.from.total") as? Int == 12000)
-            let capture = try await mock.post(
-                "api/transaction", ["internalReference": reference, "action": "checkout"])
-            #expect(string(capture.object(), "status.status") == "OK")
+            let renewed = try #require(value(reauthorize.object(), "payment.internalReference") as? Int)
+            #expect(renewed != reference)
             #expect(
                 try await mock.post("api/transaction", ["internalReference": reference, "action": "checkout"]).status
+                    == .badRequest)
+            let capture = try await mock.post(
+                "api/transaction", ["internalReference": renewed, "action": "checkout"])
+            #expect(string(capture.object(), "status.status") == "APPROVED")
+            #expect(value(capture.object(), "payment.internalReference") as? Int != renewed)
+            #expect(
+                try await mock.post("api/transaction", ["internalReference": renewed, "action": "checkout"]).status
                     == .badRequest)
         }
     }
