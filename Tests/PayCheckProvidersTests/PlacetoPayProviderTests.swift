@@ -243,7 +243,7 @@ struct PlacetoPayProviderTests {
         let provider = PlacetoPayProvider()
         #expect(provider.description.actions[.call] == [
             "createSession", "querySession", "cancelSession", "transaction", "reverse", "collect",
-            "verifyNotification", "signNotification",
+            "invalidateToken", "gatewayToken", "gatewayInformation", "verifyNotification", "signNotification",
         ])
         #expect(provider.description.spec(.call, "createSession")?.authKeys == PlacetoPayAuthOverrides.keys)
         #expect(provider.description.spec(.payer, "pay")?.parameters?.contains("card") == true)

@@ -45,7 +45,10 @@ check("transaction parsed", transaction.status.status.value == "APPROVED" and tr
       f"internalReference {transaction.internal_reference}")
 
 reversed_ = client.reverse(str(transaction.internal_reference))
-check("reverse", reversed_.status.status.value == "OK" and reversed_.payment and reversed_.payment.refunded)
+# OpenAPI /api/transaction `Reverse` example: the refund transaction, APPROVED/00, with its own internalReference.
+check("reverse", reversed_.status.status.value == "APPROVED" and reversed_.payment
+      and reversed_.payment.internal_reference != transaction.internal_reference)
+check("refunded after reverse", client.query(created.request_id).payment[0].refunded)
 
 try:
     client.query(999999)

@@ -53,6 +53,15 @@ struct PlacetoPayAPIRoutes: Sendable {
         self.api("placetopay/api/collect", on: router) { state, outbox, call in
             try state.collect(call.body, site: call.site, now: call.now, baseURL: baseURL(), outbox: &outbox)
         }
+        self.api("placetopay/api/instrument/invalidate", on: router) { state, _, call in
+            try state.invalidateToken(call.body, site: call.site, now: call.now)
+        }
+        self.api("placetopay/api/gateway/token", on: router) { state, _, call in
+            try state.gatewayToken(call.body, site: call.site, now: call.now)
+        }
+        self.api("placetopay/api/gateway/information", on: router) { state, _, call in
+            try state.gatewayInformation(call.body, site: call.site, now: call.now)
+        }
         self.registerCheckoutPage(on: router)
         let environment = self.context.environment
         for path in ["placetopay", "placetopay/**"] {

@@ -21,7 +21,7 @@ extension PlacetoPaySession {
     /// The echo of the create request without `auth` (§1.5), plus `fields` with a `_processUrl_` entry.
     ///
     /// Booleans are normalised to JSON booleans (the Python client sends `"true"`/`"false"` strings), `locale`
-    /// and `expiration` filled with the effective values, `null` members left out (so no string field is ever
+    /// and a defaulted `expiration` filled with the effective values, `null` members left out (so no string field is ever
     /// null); every other member is echoed as parsed. Keys are written sorted (key order is not significant,
     /// providers.md §1.1).
     var requestEcho: Value {
@@ -39,7 +39,11 @@ extension PlacetoPaySession {
                 ]))
         }
         if !fields.isEmpty { members["fields"] = .array(fields) }
-        members["expiration"] = .string(PlacetoPayStatus.format(self.expiresAt))
+        // A sent `expiration` is echoed as sent; a defaulted one in UTC with milliseconds, as the docs' query
+        // examples show it (`2023-03-09T23:09:14.946Z`, OpenAPI and session reference page).
+        if self.request.expiration == nil {
+            members["expiration"] = .string(ISOTimestamp.format(self.expiresAt, fraction: .always))
+        }
         for key in ["captureAddress", "skipResult", "noBuyerFill"] {
             if let value = members[key] { members[key] = Self.boolEcho(value) }
         }

@@ -25,6 +25,10 @@ struct PlacetoPaySite: Sendable, Equatable {
     var notificationRetries: WebhookRetrySchedule = .once
     /// The default `locale` of the site's sessions (§1.4), and the fallback for a missing or unsupported one.
     var locale = "es_CO"
+    /// Whether the site may create `metadata.requiresConfirmation` sessions (confirmation-flow page: "The
+    /// merchant's site must have the `allowConfirmationFlow` setting enabled"). On for the mock's sites by default
+    /// (a choice, so the flow can be tried at once); a site may set it off.
+    var allowConfirmationFlow = true
     /// How long after approval a transaction is settled in the bank network. Before that a `reverse` must be
     /// full (refund page: "partial refunds cannot be made"). The page gives no timing; the default `0s` settles at
     /// once, and a site may set e.g. `1d` (`mock: site` with `settlementDelay`).
@@ -51,6 +55,7 @@ struct PlacetoPaySite: Sendable, Equatable {
             "notificationAlgorithm": .string(self.notificationAlgorithm.rawValue),
             "notificationRetries": .array(self.notificationRetries.retryOffsetTexts.map { .string($0) }),
             "locale": .string(self.locale),
+            "allowConfirmationFlow": .bool(self.allowConfirmationFlow),
             "settlementDelay": .string("\(Value.format(self.settlementDelay))s"),
         ])
     }

@@ -77,6 +77,14 @@ extension PlacetoPayState {
             }
             site.locale = locale
         }
+        if let value = json["allowConfirmationFlow"] {
+            guard let flag = value.boolValue else {
+                throw MockHTTPError(
+                    .badRequest,
+                    "'allowConfirmationFlow' must be true or false, got \(MockHTTPError.quoted(value.displayText))")
+            }
+            site.allowConfirmationFlow = flag
+        }
         if let value = json["settlementDelay"] {
             guard let text = value.stringValue, let seconds = try? DurationText.parse(text) else {
                 throw MockHTTPError(

@@ -13,6 +13,15 @@ extension PlacetoPayState {
     ) throws(MockHTTPError) -> Value {
         var session = try self.payableSession(attempt.requestId, now: now, outbox: &outbox)
         let card = PlacetoPayCard(number: attempt.cardNumber, expiry: attempt.expiry)
+        if let allowed = session.request.paymentMethods,
+            !allowed.contains(card.brand.paymentMethod), !allowed.contains(card.brand.franchise.lowercased())
+        {
+            // `paymentMethod` restricts what the checkout offers (OpenAPI `RedirectRequest.paymentMethod`).
+            throw MockHTTPError(
+                .conflict,
+                "session \(session.requestId) offers only \(allowed.joined(separator: ", ")); a "
+                    + "\(card.brand.paymentMethod) card cannot be used")
+        }
         var cardAttempt = PlacetoPayTestCard.Attempt(
             otp: attempt.otp, expiry: attempt.expiry, cvv: attempt.cvv, amount: 0, currency: session.request.currency)
 

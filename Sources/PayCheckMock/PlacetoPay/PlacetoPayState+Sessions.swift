@@ -11,6 +11,11 @@ extension PlacetoPayState {
         baseURL: String
     ) throws(PlacetoPayFailure) -> Value {
         let request = try PlacetoPaySessionRequest.parse(body, mode: .create, now: now)
+        if request.requiresConfirmation, !site.allowConfirmationFlow {
+            throw PlacetoPayFailure.invalidField(
+                "The metadata.requiresConfirmation field needs a site with the allowConfirmationFlow setting enabled",
+                at: now)
+        }
         let session = self.newSession(request, site: site, now: now, baseURL: baseURL, isCollect: false)
         self.sessions[session.requestId] = session
         return .object([
@@ -63,7 +68,7 @@ extension PlacetoPayState {
         outbox: inout [PlacetoPayNotification]
     ) throws(PlacetoPayFailure) -> Value {
         let request = try PlacetoPaySessionRequest.parse(body, mode: .collect, now: now)
-        guard let token = request.token, let stored = self.tokens[token], stored.login == site.login else {
+        guard let stored = self.storedToken(token: request.token, subtoken: request.subtoken, site: site) else {
             throw PlacetoPayFailure.invalidToken(at: now)
         }
         var session = self.newSession(request, site: site, now: now, baseURL: baseURL, isCollect: true)

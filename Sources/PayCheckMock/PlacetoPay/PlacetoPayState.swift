@@ -15,6 +15,8 @@ struct PlacetoPayState {
     var sessionOfTransaction: [Int: Int] = [:]
     /// Tokenized cards by token.
     var tokens: [String: PlacetoPaySubscription] = [:]
+    /// The token of each sub-token.
+    var tokenOfSubtoken: [String: String] = [:]
     /// Nonces already accepted, for replay detection (§1.2); indexed so a request costs O(1), see the type.
     var nonces = NonceLedger()
     /// Every notification delivery attempt, oldest first.
@@ -119,6 +121,7 @@ struct PlacetoPayState {
                 status: PlacetoPayStatus.Name.ok, reason: PlacetoPayStatus.Reason.approved,
                 message: "The card has been tokenized successfully", date: date))
         self.tokens[subscription.token] = subscription
+        self.tokenOfSubtoken[subscription.subtoken] = subscription.token
         session.subscription = subscription
     }
 

@@ -14,6 +14,12 @@ public enum PlacetoPayOperation: String, Sendable, CaseIterable {
     case reverse
     /// `POST {base}/api/collect` — charge a stored token without the payer (§1.8).
     case collect
+    /// `POST {base}/api/instrument/invalidate` — invalidate a token or sub-token (OpenAPI file).
+    case invalidateToken
+    /// `POST {base}/api/gateway/token` — look up a tokenization by token or sub-token (OpenAPI file).
+    case gatewayToken
+    /// `POST {base}/api/gateway/information` — how a card or token would be processed (OpenAPI file).
+    case gatewayInformation
     /// Local: check a received notification's `signature` with the secret key (§1.9).
     case verifyNotification
     /// Local: compute a notification `signature`, e.g. to build a tampered copy (§1.9).
@@ -57,6 +63,15 @@ public enum PlacetoPayOperation: String, Sendable, CaseIterable {
         case .collect:
             path = "/api/collect"
             parameters = ["locale", "payer", "buyer", "payment", "instrument", "fields", "metadata"].map { Parameter($0) } + clientDefaults
+        case .invalidateToken:
+            path = "/api/instrument/invalidate"
+            parameters = [Parameter("locale"), Parameter("instrument", required: true)]
+        case .gatewayToken:
+            path = "/api/gateway/token"
+            parameters = [Parameter("locale"), Parameter("instrument", required: true)]
+        case .gatewayInformation:
+            path = "/api/gateway/information"
+            parameters = [Parameter("locale"), Parameter("instrument", required: true), Parameter("payment")]
         case .verifyNotification, .signNotification:
             return nil
         }

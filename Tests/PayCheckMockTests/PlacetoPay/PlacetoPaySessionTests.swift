@@ -44,7 +44,7 @@ struct PlacetoPaySessionTests {
             #expect(value(body, "request.payment.amount.total") as? Int == 10000)
             #expect(value(body, "request.payment.allowPartial") as? Bool == false)
             #expect(string(body, "request.locale") == "en_US")
-            #expect(string(body, "request.expiration") == "2026-01-15T05:30:00-05:00")
+            #expect(string(body, "request.expiration") == "2026-01-15T10:30:00.000Z", "a defaulted expiration: UTC with milliseconds, as the docs show it")
             #expect(string(body, "request.fields.0.keyword") == "_processUrl_")
             #expect(string(body, "request.fields.0.displayOn") == "none")
             #expect(string(body, "request.fields.0.value")?.hasPrefix("http://localhost/placetopay/session/1/") == true)

@@ -209,6 +209,10 @@ struct PlacetoPayTransactionTests {
 
             var body = PlacetoPayHarness.sessionBody(reference: "COLLECT-1", total: 5000)
             body["instrument"] = ["token": ["token": token]]
+            let withoutPayer = try await mock.post("api/collect", body)
+            #expect(withoutPayer.status == .badRequest)
+            #expect(string(withoutPayer.object(), "status.message") == "The payer field is required")
+            body["payer"] = ["name": "Ana", "surname": "Ruiz", "email": "ana@example.com"]
             let collect = try await mock.post("api/collect", body)
             #expect(collect.status == .ok)
             #expect(collect.object()["requestId"] as? Int == requestId + 1)
