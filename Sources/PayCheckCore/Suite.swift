@@ -16,6 +16,9 @@ public struct Suite: Sendable {
     public var cases: [Case]
     /// Where `suite:` is.
     public var location: SourceLocation
+    /// A ``StableDigest`` of the suite's text and the text of every file it includes, set by the loader: two
+    /// reports ran the same suite only if this matches.
+    public var sourceDigest = ""
 
     /// Creates a suite.
     public init(

@@ -81,8 +81,10 @@ public struct SuiteLoader: Sendable {
             }
             diagnostics += parser.diagnostics
             switch outcome {
-            case .suite(let suite):
+            case .suite(var suite):
                 suiteFiles.append(file)
+                suite.sourceDigest = StableDigest.of(
+                    [text] + parser.includedSources.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
                 if !parser.diagnostics.hasErrors { suites.append(suite) }
             case .fragment:
                 break

@@ -117,8 +117,28 @@ public struct ConsoleReporter: Sendable {
             let title = result.allowEmpty ? "not checked (allowed by --allow-empty):" : style.yellow("NOT CHECKED") + " — this run is not a conformance verdict:"
             blocks.append(([title] + result.notChecked.map { "  - " + $0 }).joined(separator: "\n"))
         }
+        if let baseline = result.baseline { blocks.append(baselineLines(baseline, gate: result.failOn)) }
         blocks.append(line + "\n" + exitMeaning(result.exitCode))
         return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The changes against `--baseline`, case by case.
+    private func baselineLines(_ baseline: BaselineComparison, gate: FailOn) -> String {
+        var lines = ["compared with \(baseline.file):"]
+        if baseline.isEmpty { lines.append("  no case changed its verdict") }
+        func section(_ title: String, _ items: [String], _ paint: (String) -> String) {
+            guard !items.isEmpty else { return }
+            lines.append("  " + paint("\(title) (\(items.count))"))
+            lines += items.map { "    " + $0 }
+        }
+        section("newly failing", baseline.newlyFailing.map { "\($0.key) — \($0.before?.rawValue ?? "new") → \($0.after.rawValue)" }, style.red)
+        section("newly passing", baseline.newlyPassing.map { "\($0.key) — \($0.before?.rawValue ?? "new") → \($0.after.rawValue)" }, style.green)
+        section("new cases", baseline.added.map { "\($0.key) — \($0.after.rawValue)" }, { $0 })
+        section("removed cases", baseline.removed.map { "\($0.key) — was \($0.before.rawValue)" }, style.dim)
+        if gate == .newFailures {
+            lines.append("  gate: --fail-on new-failures (failures that were already failing in the baseline do not fail this run)")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// One line per provider: how many rows of its mapping table and error catalog the run exercised.

@@ -1,9 +1,13 @@
 import Foundation
+import PayCheckCore
 import PayCheckRunner
 
-/// Renders a run as one self-contained HTML page (no scripts, no external assets): the verdict, the
-/// provider × outcome / error-code coverage matrix, failures and errors first with their locations and
-/// expected/actual values, then every suite with collapsible transcripts. A pure function of the result.
+/// Renders a run as one self-contained HTML page (no external assets; it works offline): the verdict, the
+/// provider × outcome / error-code coverage matrix, the changes against a baseline, failures and errors first with
+/// their locations and expected/actual values, then every suite with collapsible transcripts. A small inline script
+/// filters the cases by status and provider and by text (case names and messages), keeps the shown counts up to
+/// date, and puts the filter in the URL; every case has a stable anchor (`#case-…`, from its file and name).
+/// Without scripts every case is shown. A pure function of the result.
 public enum HTMLReporter {
     /// The page for a run.
     public static func render(_ result: RunResult) -> String {
@@ -22,9 +26,11 @@ public enum HTMLReporter {
 
             """
         html += coverage(result)
+        html += baseline(result)
         html += problems(result)
+        html += toolbar(result)
         html += suites(result)
-        html += "</main></body></html>\n"
+        html += "</main><script>\(script)</script></body></html>\n"
         return html
     }
 
@@ -58,7 +64,8 @@ public enum HTMLReporter {
         var out = ""
         for suite in result.suites {
             for testCase in suite.cases where testCase.verdict == .failed || testCase.verdict == .error {
-                out += "<article class=\(testCase.verdict.rawValue)><h3>\(testCase.verdict == .failed ? "✘" : "!") \(h(suite.displayName)) › \(h(testCase.name))</h3>\n"
+                out += "<article class=\(testCase.verdict.rawValue)><h3>\(testCase.verdict == .failed ? "✘" : "!") \(h(suite.displayName)) › "
+                out += "<a href=\"#\(anchor(suite, testCase))\">\(h(testCase.name))</a></h3>\n"
                 if let step = testCase.failingStep {
                     out += "<p>step <b>\(h(step.name))</b> at <code>\(h(step.location.description))</code></p>\n"
                     if !step.mismatches.isEmpty {
@@ -80,17 +87,28 @@ public enum HTMLReporter {
     static func suites(_ result: RunResult) -> String {
         var out = "<section><h2>Suites</h2>\n"
         for suite in result.suites {
+            var anchors = self.anchors(suite)
             let failing = suite.count(.failed) + suite.count(.error)
-            out += "<details\(failing > 0 ? " open" : "")><summary class=\(failing > 0 ? "bad" : "good")><b>\(h(suite.displayName))</b> <code>\(h(suite.file))</code>"
+            out += "<details class=suite data-provider=\"\(h(suite.providerOrHTTP))\"\(failing > 0 ? " open" : "")>"
+            out += "<summary class=\(failing > 0 ? "bad" : "good")><b>\(h(suite.displayName))</b> <code>\(h(suite.file))</code>"
             out += " — \(suite.count(.passed)) passed, \(suite.count(.failed)) failed, \(suite.count(.error)) errors, \(suite.count(.skipped)) skipped</summary>\n<ul>\n"
             for testCase in suite.cases {
+                let anchor = anchors[testCase.name]?.removeFirst() ?? ""
                 let mark = switch testCase.verdict {
                 case .passed: "✔"
                 case .failed: "✘"
                 case .error: "!"
                 case .skipped: "–"
                 }
-                out += "<li class=\(testCase.verdict.rawValue)>\(mark) \(h(testCase.name)) <small>\(ReportFormat.milliseconds(testCase.duration)) ms"
+                let text = ([suite.displayName, testCase.name, testCase.problemSummary] + (testCase.skipReason.map { [$0] } ?? []))
+                    .joined(separator: " ").lowercased()
+                out += "<li class=\"case \(testCase.verdict.rawValue)\" id=\"\(anchor)\" data-status=\(testCase.verdict.rawValue)"
+                out += " data-provider=\"\(h(suite.providerOrHTTP))\" data-text=\"\(h(text))\">\(mark) \(h(testCase.name))"
+                out += " <a class=anchor href=\"#\(anchor)\" title=\"link to this case\">#</a>"
+                if testCase.verdict == .failed || testCase.verdict == .error {
+                    out += " <span class=why>\(h(testCase.problemSummary))</span>"
+                }
+                out += " <small>\(ReportFormat.milliseconds(testCase.duration)) ms"
                 if let reason = testCase.skipReason { out += " · \(h(reason))" }
                 out += "</small>\(transcript(testCase))</li>\n"
             }
@@ -98,6 +116,81 @@ public enum HTMLReporter {
         }
         return out + "</section>\n"
     }
+
+    /// The stable anchor of a case: `case-` and a digest of its file and name, the same in every run.
+    static func anchor(_ suite: SuiteResult, _ testCase: CaseResult) -> String {
+        anchors(suite)[testCase.name]?.first ?? "case-" + StableDigest.of([suite.file, testCase.name]).prefix(16)
+    }
+
+    /// The anchors of a suite's cases by name: a name used twice in a file gets a second, numbered anchor.
+    static func anchors(_ suite: SuiteResult) -> [String: [String]] {
+        var anchors: [String: [String]] = [:]
+        for testCase in suite.cases {
+            let n = anchors[testCase.name]?.count ?? 0
+            let parts = n == 0 ? [suite.file, testCase.name] : [suite.file, testCase.name, String(n)]
+            anchors[testCase.name, default: []].append("case-" + StableDigest.of(parts).prefix(16))
+        }
+        return anchors
+    }
+
+    /// The filter bar: status checkboxes with the shown counts, a provider choice, a text search.
+    static func toolbar(_ result: RunResult) -> String {
+        let counts = result.counts
+        let providers = Set(result.suites.map(\.providerOrHTTP)).sorted()
+        var out = "<section id=filters><h2>Cases</h2><form class=bar onsubmit=\"return false\">\n"
+        for (status, label, total) in [
+            ("passed", "passed", counts.passed), ("failed", "failed", counts.failed), ("error", "errors", counts.errors),
+            ("skipped", "skipped", counts.skipped),
+        ] {
+            out += "<label class=\(status)><input type=checkbox name=status value=\(status) checked> \(label) "
+            out += "<span class=count data-count=\(status)>\(total)</span></label>\n"
+        }
+        out += "<label>provider <select name=provider><option value=\"\">all</option>"
+        out += providers.map { "<option value=\"\(h($0))\">\(h($0))</option>" }.joined()
+        out += "</select></label>\n<label>search <input type=search name=q placeholder=\"case name or message\"></label>\n"
+        out += "<span>showing <b id=shown>\(counts.total)</b> of \(counts.total)</span></form></section>\n"
+        return out
+    }
+
+    /// The changes against `--baseline`.
+    static func baseline(_ result: RunResult) -> String {
+        guard let baseline = result.baseline else { return "" }
+        var out = "<section id=baseline><h2>Compared with <code>\(h(baseline.file))</code></h2>\n"
+        if baseline.isEmpty { out += "<p>No case changed its verdict.</p>\n" }
+        func list(_ title: String, _ items: [(CaseKey, String)]) {
+            guard !items.isEmpty else { return }
+            out += "<h3>\(h(title)) (\(items.count))</h3><ul>"
+            out += items.map { "<li><code>\(h($0.0.file))</code> › \(h($0.0.name)) — \(h($0.1))</li>" }.joined()
+            out += "</ul>\n"
+        }
+        list("Newly failing", baseline.newlyFailing.map { ($0.key, "\($0.before?.rawValue ?? "new") → \($0.after.rawValue)") })
+        list("Newly passing", baseline.newlyPassing.map { ($0.key, "\($0.before?.rawValue ?? "new") → \($0.after.rawValue)") })
+        list("New cases", baseline.added.map { ($0.key, $0.after.rawValue) })
+        list("Removed cases", baseline.removed.map { ($0.key, "was \($0.before.rawValue)") })
+        return out + "</section>\n"
+    }
+
+    /// Filters cases by the bar's status boxes, provider and search text; keeps counts and the URL in step.
+    static let script = """
+        (function(){var f=document.querySelector('#filters form');if(!f)return;
+        var cases=[].slice.call(document.querySelectorAll('li.case')),suites=[].slice.call(document.querySelectorAll('details.suite'));
+        function state(){var st=[].slice.call(f.querySelectorAll('input[name=status]:checked')).map(function(i){return i.value});
+        return{st:st,p:f.provider.value,q:f.q.value.trim().toLowerCase()}}
+        function apply(){var s=state(),shown=0,per={passed:0,failed:0,error:0,skipped:0};
+        cases.forEach(function(li){var okP=!s.p||li.dataset.provider===s.p,okQ=!s.q||li.dataset.text.indexOf(s.q)>=0;
+        if(okP&&okQ)per[li.dataset.status]++;var on=okP&&okQ&&s.st.indexOf(li.dataset.status)>=0;li.hidden=!on;if(on)shown++});
+        suites.forEach(function(d){var any=d.querySelector('li.case:not([hidden])');d.hidden=!any;if(any&&(s.q||s.st.length<4))d.open=true});
+        Object.keys(per).forEach(function(k){var e=f.querySelector('[data-count='+k+']');if(e)e.textContent=per[k]});
+        document.getElementById('shown').textContent=shown;
+        var h=new URLSearchParams();if(s.st.length<4)h.set('status',s.st.join(','));if(s.p)h.set('provider',s.p);if(s.q)h.set('q',s.q);
+        var t=h.toString();if(location.hash.indexOf('#case-')!==0)history.replaceState(null,'',t?'#'+t:location.pathname+location.search)}
+        function load(){var raw=location.hash.slice(1);if(!raw||raw.indexOf('case-')===0){var li=raw&&document.getElementById(raw);
+        if(li){var d=li.closest('details');if(d)d.open=true;li.classList.add('target')}return}
+        var h=new URLSearchParams(raw),st=h.get('status');if(st!==null){var want=st.split(',');
+        [].slice.call(f.querySelectorAll('input[name=status]')).forEach(function(i){i.checked=want.indexOf(i.value)>=0})}
+        if(h.get('provider'))f.provider.value=h.get('provider');if(h.get('q'))f.q.value=h.get('q')}
+        f.addEventListener('input',apply);f.addEventListener('change',apply);load();apply()})();
+        """
 
     /// The case's redacted transcript, folded.
     static func transcript(_ testCase: CaseResult) -> String {
@@ -137,5 +230,8 @@ public enum HTMLReporter {
         article{border-left:4px solid #b3261e;padding:4px 12px;margin:12px 0}article.error{border-color:#9a6400}pre.err{color:#9a6400}
         summary.bad{color:#b3261e}summary.good{color:#1f7a3f}li{margin:2px 0}li.failed{color:#b3261e}li.error{color:#9a6400}
         li.skipped{color:#8a8f98}details.tx{display:inline;margin-left:6px}details.tx pre{color:#1d232a}
+        form.bar{display:flex;flex-wrap:wrap;gap:14px;align-items:center;padding:8px 0}form.bar .count{font-weight:600}
+        a.anchor{color:#8a8f98;text-decoration:none;margin-left:4px}span.why{color:#5b6169;font-size:12px}
+        li.target{background:#fff6d6}[hidden]{display:none!important}
         """
 }

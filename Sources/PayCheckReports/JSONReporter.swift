@@ -33,6 +33,37 @@ public enum JSONReporter {
             "warnings": .array(result.warnings.map(Value.string)),
             "suites": .array(result.suites.map(suite)),
             "coverage": coverage(result),
+            "baseline": result.baseline.map(baseline) ?? .null,
+            "run": .object([
+                "id": .string(result.runId),
+                "shard": result.shard.map { .object(["index": .int($0.index), "count": .int($0.count)]) } ?? .null,
+                "suiteDigest": .string(result.suiteDigest),
+                "mergedFrom": .int(result.mergedFrom),
+                "allowEmpty": .bool(result.allowEmpty),
+                "interrupted": .bool(result.interrupted),
+            ]),
+        ])
+    }
+
+    /// The comparison with `--baseline`.
+    private static func baseline(_ baseline: BaselineComparison) -> Value {
+        func change(_ change: BaselineComparison.Change) -> Value {
+            .object([
+                "file": .string(change.key.file), "name": .string(change.key.name),
+                "before": change.before.map { .string($0.rawValue) } ?? .null, "after": .string(change.after.rawValue),
+            ])
+        }
+        return .object([
+            "file": .string(baseline.file),
+            "newlyFailing": .array(baseline.newlyFailing.map(change)),
+            "newlyPassing": .array(baseline.newlyPassing.map(change)),
+            "added": .array(baseline.added.map(change)),
+            "removed": .array(baseline.removed.map { removed in
+                .object([
+                    "file": .string(removed.key.file), "name": .string(removed.key.name),
+                    "before": .string(removed.before.rawValue), "after": .null,
+                ])
+            }),
         ])
     }
 
@@ -72,6 +103,7 @@ public enum JSONReporter {
             "location": .string(step.location.description),
             "verdict": .string(step.verdict.rawValue),
             "attempts": .int(step.attempts),
+            "invalid": .bool(step.invalidStep),
             "duration": seconds(step.duration),
             "error": optional(step.error),
             "outcome": optional(step.outcome),

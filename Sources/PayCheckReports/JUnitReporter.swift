@@ -15,7 +15,14 @@ public enum JUnitReporter {
     public static let transcriptLimit = 64 * 1024
 
     /// Renders `result` as a JUnit XML document (UTF-8 text ending with a newline).
-    public static func render(_ result: RunResult) -> String {
+    ///
+    /// `locations: true` is the opt-in flavour (`--junit-locations`) that adds `file` and `line` to each
+    /// `<testcase>` — the line of the failed expectation, else of the case — for GitLab, CircleCI and
+    /// mikepenz/action-junit-report. `junit-10.xsd` has no such attributes, so that flavour is not valid against it.
+    public static func render(_ result: RunResult) -> String { render(result, locations: false) }
+
+    /// ``render(_:)`` with the choice of flavour.
+    public static func render(_ result: RunResult, locations: Bool) -> String {
         let counts = result.counts
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += "<testsuites"
@@ -26,14 +33,16 @@ public enum JUnitReporter {
         out += ">\n"
         var names = UniqueNames()
         for (index, suite) in result.suites.enumerated() {
-            out += renderSuite(suite, index: index, result: result, names: &names)
+            out += renderSuite(suite, index: index, result: result, locations: locations, names: &names)
         }
         out += "</testsuites>\n"
         return out
     }
 
     /// One `<testsuite>` element.
-    private static func renderSuite(_ suite: SuiteResult, index: Int, result: RunResult, names: inout UniqueNames) -> String {
+    private static func renderSuite(
+        _ suite: SuiteResult, index: Int, result: RunResult, locations: Bool, names: inout UniqueNames
+    ) -> String {
         var out = "  <testsuite"
         out += attributes([
             ("name", suite.displayName), ("tests", String(suite.cases.count)),
@@ -54,16 +63,19 @@ public enum JUnitReporter {
         let classname = "\(suite.providerOrHTTP).\(suite.fileStem)"
         for testCase in suite.cases {
             let name = names.claim(testCase.name.isEmpty ? "case at line \(testCase.location.line)" : testCase.name, in: classname)
-            out += renderCase(testCase, name: name, classname: classname)
+            let location = locations ? testCase.reportLocation : nil
+            out += renderCase(testCase, name: name, classname: classname, location: location)
         }
         out += "  </testsuite>\n"
         return out
     }
 
     /// One `<testcase>` element with its verdict child and transcript.
-    private static func renderCase(_ testCase: CaseResult, name: String, classname: String) -> String {
+    private static func renderCase(_ testCase: CaseResult, name: String, classname: String, location: SourceLocation?) -> String {
         var out = "    <testcase"
-        out += attributes([("name", name), ("classname", classname), ("time", ReportFormat.seconds3(testCase.duration))])
+        var pairs = [("name", name), ("classname", classname), ("time", ReportFormat.seconds3(testCase.duration))]
+        if let location { pairs += [("file", location.file), ("line", String(location.line))] }
+        out += attributes(pairs)
         var children: [String] = []
         switch testCase.verdict {
         case .passed:

@@ -12,7 +12,7 @@ public enum JSONReportSchema {
       "description": "Everything one `paycheck run` produced, already redacted. Durations are seconds rounded to milliseconds; times are ISO 8601 in UTC with milliseconds (`2026-01-15T10:00:00.250Z`); locations are `file:line:column`, 1-based. Optional fields are always present and `null` when absent.",
       "type": "object",
       "additionalProperties": false,
-      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "warnings", "suites", "coverage"],
+      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "warnings", "suites", "coverage", "baseline", "run"],
       "properties": {
         "schemaVersion": { "const": 1, "description": "The version of this shape; bumped on incompatible changes." },
         "tool": { "const": "paycheck", "description": "The tool that wrote the report." },
@@ -28,6 +28,42 @@ public enum JSONReportSchema {
         "notChecked": { "type": "array", "items": { "type": "string" }, "description": "Why the run checked less than it selected; empty when everything selected was checked." },
         "warnings": { "type": "array", "items": { "type": "string" }, "description": "Problems with the run's setup that did not stop it, e.g. a secret too short to be redacted safely." },
         "suites": { "type": "array", "items": { "$ref": "#/$defs/suite" }, "description": "Suite results in plan order." },
+        "baseline": {
+          "type": ["object", "null"],
+          "additionalProperties": false,
+          "required": ["file", "newlyFailing", "newlyPassing", "added", "removed"],
+          "description": "The comparison with a previous report (`--baseline`); null without one. Cases are matched by file and name.",
+          "properties": {
+            "file": { "type": "string", "description": "The baseline report, as given." },
+            "newlyFailing": { "type": "array", "items": { "$ref": "#/$defs/change" }, "description": "Cases that fail or error now and passed or were skipped before." },
+            "newlyPassing": { "type": "array", "items": { "$ref": "#/$defs/change" }, "description": "Cases that pass now and failed or errored before." },
+            "added": { "type": "array", "items": { "$ref": "#/$defs/change" }, "description": "Cases the baseline did not have (before is null)." },
+            "removed": { "type": "array", "items": { "$ref": "#/$defs/change" }, "description": "Cases of the baseline this run does not have (after is null)." }
+          }
+        },
+        "run": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["id", "shard", "suiteDigest", "mergedFrom", "allowEmpty", "interrupted"],
+          "description": "What `paycheck merge` needs to put the shards of one run back together.",
+          "properties": {
+            "id": { "type": "string", "description": "The run id (`--run-id`, or the CI's run id: GITHUB_RUN_ID, CI_PIPELINE_ID); the same in every shard of one run." },
+            "shard": {
+              "type": ["object", "null"],
+              "additionalProperties": false,
+              "required": ["index", "count"],
+              "description": "Which shard this report is (`--shard k/n`); null for a whole run or a merge.",
+              "properties": {
+                "index": { "type": "integer", "minimum": 1, "description": "k, 1-based." },
+                "count": { "type": "integer", "minimum": 1, "description": "n." }
+              }
+            },
+            "suiteDigest": { "type": "string", "description": "A digest of the selected suites' text and case names before sharding: equal for every shard of one run." },
+            "mergedFrom": { "type": "integer", "minimum": 0, "description": "How many reports `paycheck merge` combined into this one; 0 for a run." },
+            "allowEmpty": { "type": "boolean", "description": "Whether the run was allowed to check nothing (`--allow-empty`)." },
+            "interrupted": { "type": "boolean", "description": "Whether a signal stopped the run." }
+          }
+        },
         "coverage": {
           "type": "object",
           "description": "Per provider id (raw HTTP suites are left out): what the run observed, for the provider × outcome/error-code matrix. Steps of every verdict count.",
@@ -35,6 +71,18 @@ public enum JSONReportSchema {
         }
       },
       "$defs": {
+        "change": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["file", "name", "before", "after"],
+          "description": "A case whose verdict changed against the baseline.",
+          "properties": {
+            "file": { "type": "string", "description": "The suite file." },
+            "name": { "type": "string", "description": "The case name." },
+            "before": { "type": ["string", "null"], "enum": ["passed", "failed", "error", "skipped", null], "description": "The verdict in the baseline; null for a new case." },
+            "after": { "type": ["string", "null"], "enum": ["passed", "failed", "error", "skipped", null], "description": "The verdict now; null for a removed case." }
+          }
+        },
         "seconds": { "type": "number", "minimum": 0, "description": "Seconds, rounded to milliseconds." },
         "time": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$", "description": "ISO 8601 in UTC with milliseconds." },
         "location": { "type": "string", "pattern": "^.+:[0-9]+:[0-9]+$", "description": "`file:line:column` in a suite file, 1-based." },
@@ -95,13 +143,14 @@ public enum JSONReportSchema {
         "step": {
           "type": "object",
           "additionalProperties": false,
-          "required": ["name", "location", "verdict", "attempts", "duration", "error", "outcome", "nativeState", "errorCode", "mismatches", "exchanges"],
+          "required": ["name", "location", "verdict", "attempts", "invalid", "duration", "error", "outcome", "nativeState", "errorCode", "mismatches", "exchanges"],
           "description": "One step (its last attempt when retried).",
           "properties": {
             "name": { "type": "string", "description": "The step label." },
             "location": { "$ref": "#/$defs/location", "description": "Where the step is written." },
             "verdict": { "$ref": "#/$defs/verdict", "description": "The step verdict." },
             "attempts": { "type": "integer", "minimum": 0, "description": "How many attempts ran (1 without retry)." },
+            "invalid": { "type": "boolean", "description": "Whether the step is invalid as written (the suite must change; exit 2)." },
             "duration": { "$ref": "#/$defs/seconds", "description": "Seconds, all attempts included." },
             "error": { "type": ["string", "null"], "description": "Why the step could not run (verdict `error`); null otherwise." },
             "outcome": { "type": ["string", "null"], "description": "The canonical outcome observed (`succeeded`, `pending`, `rejected`…), for provider steps." },

@@ -19,6 +19,8 @@ public struct RunConfiguration: Sendable {
     public var filter: String?
     /// Run only shard `index` (1-based) of `count`.
     public var shard: (index: Int, count: Int)?
+    /// Identifies the run across its shards (`--run-id`, or the CI's run id); written into the reports.
+    public var runId = ""
     /// Stop starting new cases after the first failure or error.
     public var failFast = false
     /// Seconds one HTTP exchange may take unless a step says otherwise.

@@ -18,12 +18,16 @@ public struct RunPlan: Sendable {
     public var suites: [Suite]
     /// The selected cases, suite by suite.
     public var items: [Item]
+    /// A ``StableDigest`` of everything selected before sharding — each suite's file, text digest and selected
+    /// case names — so the shards of one run share it and `paycheck merge` can tell them from other runs.
+    public var selectionDigest: String
 
     /// Selects cases from loaded suites.
     public init(suites all: [Suite], configuration: RunConfiguration, hasProviderCredentials: (String) -> Bool = { _ in true }) {
         var suites: [Suite] = []
         var items: [Item] = []
         var ordinal = 0
+        var digest = StableDigest()
         for suite in all {
             var selected: [Item] = []
             for (caseIndex, testCase) in suite.cases.enumerated() {
@@ -35,6 +39,9 @@ public struct RunPlan: Sendable {
                     if !name.contains(filter) && !suite.file.lowercased().contains(filter) { continue }
                 }
                 defer { ordinal += 1 }
+                digest.add(suite.file)
+                digest.add(suite.sourceDigest)
+                digest.add(testCase.name)
                 if let shard = configuration.shard, ordinal % shard.count != shard.index - 1 { continue }
                 var reason = testCase.skip.map { "skip: \($0)" }
                 if reason == nil, testCase.requires.contains("mock"), !configuration.target.hasMockControl {
@@ -52,6 +59,7 @@ public struct RunPlan: Sendable {
         }
         self.suites = suites
         self.items = items
+        self.selectionDigest = digest.hex
     }
 
     /// Cases with an action that changes state every case shares (the mock clock, a reset, anything a provider

@@ -247,6 +247,18 @@ public struct RunResult: Sendable {
     public var interrupted = false
     /// Problems with the run's setup that did not stop it, such as a secret too short to be redacted.
     public var warnings: [String]
+    /// Identifies the run across its shards (``RunConfiguration/runId``).
+    public var runId = ""
+    /// Which shard this is (`--shard k/n`), or `nil` for a whole run (and a merge of all shards).
+    public var shard: (index: Int, count: Int)?
+    /// ``RunPlan/selectionDigest``: the same for every shard of one run over the same suites.
+    public var suiteDigest = ""
+    /// The reports a merge was made of, when this result is a merge.
+    public var mergedFrom = 0
+    /// The comparison with a previous run, when `--baseline` gave one.
+    public var baseline: BaselineComparison?
+    /// What fails the gate; `.newFailures` needs a ``baseline``.
+    public var failOn: FailOn = .any
 
     /// Creates a run result.
     public init(
@@ -279,6 +291,14 @@ public struct RunResult: Sendable {
         let c = counts
         if interrupted { return 130 }
         if suites.contains(where: { $0.cases.contains { $0.hasInvalidStep } }) { return 2 }
+        if failOn == .newFailures, let baseline {
+            // Only regressions count: cases that fail or error now and did not before, and new cases that do.
+            let regressions = baseline.newlyFailing + baseline.failingAdded
+            if regressions.contains(where: { $0.after == .error }) { return 3 }
+            if !regressions.isEmpty { return 1 }
+            if !notChecked.isEmpty && !allowEmpty { return 4 }
+            return 0
+        }
         if c.errors > 0 { return 3 }
         if c.failed > 0 { return 1 }
         if !notChecked.isEmpty && !allowEmpty { return 4 }
@@ -288,6 +308,7 @@ public struct RunResult: Sendable {
     /// The verdict in words, as every report shows it.
     public var verdictWord: String {
         switch exitCode {
+        case 0 where failOn == .newFailures && (counts.failed + counts.errors) > 0: "no new failures"
         case 0: notChecked.isEmpty ? "conformant" : "nothing checked (allowed by --allow-empty)"
         case 1: "not conformant"
         case 2: "suite invalid"

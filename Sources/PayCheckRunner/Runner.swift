@@ -195,6 +195,9 @@ public struct Runner: Sendable {
         result.interrupted = Task.isCancelled
         result.notChecked = notChecked(plan, suites)
         result.allowEmpty = configuration.allowEmpty
+        result.runId = configuration.runId
+        result.shard = configuration.shard
+        result.suiteDigest = plan.selectionDigest
         return result
     }
 

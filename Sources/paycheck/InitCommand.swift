@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PayCheckCore
 
 /// `paycheck init`: scaffolds a merchant's suite folder — a first suite that passes on the embedded mock and the CI
 /// jobs that run it — without overwriting anything.
@@ -9,7 +10,9 @@ struct InitCommand: ParsableCommand {
         abstract: "Create a suite folder with a first PlacetoPay suite and CI job examples.",
         discussion: """
             Writes <folder>/suites/placetopay/smoke.yaml (create a session, pay it as the payer, query it:
-            it passes on the embedded mock), <folder>/ci/github-actions.yml and <folder>/ci/gitlab-ci.yml.
+            it passes on the embedded mock), <folder>/suites/paycheck.schema.json (the suite schema, which
+            the suite's '# yaml-language-server: $schema=…' line points VS Code and JetBrains IDEs at),
+            <folder>/ci/github-actions.yml and <folder>/ci/gitlab-ci.yml.
             Existing files are never overwritten: init stops and names them.
             """)
 
@@ -39,6 +42,7 @@ struct InitCommand: ParsableCommand {
     static func files(folder: String) -> [(path: String, text: String)] {
         [
             ("\(folder)/suites/placetopay/smoke.yaml", smokeSuite),
+            ("\(folder)/suites/paycheck.schema.json", SuiteSchema.jsonSchema),
             ("\(folder)/ci/github-actions.yml", githubJob(folder: folder)),
             ("\(folder)/ci/gitlab-ci.yml", gitlabJob(folder: folder)),
         ]
@@ -46,6 +50,7 @@ struct InitCommand: ParsableCommand {
 
     /// A first PlacetoPay suite that passes on the embedded mock.
     static let smokeSuite = """
+        # yaml-language-server: $schema=../paycheck.schema.json
         # A first conformance suite: edit it, then add your own cases. Reference: PayCheck's README.
         suite: My shop · PlacetoPay smoke test
         provider: placetopay

@@ -42,8 +42,8 @@ struct PayCheckCommand: AsyncParsableCommand {
             """,
         version: payCheckVersion,
         subcommands: [
-            RunCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self, InitCommand.self,
-            VersionCommand.self,
+            RunCommand.self, MergeCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self,
+            StatesCommand.self, SchemaCommand.self, InitCommand.self, VersionCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

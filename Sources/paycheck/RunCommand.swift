@@ -53,9 +53,6 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Stop starting cases after the first failure or error.")
     var failFast = false
 
-    @Flag(name: .long, help: "Write no report files (console only).")
-    var noReports = false
-
     @Flag(name: .long, help: "Let a run that checked nothing (every case skipped, a provider without credentials) exit 0.")
     var allowEmpty = false
 
@@ -65,14 +62,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Time limit of the whole run (e.g. 10m).", valueName: "duration"))
     var runTimeout: String?
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the JUnit report ('' to skip).", valueName: "path"))
-    var reportJunit: String = "Reports/junit.xml"
+    @OptionGroup(title: "Reports and CI") var reports: ReportOptions
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the JSON report ('' to skip).", valueName: "path"))
-    var reportJson: String = "Reports/report.json"
-
-    @Option(name: .long, help: ArgumentHelp("Where to write the HTML report ('' to skip).", valueName: "path"))
-    var reportHtml: String = "Reports/report.html"
+    @Option(name: .long, help: ArgumentHelp("Identifies the run across its shards, for 'paycheck merge' (default: the CI's run id: GITHUB_RUN_ID, CI_PIPELINE_ID, CIRCLE_WORKFLOW_ID or BUILD_TAG).", valueName: "id"))
+    var runId: String?
 
     @Option(name: .long, help: ArgumentHelp("Which cases keep their request/response transcripts in the reports: failed (default), all, none.", valueName: "which"))
     var transcripts: TranscriptPolicy = .failed
@@ -152,6 +145,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.runTimeout = try runTimeout.map { try RunCommand.positiveDuration($0, flag: "--run-timeout", example: "10m") }
         configuration.environment = environment
         configuration.transcripts = transcripts
+        configuration.runId = runId ?? RunCommand.ciRunId(environment: environment)
         return configuration
     }
 
@@ -191,24 +185,25 @@ struct RunCommand: AsyncParsableCommand {
             try writeReports(.refused([(file: "configuration", message: error.description)], target: configuration.target), output: output)
             throw ExitCode(2)
         }
-        try writeReports(result, output: output)
-        output.raw(ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { _ in }).summary(result))
-        throw ExitCode(result.exitCode)
+        var finished = result
+        try reports.applyBaseline(to: &finished, output: output)
+        try writeReports(finished, output: output)
+        reports.annotate(finished, output: output, environment: environment)
+        output.raw(ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { _ in }).summary(finished))
+        throw ExitCode(finished.exitCode)
     }
 
-    /// Writes every report that is not disabled, each atomically and only to a regular file (``ReportFile``).
+    /// Writes every report that is not disabled.
     func writeReports(_ result: RunResult, output: Output) throws {
-        let reports: [(String, (RunResult) -> String)] = [
-            (reportJunit, JUnitReporter.render), (reportJson, JSONReporter.render), (reportHtml, HTMLReporter.render),
-        ]
-        for (path, render) in reports where !path.isEmpty && !noReports {
-            do {
-                try ReportFile.write(render(result), to: path)
-            } catch {
-                output.err("error: cannot write report '\(path)': \(error)")
-                throw ExitCode(2)
-            }
+        try reports.write(result, output: output)
+    }
+
+    /// The CI's id of the current pipeline run, shared by its shard jobs; empty outside CI.
+    static func ciRunId(environment: [String: String]) -> String {
+        for key in ["GITHUB_RUN_ID", "CI_PIPELINE_ID", "CIRCLE_WORKFLOW_ID", "BUILD_TAG"] {
+            if let value = environment[key], !value.isEmpty { return value }
         }
+        return ""
     }
 }
 

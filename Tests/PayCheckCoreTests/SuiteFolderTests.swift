@@ -31,3 +31,14 @@ struct SuiteFolderTests {
         #expect(diagnostic.location == SourceLocation(file: file.path, line: line, column: column))
     }
 }
+
+@Suite("Suite schema")
+struct SuiteSchemaFileTests {
+    @Test("Suites/paycheck.schema.json is the schema paycheck prints (regenerate with 'paycheck schema')")
+    func fileMatchesSource() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Suites/paycheck.schema.json")
+        #expect(try String(contentsOf: file, encoding: .utf8) == SuiteSchema.jsonSchema)
+        #expect(JSONText.parse(SuiteSchema.jsonSchema) != nil)
+    }
+}

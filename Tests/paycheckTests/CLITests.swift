@@ -284,6 +284,8 @@ struct CLITests {
         #expect(run.stdout.contains("2 cases: 2 passed"))
         #expect(try cli.read("shop/ci/github-actions.yml").contains("paycheck run shop/suites"))
         #expect(try cli.read("shop/ci/gitlab-ci.yml").contains("junit: reports/junit.xml"))
+        #expect(try cli.read("shop/suites/placetopay/smoke.yaml").hasPrefix("# yaml-language-server: $schema=../paycheck.schema.json\n"))
+        #expect(try cli.read("shop/suites/paycheck.schema.json") == (try cli.run(["schema"])).stdout)
         let again = try cli.run(["init", "shop"])
         #expect(again.status == 2 && again.stderr.contains("init would overwrite 'shop/suites/placetopay/smoke.yaml'"))
     }
@@ -437,5 +439,28 @@ struct CLITests {
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    @Test("states prints a provider's mapping table; merge puts shards back together and refuses a missing one")
+    func statesAndMerge() throws {
+        let cli = try CLI(files: [:])
+        let states = try cli.run(["states", "placetopay"])
+        #expect(states.status == 0 && states.stdout.contains("REJECTED/MC") && states.stdout.contains("canceled"))
+        #expect(try cli.run(["states", "nopay"]).status == 2)
+        _ = try cli.run(["init", "shop"])
+        for k in 1...2 {
+            let shard = try cli.run([
+                "run", "shop/suites", "--shard", "\(k)/2", "--run-id", "r", "--report-json", "s\(k).json", "--report-junit", "",
+                "--report-html", "",
+            ])
+            #expect(shard.status == 0, "\(shard.stdout)\(shard.stderr)")
+        }
+        let merged = try cli.run(["merge", "s1.json", "s2.json", "--report-json", "m.json", "--report-junit", "m.xml", "--report-html", ""])
+        #expect(merged.status == 0 && merged.stdout.contains("merged 2 reports") && merged.stdout.contains("2 passed"), "\(merged.stdout)\(merged.stderr)")
+        #expect(try cli.read("m.xml").contains("<testsuites"))
+        let missing = try cli.run(["merge", "s1.json", "--report-json", "x.json"])
+        #expect(missing.status == 2 && missing.stderr.contains("shard 2/2 missing"))
+        let gh = try cli.run(["run", "shop/suites", "--no-reports", "--annotations", "github"])
+        #expect(gh.status == 0 && !gh.stdout.contains("::error"))
     }
 }

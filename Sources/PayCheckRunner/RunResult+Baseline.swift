@@ -1,0 +1,83 @@
+/// One case's identity across runs: its file and name (names are unique within a file).
+public struct CaseKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The suite file.
+    public var file: String
+    /// The case name.
+    public var name: String
+
+    /// Creates a key.
+    public init(file: String, name: String) {
+        self.file = file
+        self.name = name
+    }
+
+    /// `file › name`.
+    public var description: String { "\(file) › \(name)" }
+
+    /// By file, then name.
+    public static func < (lhs: CaseKey, rhs: CaseKey) -> Bool { (lhs.file, lhs.name) < (rhs.file, rhs.name) }
+}
+
+/// What changed since a previous run of the same suites (`--baseline PREVIOUS.json`).
+public struct BaselineComparison: Sendable {
+    /// A case whose verdict changed, with both verdicts.
+    public struct Change: Sendable {
+        /// The case.
+        public var key: CaseKey
+        /// Its verdict in the previous run, or `nil` for a new case.
+        public var before: Verdict?
+        /// Its verdict now.
+        public var after: Verdict
+    }
+
+    /// The baseline file, as given.
+    public var file: String
+    /// Cases that fail or error now and passed or were skipped before (new cases that fail are in ``added``).
+    public var newlyFailing: [Change]
+    /// Cases that pass now and failed or errored before.
+    public var newlyPassing: [Change]
+    /// Cases the previous run did not have, with their verdict now.
+    public var added: [Change]
+    /// Cases of the previous run that this run does not have, with their verdict then.
+    public var removed: [(key: CaseKey, before: Verdict)]
+
+    /// Compares `current` with `previous`, case by case.
+    public init(file: String, current: RunResult, previous: RunResult) {
+        func verdicts(_ result: RunResult) -> [CaseKey: Verdict] {
+            var map: [CaseKey: Verdict] = [:]
+            for suite in result.suites {
+                for testCase in suite.cases { map[CaseKey(file: suite.file, name: testCase.name)] = testCase.verdict }
+            }
+            return map
+        }
+        let now = verdicts(current)
+        let before = verdicts(previous)
+        func bad(_ verdict: Verdict) -> Bool { verdict == .failed || verdict == .error }
+        self.file = file
+        self.newlyFailing = now.compactMap { key, verdict in
+            guard let was = before[key], bad(verdict), !bad(was) else { return nil }
+            return Change(key: key, before: was, after: verdict)
+        }.sorted { $0.key < $1.key }
+        self.newlyPassing = now.compactMap { key, verdict in
+            guard let was = before[key], verdict == .passed, bad(was) else { return nil }
+            return Change(key: key, before: was, after: verdict)
+        }.sorted { $0.key < $1.key }
+        self.added = now.filter { before[$0.key] == nil }.map { Change(key: $0.key, before: nil, after: $0.value) }
+            .sorted { $0.key < $1.key }
+        self.removed = before.filter { now[$0.key] == nil }.map { (key: $0.key, before: $0.value) }.sorted { $0.key < $1.key }
+    }
+
+    /// New cases that fail or error: regressions too, for `--fail-on new-failures`.
+    public var failingAdded: [Change] { self.added.filter { $0.after == .failed || $0.after == .error } }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { newlyFailing.isEmpty && newlyPassing.isEmpty && added.isEmpty && removed.isEmpty }
+}
+
+/// What fails the gate (`--fail-on`).
+public enum FailOn: String, Sendable, CaseIterable {
+    /// Any failure or error (the default).
+    case any
+    /// Only cases that fail or error now and did not in the baseline (and new cases that fail).
+    case newFailures = "new-failures"
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import PayCheckReports
+import PayCheckRunner
+
+/// Where reports go and how CI is told about failures: shared by `run` and `merge`.
+struct ReportOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Where to write the JUnit report ('' to skip).", valueName: "path"))
+    var reportJunit: String = "Reports/junit.xml"
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the JSON report ('' to skip).", valueName: "path"))
+    var reportJson: String = "Reports/report.json"
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the HTML report ('' to skip).", valueName: "path"))
+    var reportHtml: String = "Reports/report.html"
+
+    @Option(name: .long, help: ArgumentHelp("Also write GitLab's code-quality report (failed and errored cases) here.", valueName: "path"))
+    var reportCodequality: String?
+
+    @Flag(name: .long, help: "Add file and line attributes to each JUnit <testcase> (GitLab, CircleCI, action-junit-report; not valid against junit-10.xsd).")
+    var junitLocations = false
+
+    @Flag(name: .long, help: "Write no report files (console only).")
+    var noReports = false
+
+    @Option(name: .long, help: ArgumentHelp("Print CI annotations for failed and errored cases: github or none (default: github when GITHUB_ACTIONS=true).", valueName: "style"))
+    var annotations: CIAnnotations.Style?
+
+    @Option(name: .long, help: ArgumentHelp("Compare with a previous JSON report of the same suites: list newly failing, newly passing, new and removed cases.", valueName: "report.json"))
+    var baseline: String?
+
+    @Option(name: .long, help: ArgumentHelp("What fails the run: any (default) failure or error, or only new-failures against --baseline.", valueName: "any|new-failures"))
+    var failOn: FailOn = .any
+
+    func validate() throws {
+        if failOn == .newFailures && baseline == nil {
+            throw ValidationError("--fail-on new-failures needs --baseline PREVIOUS.json to know what is new")
+        }
+    }
+
+    /// Reads the baseline report, if one was given, and attaches the comparison and the gate to `result`.
+    /// - Throws: exit 2 with a message when the baseline cannot be read.
+    func applyBaseline(to result: inout RunResult, output: Output) throws {
+        result.failOn = failOn
+        guard let baseline else { return }
+        do {
+            let text = try String(contentsOfFile: baseline, encoding: .utf8)
+            let previous = try JSONReportReader.read(text, file: baseline)
+            result.baseline = BaselineComparison(file: baseline, current: result, previous: previous)
+        } catch let failure as JSONReportReader.Failure {
+            output.err("error: --baseline: \(failure)")
+            throw ExitCode(2)
+        } catch {
+            output.err("error: --baseline: cannot read '\(baseline)': \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Prints the annotations the options and environment ask for.
+    func annotate(_ result: RunResult, output: Output, environment: [String: String]) {
+        switch annotations ?? CIAnnotations.defaultStyle(environment: environment) {
+        case .github: output.raw(CIAnnotations.github(result))
+        case .none: break
+        }
+    }
+
+    /// Writes every report that is not disabled, each atomically and only to a regular file (``ReportFile``).
+    func write(_ result: RunResult, output: Output) throws {
+        guard !noReports else { return }
+        let junitLocations = self.junitLocations
+        var reports: [(String, (RunResult) -> String)] = [
+            (reportJunit, { JUnitReporter.render($0, locations: junitLocations) }), (reportJson, JSONReporter.render),
+            (reportHtml, HTMLReporter.render),
+        ]
+        if let reportCodequality { reports.append((reportCodequality, CIAnnotations.codeQuality)) }
+        for (path, render) in reports where !path.isEmpty {
+            do {
+                try ReportFile.write(render(result), to: path)
+            } catch {
+                output.err("error: cannot write report '\(path)': \(error)")
+                throw ExitCode(2)
+            }
+        }
+    }
+}
+
+extension CIAnnotations.Style: ExpressibleByArgument {}
+extension FailOn: ExpressibleByArgument {}

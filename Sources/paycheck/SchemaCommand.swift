@@ -1,0 +1,29 @@
+import ArgumentParser
+import PayCheckCore
+import PayCheckReports
+
+/// `paycheck schema`: prints the JSON Schema of suite files or of the JSON report.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema of suite files (default) or of the JSON report.",
+        discussion: """
+            Editors validate and complete suites with it: save it next to your suites and start each
+            suite with '# yaml-language-server: $schema=<path to it>' (VS Code with the YAML extension,
+            JetBrains IDEs). 'paycheck init' does both for you.
+            """)
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case suite, report
+    }
+
+    @Argument(help: "suite or report.")
+    var kind: Kind = .suite
+
+    func run() {
+        switch kind {
+        case .suite: Output().raw(SuiteSchema.jsonSchema)
+        case .report: Output().raw(JSONReportSchema.jsonSchema + "\n")
+        }
+    }
+}
