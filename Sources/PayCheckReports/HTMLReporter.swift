@@ -2,9 +2,9 @@ import Foundation
 import PayCheckCore
 import PayCheckRunner
 
-/// Renders a run as one self-contained HTML page (no external assets; it works offline): the verdict, the
-/// provider × outcome / error-code coverage matrix, the changes against a baseline, failures and errors first with
-/// their locations and expected/actual values, then every suite with collapsible transcripts. A small inline script
+/// Renders a run as one self-contained HTML page (no external assets; it works offline): the verdict, the changes
+/// against a baseline, failures and errors first with their locations and expected/actual values, every suite with
+/// collapsible transcripts, then the provider × outcome / error-code coverage matrix. A small inline script
 /// filters the cases by status and provider and by text (case names and messages), keeps the shown counts up to
 /// date, and puts the filter in the URL; every case has a stable anchor (`#case-…`, from its file and name).
 /// Without scripts every case is shown. A pure function of the result.
@@ -25,11 +25,11 @@ public enum HTMLReporter {
             <main>
 
             """
-        html += coverage(result)
         html += baseline(result)
         html += problems(result)
         html += toolbar(result)
         html += suites(result)
+        html += coverage(result)
         html += "</main><script>\(script)</script></body></html>\n"
         return html
     }
