@@ -91,6 +91,26 @@ public enum FormText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Percent-encodes `text` per RFC 3986 (PHP `rawurlencode`): the unreserved `A–Z a–z 0–9 - . _ ~` stay,
+    /// every other UTF-8 byte becomes `%XX` with upper-case hex (a space is `%20`). khipu signs with it.
+    public static func percentEncodeRFC3986(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Decodes `+` and `%XX` in one name or value.
     public static func percentDecode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
