@@ -1,0 +1,167 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckProviders
+
+/// The API routes under `/khipu/api/2.0` and `/khipu/v3` (providers.md §2.3). Every answer is JSON (§2.12 A5).
+struct KhipuAPIRoutes: Sendable {
+    let context: KhipuContext
+
+    /// One authenticated call: its version, decoded parameters (query and form or JSON body) and path id.
+    struct Call {
+        var apiVersion: String
+        var parameters: [String: String]
+        var id: String
+        var now: Date
+    }
+
+    typealias Operation = @Sendable (KhipuContext, Call) async throws -> Value
+
+    /// The 3.0 credential header.
+    static let apiKeyHeader = HTTPFields.Element.Name("x-api-key")!
+
+    func register(on router: Router<BasicRequestContext>) {
+        let v2 = "khipu/api/2.0", v3 = "khipu/v3"
+        for (root, version) in [(v2, "2.0"), (v3, "3.0")] {
+            route(.get, "\(root)/banks", version, on: router) { context, _ in Self.banks(context) }
+            route(.post, "\(root)/payments", version, on: router) { context, call in try Self.create(context, call) }
+            route(.get, "\(root)/payments/{id}", version, on: router) { context, call in try Self.get(context, call) }
+            route(.delete, "\(root)/payments/{id}", version, on: router) { context, call in
+                try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.delete(call.id, apiVersion: call.apiVersion) }
+            }
+            route(.post, "\(root)/payments/{id}/confirm", version, on: router) { context, call in
+                try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.confirm(call.id, apiVersion: call.apiVersion) }
+            }
+            route(.post, "\(root)/payments/{id}/refunds", version, on: router) { context, call in try Self.refund(context, call) }
+            route(.get, "\(root)/merchants/{id}/paymentMethods", version, on: router) { context, call in try Self.paymentMethods(context, call) }
+        }
+        route(.get, "\(v3)/predict", "3.0", on: router) { context, call in try Self.predict(context, call) }
+        route(.get, "\(v2)/payments", "2.0", on: router) { context, call in try Self.byToken(context, call) }
+    }
+
+    /// Adds `method path` running `operation` after reading and authenticating the request.
+    private func route(_ method: HTTPRequest.Method, _ path: String, _ version: String, on router: Router<BasicRequestContext>, _ operation: @escaping Operation) {
+        let context = self.context
+        router.on(RouterPath(path), method: method) { request, requestContext -> Response in
+            try await Self.handle(request, requestContext, version: version, context: context, operation: operation)
+        }
+    }
+
+    private static func handle(
+        _ request: Request, _ requestContext: BasicRequestContext, version: String, context: KhipuContext, operation: Operation
+    ) async throws -> Response {
+        let bytes = try await ControlRoutes.body(of: request)
+        let call = try Self.authenticate(request, bytes: bytes, version: version, id: requestContext.parameters.get("id") ?? "", context: context)
+        return MockResponse.json(try await operation(context, call))
+    }
+
+    /// Reads the parameters and checks the credentials: 2.0 rebuilds the string to sign from `http://` + `Host` + the
+    /// raw path and the *decoded* query and form parameters (§2.12 A1–A4) and answers every failure 403 (§2.12 A6);
+    /// 3.0 checks `x-api-key` and answers 401 (§2.12 B14). A service marked unavailable answers 503 (§2.6).
+    static func authenticate(_ request: Request, bytes: [UInt8], version: String, id: String, context: KhipuContext) throws(KhipuFailure) -> Call {
+        let account = context.store.withState { $0.account }
+        guard account.available else { throw KhipuFailure(code: 503, message: "Error de operación: el servicio no está disponible") }
+        var pairs = FormText.decodePairs(request.uri.query ?? "")
+        let now = context.environment.clock.now()
+        if version == "2.0" {
+            if request.method == .post { pairs += FormText.decodePairs(String(decoding: bytes, as: UTF8.self)) }
+            guard let header = request.headers[.authorization], let colon = header.firstIndex(of: ":") else {
+                throw KhipuFailure(code: 403, message: "Error de autorización: falta el encabezado Authorization")
+            }
+            let receiver = String(header[..<colon]), hash = String(header[header.index(after: colon)...])
+            guard receiver == String(account.receiverId) else {
+                throw KhipuFailure(code: 403, message: "Error de autorización: cobrador \(receiver) desconocido")
+            }
+            let url = "http://" + (request.head.authority ?? "localhost") + request.uri.path
+            let expected = KhipuSignature.hash(KhipuSignature.stringToSign(method: request.method.rawValue, url: url, parameters: pairs), secret: account.secret)
+            guard expected == hash.lowercased() else {
+                throw KhipuFailure(code: 403, message: "Error de autorización: la firma no corresponde")
+            }
+        } else {
+            guard let key = request.headers[Self.apiKeyHeader], key == account.apiKey else {
+                throw KhipuFailure(code: 401, message: "unauthorized")
+            }
+            if request.method == .post, !bytes.isEmpty {
+                guard let object = JSONText.parse(bytes)?.objectValue else {
+                    throw KhipuFailure(code: 400, message: "Error de validación", errors: [("body", "El cuerpo debe ser un objeto JSON")])
+                }
+                pairs += object.compactMap { $0.value == .null ? nil : ($0.key, $0.value.interpolated) }
+            }
+        }
+        var parameters: [String: String] = [:]
+        for (name, value) in pairs { parameters[name] = value }
+        return Call(apiVersion: version, parameters: parameters, id: id, now: now)
+    }
+
+    static func banks(_ context: KhipuContext) -> Value {
+        .object(["banks": .array([
+            .object(["bank_id": "Bawdf", "name": "DemoBank", "message": "Banco de pruebas de la cuenta de desarrollo", "min_amount": .int(200),
+                     "type": "Persona", "parent": "", "logo_url": "https://khipu.com/images/banks/demobank.png"]),
+            .object(["bank_id": "Bawdg", "name": "DemoBank Empresas", "message": "", "min_amount": .int(200), "type": "Empresa",
+                     "parent": "Bawdf", "logo_url": "https://khipu.com/images/banks/demobank.png"]),
+        ])])
+    }
+
+    static func create(_ context: KhipuContext, _ call: Call) throws -> Value {
+        let parsed = try KhipuCreateRequest.parse(call.parameters, apiVersion: call.apiVersion, now: call.now)
+        let payment = context.store.withState {
+            $0.create(parsed.fields, amount: parsed.amount, expiresAt: parsed.expiresAt, apiVersion: call.apiVersion, now: call.now)
+        }
+        return .object(payment.urls)
+    }
+
+    /// GET a payment; on 2.0 `GET /payments?notification_token=` looks it up by its token (API 1.3).
+    static func get(_ context: KhipuContext, _ call: Call) throws -> Value {
+        try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
+            try state.payment(call.id, apiVersion: call.apiVersion).json(receiverId: state.account.receiverId)
+        }
+    }
+
+    /// `GET /api/2.0/payments?notification_token=…`: the payment a 1.3 notification names (§2.3, §2.7).
+    static func byToken(_ context: KhipuContext, _ call: Call) throws -> Value {
+        guard let token = call.parameters["notification_token"], !token.isEmpty else {
+            throw KhipuFailure.invalid("notification_token", "El parámetro notification_token es obligatorio")
+        }
+        return try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
+            guard let id = state.byToken[token] else { throw KhipuFailure.invalid("notification_token", "No hay un pago con ese token") }
+            return try state.payment(id, apiVersion: "2.0").json(receiverId: state.account.receiverId)
+        }
+    }
+
+    static func refund(_ context: KhipuContext, _ call: Call) throws -> Value {
+        var amount: Double?
+        if let text = call.parameters["amount"], !text.isEmpty {
+            guard let value = KhipuCreateRequest.amount(text) else { throw KhipuFailure.invalid("amount", "Monto inválido") }
+            amount = value
+        }
+        return try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
+            try state.refund(call.id, amount: amount, apiVersion: call.apiVersion)
+        }
+    }
+
+    /// The account's payment methods (§2.12 B9): ids in upper case; `REGULAR_TRANSFER` is offered for CLP.
+    static func paymentMethods(_ context: KhipuContext, _ call: Call) throws -> Value {
+        let receiver = context.store.withState { $0.account.receiverId }
+        guard call.id == String(receiver) else {
+            throw KhipuFailure(code: 403, message: "Error de autorización: el cobrador \(call.id) no es el de estas credenciales")
+        }
+        return .object(["paymentMethods": .array([
+            .object(["id": "SIMPLIFIED_TRANSFER", "name": "Transferencia simplificada", "logo_url": "https://khipu.com/images/methods/simplified.png"]),
+            .object(["id": "REGULAR_TRANSFER", "name": "Transferencia normal", "logo_url": "https://khipu.com/images/methods/regular.png"]),
+        ])])
+    }
+
+    /// `GET /v3/predict` (§2.12 B6): all four query parameters required; amounts above 5,000,000 are
+    /// `max_amount_exceeded` (choice), others `ok`; results in lower case as the docs write them.
+    static func predict(_ context: KhipuContext, _ call: Call) throws -> Value {
+        for key in ["payer_email", "bank_id", "amount", "currency"] where (call.parameters[key] ?? "").isEmpty {
+            throw KhipuFailure.invalid(key, "El parámetro \(key) es obligatorio")
+        }
+        guard let amount = KhipuCreateRequest.amount(call.parameters["amount"] ?? "") else { throw KhipuFailure.invalid("amount", "Monto inválido") }
+        let limit = 5_000_000.0
+        return .object([
+            "result": .string(amount > limit ? "max_amount_exceeded" : "ok"), "max_amount": Value(number: limit),
+            "cool_down_date": .string(ISOTimestamp.format(call.now, fraction: .always)), "new_destinatary_max_amount": Value(number: 1_000_000),
+        ])
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckProviders
+
+/// The khipu control API under `/__paycheck/khipu/` (``KhipuControlAction``).
+struct KhipuControlRoutes: Sendable {
+    let context: KhipuContext
+
+    func register(on router: Router<BasicRequestContext>) {
+        ControlActionRoutes.register(KhipuProvider(), handlers: [
+            "payer/pay": { try await self.pay($0) },
+            "payer/reject": { try await self.reject($0) },
+            "mock/conciliate": { try await self.conciliate($0) },
+            "mock/markPaid": { try await self.markPaid($0) },
+            "mock/account": { try await self.account($0) },
+            "mock/notifications": { try await self.notifications($0) },
+        ], on: router)
+    }
+
+    private static func object(_ request: Request) async throws -> [String: Value] {
+        try MockRequestBody.object(try await ControlRoutes.body(of: request))
+    }
+
+    private static func paymentId(_ json: [String: Value]) throws(MockHTTPError) -> String {
+        guard let id = json["payment_id"]?.stringValue, !id.isEmpty else {
+            throw MockHTTPError(.badRequest, "'payment_id' is required (the id createPayment answered)")
+        }
+        return id
+    }
+
+    private func pay(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        let id = try Self.paymentId(json)
+        let coordinates = json["coordinates"]?.stringValue ?? "11 22 33"
+        let now = context.environment.clock.now()
+        let (answer, due) = try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in try state.pay(id, coordinates: coordinates, now: now) }
+        if let due { context.scheduleConciliation(id, at: due) }
+        return MockResponse.json(answer)
+    }
+
+    private func reject(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        let id = try Self.paymentId(json)
+        let abuse = json["abuse"]?.boolValue ?? false
+        return MockResponse.json(try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in try state.reject(id, abuse: abuse) })
+    }
+
+    private func conciliate(_ request: Request) async throws -> Response {
+        let id = try Self.paymentId(try await Self.object(request))
+        guard let payment = await context.conciliate(id) else {
+            throw MockHTTPError(.conflict, "payment \(MockHTTPError.quoted(id)) is not verifying (pay it first with 'payer: pay')")
+        }
+        let receiver = context.store.withState { $0.account.receiverId }
+        return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
+    }
+
+    /// `mock: markPaid`: the merchant marks a pending payment paid by other means (§2.5 `marked-paid-by-receiver`).
+    private func markPaid(_ request: Request) async throws -> Response {
+        let id = try Self.paymentId(try await Self.object(request))
+        let now = context.environment.clock.now()
+        let (payment, notification) = try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in try state.markPaid(id, now: now) }
+        if let notification { await context.deliver(notification) }
+        let receiver = context.store.withState { $0.account.receiverId }
+        return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
+    }
+
+    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?}`.
+    private func account(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        var delay: TimeInterval?
+        if let value = json["conciliationDelay"] {
+            guard let text = value.stringValue, let seconds = try? DurationText.parse(text) else {
+                throw MockHTTPError(.badRequest, "'conciliationDelay' must be a duration such as \"30s\"")
+            }
+            delay = seconds
+        }
+        var retries: WebhookRetrySchedule?
+        if let value = json["notificationRetries"] {
+            guard let texts = value.arrayValue?.compactMap(\.stringValue), let schedule = WebhookRetrySchedule(parsing: texts) else {
+                throw MockHTTPError(.badRequest, "'notificationRetries' must be an array of durations such as [\"1m\", \"10m\"]")
+            }
+            retries = schedule
+        }
+        let signer = json["signNotificationsWith"]?.stringValue
+        if let signer, !["secret", "apiKey"].contains(signer) {
+            throw MockHTTPError(.badRequest, "'signNotificationsWith' must be secret or apiKey")
+        }
+        let available = json["available"]?.boolValue
+        let account = context.store.withState { state in
+            if let delay { state.account.conciliationDelay = delay }
+            if let retries { state.account.notificationRetries = retries }
+            if let signer { state.account.signNotificationsWith = signer }
+            if let available { state.account.available = available }
+            return state.account
+        }
+        return MockResponse.json(.object([
+            "receiverId": .int(account.receiverId), "conciliationDelay": .string("\(Value.format(account.conciliationDelay))s"),
+            "notificationRetries": .array(account.notificationRetries.retryOffsetTexts.map(Value.string)),
+            "signNotificationsWith": .string(account.signNotificationsWith), "available": .bool(account.available),
+        ]))
+    }
+
+    private func notifications(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        let id = json["payment_id"]?.stringValue
+        let entries = context.store.withState { state in state.deliveries.filter { id == nil || $0["payment_id"]?.stringValue == id } }
+        return MockResponse.json(.object(["count": .int(entries.count), "notifications": .array(entries)]))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PayCheckCore
+
+/// Validation of a create-payment request (providers.md §2.4, §2.12 A12, B15), the same for both versions but for
+/// the currency list (2.0 lacks `CLF`). Every violation is 400 "Error de validación" naming the field.
+enum KhipuCreateRequest {
+    static let currencies = ["CLP", "CLF", "ARS", "PEN", "MXN", "USD", "EUR", "BOB", "COP"]
+    static let maxLengths: [String: Int] = [
+        "subject": 255, "transaction_id": 255, "body": 5120, "bank_id": 5, "return_url": 1024, "cancel_url": 1024,
+        "picture_url": 1024, "notify_url": 1024, "contract_url": 1024, "payer_name": 255, "payer_email": 255,
+        "responsible_user_email": 255,
+    ]
+    /// How long a payment without `expires_date` can be paid. Choice: the docs give no default; one day.
+    static let defaultLifetime: TimeInterval = 24 * 3600
+
+    /// The validated fields (as strings), the amount and the expiry.
+    static func parse(_ fields: [String: String], apiVersion: String, now: Date) throws(KhipuFailure)
+        -> (fields: [String: String], amount: Double, expiresAt: Date)
+    {
+        for (key, limit) in maxLengths {
+            if let value = fields[key], value.count > limit {
+                throw KhipuFailure.invalid(key, "El campo \(key) admite a lo más \(limit) caracteres")
+            }
+        }
+        guard let subject = fields["subject"], !subject.isEmpty else { throw KhipuFailure.invalid("subject", "El asunto es obligatorio") }
+        _ = subject
+        let allowed = apiVersion == "2.0" ? currencies.filter { $0 != "CLF" } : currencies
+        guard let currency = fields["currency"], allowed.contains(currency) else {
+            throw KhipuFailure.invalid("currency", "Moneda inválida; use \(allowed.joined(separator: ", "))")
+        }
+        guard let text = fields["amount"], let amount = Self.amount(text), amount > 0 else {
+            throw KhipuFailure.invalid("amount", "Monto inválido")
+        }
+        if currency == "CLP", amount != amount.rounded() {
+            throw KhipuFailure.invalid("amount", "Los montos en CLP no tienen decimales")
+        }
+        if let version = fields["notify_api_version"], !version.isEmpty, !["1.3", "3.0"].contains(version) {
+            throw KhipuFailure.invalid("notify_api_version", "Versión de notificación inválida; use 1.3 o 3.0")
+        }
+        if KhipuPayment.flag(fields["send_email"]) {
+            for key in ["payer_name", "payer_email"] where (fields[key] ?? "").isEmpty {
+                throw KhipuFailure.invalid(key, "El campo \(key) es obligatorio cuando send_email es verdadero")
+            }
+        }
+        var expiresAt = now.addingTimeInterval(defaultLifetime)
+        if let text = fields["expires_date"], !text.isEmpty {
+            guard let date = Self.date(text) else {
+                throw KhipuFailure.invalid("expires_date", "Fecha inválida; use ISO 8601, p. ej. 2024-05-01T12:00:00Z")
+            }
+            guard date > now else { throw KhipuFailure.invalid("expires_date", "La fecha de expiración debe ser futura") }
+            expiresAt = date
+        }
+        return (fields, amount, expiresAt)
+    }
+
+    /// A decimal with `.` and at most 4 decimals (§2.4), e.g. `1000`, `1000.5`, `3.0000`.
+    static func amount(_ text: String) -> Double? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].allSatisfy(\.isNumber),
+            parts.count == 1 || (parts[1].count <= 4 && !parts[1].isEmpty && parts[1].allSatisfy(\.isNumber))
+        else { return nil }
+        return Double(text)
+    }
+
+    /// ISO 8601 in every spelling the official clients send (§2.12 A12): `Z`, `+00:00`, `+0000`, with or without
+    /// milliseconds.
+    static func date(_ text: String) -> Date? {
+        var normalized = text
+        let scalars = Array(text.unicodeScalars)
+        if scalars.count > 5, ["+", "-"].contains(scalars[scalars.count - 5]),
+            scalars.suffix(4).allSatisfy({ ("0"..."9").contains($0) })
+        {
+            normalized = String(text.dropLast(2)) + ":" + String(text.suffix(2))
+        }
+        return ISOTimestamp.parse(normalized)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckProviders
+import Synchronization
+
+/// The stateful mock of khipu (providers.md §2, corrected by §2.12), served under `/khipu`: API 2.0 under
+/// `/khipu/api/2.0` (form requests, HMAC `Authorization` checked against the rebuilt string to sign, every auth
+/// failure 403) and API 3.0 under `/khipu/v3` (JSON, `x-api-key`, 401). Payments go `pending` → `verifying` (the payer
+/// paid through DemoBank) → `done` (reconciled on the mock clock), notifying `notify_url` by API 1.3 or 3.0 with the
+/// shared webhook dispatcher's retries. Control API under `/__paycheck/khipu/` (``KhipuControlAction``).
+public struct KhipuMock: ProviderMock {
+    /// The khipu adapter.
+    public var provider: any Provider { KhipuProvider() }
+    /// Every `status` the mock reports (§2.5).
+    public var nativeStates: [String] { ["pending", "verifying", "done"] }
+
+    let store: KhipuStore
+
+    /// Creates a mock drawing ids and tokens from the system RNG.
+    public init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
+
+    /// Creates a mock drawing random bits from `random`.
+    public init(random: @escaping @Sendable () -> UInt64) {
+        self.store = KhipuStore(random: random)
+    }
+
+    /// Adds the API routes, the control routes and the JSON 404 for anything else under `/khipu`.
+    public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+        let context = KhipuContext(store: store, environment: environment)
+        KhipuAPIRoutes(context: context).register(on: router)
+        KhipuControlRoutes(context: context).register(on: router)
+        ProviderNotFoundRoutes.register(on: router, provider: "khipu", environment: environment) { request, _ in
+            let failure = KhipuFailure(code: 404, message: "No existe el recurso \(request.method.rawValue) \(request.uri.path)")
+            return HTTPResponseData(status: 404, headers: [("Content-Type", "application/json")], body: Array(JSONText.encode(failure.body).utf8))
+        }
+    }
+
+    /// Forgets every payment and restores the account's defaults.
+    public func reset() async { store.reset() }
+}
+
+/// The khipu state behind a mutex.
+final class KhipuStore: Sendable {
+    private let state: Mutex<KhipuState>
+    private let random: @Sendable () -> UInt64
+
+    init(random: @escaping @Sendable () -> UInt64) {
+        self.random = random
+        self.state = Mutex(KhipuState(random: random))
+    }
+
+    func withState<Result: Sendable, Failure: Error>(_ body: (inout KhipuState) throws(Failure) -> Result) throws(Failure) -> Result {
+        try state.withLock { (state: inout KhipuState) throws(Failure) -> Result in try body(&state) }
+    }
+
+    func reset() {
+        let fresh = KhipuState(random: random)
+        state.withLock { $0 = fresh }
+    }
+}
+
+/// What the khipu routes share: the store and the host's services.
+struct KhipuContext: Sendable {
+    let store: KhipuStore
+    let environment: MockEnvironment
+
+    /// Schedules the reconciliation of `id` at `date` on the mock clock of the current scope.
+    func scheduleConciliation(_ id: String, at date: Date) {
+        let context = self
+        environment.scheduler.schedule(at: date, label: "khipu conciliation \(id)") { await context.conciliate(id) }
+    }
+
+    /// Reconciles `id` now (if it is still verifying) and sends its notification.
+    @discardableResult
+    func conciliate(_ id: String) async -> KhipuPayment? {
+        let now = environment.clock.now()
+        guard let (payment, notification) = store.withState({ $0.conciliate(id, now: now) }) else { return nil }
+        if let notification { await deliver(notification) }
+        return payment
+    }
+
+    /// Sends a notification through the shared dispatcher with the account's retry schedule; every attempt is logged.
+    func deliver(_ notification: KhipuState.Notification) async {
+        let schedule = store.withState { $0.account.notificationRetries }
+        let store = self.store
+        let apiVersion = notification.headers.contains { $0.name == "x-khipu-signature" } ? "3.0" : "1.3"
+        let webhook = Webhook(provider: "khipu", url: notification.url, headers: notification.headers, body: notification.body, schedule: schedule)
+        _ = await environment.webhooks.deliver(webhook) { attempt in
+            let entry = Value.object([
+                "payment_id": .string(notification.paymentId), "url": .string(notification.url), "attempt": .int(attempt.attempt),
+                "api_version": .string(apiVersion), "responseStatus": attempt.status.map { .int($0) } ?? .null,
+                "error": attempt.error.map { .string($0) } ?? .null,
+                "headers": .object(Dictionary(notification.headers.map { ($0.name, Value.string($0.value)) }, uniquingKeysWith: { a, _ in a })),
+                "body": .string(String(decoding: notification.body, as: UTF8.self)),
+                "sentAt": .string(ISOTimestamp.format(attempt.sentAt)),
+            ])
+            store.withState { $0.deliveries.append(entry) }
+        }
+    }
+}

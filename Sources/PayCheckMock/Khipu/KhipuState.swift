@@ -1,0 +1,191 @@
+import Foundation
+import PayCheckCore
+import PayCheckProviders
+
+/// Everything one khipu mock remembers; behind the mutex of ``KhipuMock``. Operations are synchronous: the
+/// notifications and scheduled reconciliations they cause are handed back to the caller.
+struct KhipuState {
+    /// The developer-mode account (§2.1).
+    struct Account: Sendable {
+        var receiverId = 985101
+        var secret = KhipuProvider().mockCredentials["secret"] ?? ""
+        var apiKey = KhipuProvider().mockCredentials["apiKey"] ?? ""
+        /// How long khipu verifies a transfer before it is `done` (choice: the docs give no time).
+        var conciliationDelay: TimeInterval = 30
+        /// khipu retries a notification not answered 200 "for up to two days" (§2.7, §2.12 B7); the offsets are a
+        /// choice inside those two days.
+        var notificationRetries = WebhookRetrySchedule(retriesAfter: [.seconds(60), .seconds(600), .seconds(3600), .seconds(6 * 3600), .seconds(24 * 3600), .seconds(48 * 3600)])
+        /// Which key signs 3.0 notifications: `secret` (§2.12 A9), or `apiKey` for negative tests.
+        var signNotificationsWith = "secret"
+        /// Whether the service is up; when not, every API call answers 503 (§2.6).
+        var available = true
+    }
+
+    /// A notification to send.
+    struct Notification: Sendable {
+        var paymentId: String
+        var url: String
+        var headers: [(name: String, value: String)]
+        var body: [UInt8]
+    }
+
+    var account = Account()
+    var payments: [String: KhipuPayment] = [:]
+    var byToken: [String: String] = [:]
+    /// Notification attempts, oldest first: `{payment_id, url, attempt, status, error, api_version}`.
+    var deliveries: [Value] = []
+    let random: @Sendable () -> UInt64
+
+    init(random: @escaping @Sendable () -> UInt64) {
+        self.random = random
+    }
+
+    /// `count` random characters of `alphabet`.
+    func randomText(_ count: Int, _ alphabet: [Character]) -> String {
+        String((0..<count).map { _ in alphabet[Int(self.random() % UInt64(alphabet.count))] })
+    }
+
+    // MARK: Operations (providers.md §2.3)
+
+    /// Creates a payment from validated fields.
+    mutating func create(_ fields: [String: String], amount: Double, expiresAt: Date, apiVersion: String, now: Date) -> KhipuPayment {
+        var id = ""
+        repeat { id = randomText(12, Array("abcdefghijklmnopqrstuvwxyz0123456789")) } while payments[id] != nil
+        let token = randomText(64, Array("0123456789abcdef"))
+        let payment = KhipuPayment(
+            id: id, apiVersion: apiVersion, fields: fields, amount: amount, createdAt: now, expiresAt: expiresAt, notificationToken: token)
+        payments[id] = payment
+        byToken[token] = id
+        return payment
+    }
+
+    /// The payment `id`, or the version's "not found": 400 naming `payment_id` on 2.0 (its clients type only
+    /// 400/403/503, §2.12 A6, D), 404 on 3.0.
+    func payment(_ id: String, apiVersion: String) throws(KhipuFailure) -> KhipuPayment {
+        guard let payment = payments[id] else {
+            if apiVersion == "3.0" { throw KhipuFailure(code: 404, message: "Pago no encontrado") }
+            throw KhipuFailure.invalid("payment_id", "El pago \(id) no existe")
+        }
+        return payment
+    }
+
+    /// `DELETE`: only a pending payment, irreversibly (§2.3).
+    mutating func delete(_ id: String, apiVersion: String) throws(KhipuFailure) -> Value {
+        let payment = try self.payment(id, apiVersion: apiVersion)
+        guard payment.status == "pending" else {
+            throw KhipuFailure.invalid("payment_id", "Solo se puede eliminar un pago pendiente; este está \(payment.status)")
+        }
+        payments[id] = nil
+        byToken[payment.notificationToken] = nil
+        return .object(["message": .string("Pago eliminado")])
+    }
+
+    /// Refund of a paid payment, `amount` or the rest (§2.3, §2.12 B3, B5): 3.0 ends `partially-refunded` or
+    /// `fully-refunded`; 2.0 only refunds whole payments and reports `reversed`, as older API versions did.
+    mutating func refund(_ id: String, amount: Double?, apiVersion: String) throws(KhipuFailure) -> Value {
+        var payment = try self.payment(id, apiVersion: apiVersion)
+        guard payment.status == "done", ["normal", "partially-refunded", "marked-paid-by-receiver"].contains(payment.statusDetail) else {
+            throw KhipuFailure.invalid("payment_id", "Solo se puede reembolsar un pago pagado")
+        }
+        let refundable = payment.amount - payment.refunded
+        let value = amount ?? refundable
+        guard value > 0, value <= refundable + 0.00005 else {
+            throw KhipuFailure.invalid("amount", "El monto excede el saldo reembolsable del pago")
+        }
+        if apiVersion == "2.0" && value < refundable - 0.00005 {
+            throw KhipuFailure.invalid("amount", "La API 2.0 solo reembolsa el monto total del pago")
+        }
+        payment.refunded += value
+        let whole = payment.refunded >= payment.amount - 0.00005
+        payment.statusDetail = apiVersion == "2.0" ? "reversed" : (whole ? "fully-refunded" : "partially-refunded")
+        payments[id] = payment
+        return .object(["message": .string(whole ? "Pago reembolsado" : "Reembolso parcial registrado")])
+    }
+
+    /// `confirm` (a contracted feature, §2.3): only a payment the payer already paid.
+    mutating func confirm(_ id: String, apiVersion: String) throws(KhipuFailure) -> Value {
+        var payment = try self.payment(id, apiVersion: apiVersion)
+        guard payment.status != "pending" else { throw KhipuFailure.invalid("payment_id", "El pago aún no ha sido pagado") }
+        payment.confirmed = true
+        payments[id] = payment
+        return .object(["message": .string("Pago confirmado")])
+    }
+
+    // MARK: The payer and reconciliation
+
+    /// DemoBank (§2.8): coordinates `11 22 33` make the transfer (`verifying`, reconciled `conciliationDelay` later);
+    /// `99 99 99` is a bank error (the payment stays `pending`, the payer may try again). Returns when to reconcile.
+    mutating func pay(_ id: String, coordinates: String, now: Date) throws(MockHTTPError) -> (Value, Date?) {
+        guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
+        guard payment.status == "pending" else {
+            throw MockHTTPError(.conflict, "payment \(id) is \(payment.status), not pending: the payer cannot pay it again")
+        }
+        guard now < payment.expiresAt else {
+            throw MockHTTPError(.conflict, "payment \(id) expired at \(ISOTimestamp.format(payment.expiresAt)): the payer can no longer pay it")
+        }
+        let compact = coordinates.filter { !$0.isWhitespace }
+        switch compact {
+        case "112233":
+            payment.status = "verifying"
+            payment.statusDetail = "normal"
+            payment.bank = "DemoBank"
+            let due = now.addingTimeInterval(account.conciliationDelay)
+            payment.conciliatesAt = due
+            payments[id] = payment
+            return (.object(["result": "OK", "payment": payment.json(receiverId: account.receiverId)]), due)
+        case "999999":
+            return (.object([
+                "result": "ERROR", "failureReason": "TASK_FINISHED", "payment": payment.json(receiverId: account.receiverId),
+            ]), nil)
+        default:
+            throw MockHTTPError(.badRequest, "DemoBank coordinates are '11 22 33' (success) or '99 99 99' (bank error), got \(MockHTTPError.quoted(coordinates))")
+        }
+    }
+
+    /// The payer declares they will not pay: `done`/`rejected-by-payer`, or `marked-as-abuse` (§2.5).
+    mutating func reject(_ id: String, abuse: Bool) throws(MockHTTPError) -> Value {
+        guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
+        guard payment.status == "pending" else { throw MockHTTPError(.conflict, "payment \(id) is \(payment.status), not pending") }
+        payment.status = "done"
+        payment.statusDetail = abuse ? "marked-as-abuse" : "rejected-by-payer"
+        payments[id] = payment
+        return .object(["payment": payment.json(receiverId: account.receiverId)])
+    }
+
+    /// The merchant marks a pending payment paid by other means: `done`/`marked-paid-by-receiver`, notified.
+    mutating func markPaid(_ id: String, now: Date) throws(MockHTTPError) -> (KhipuPayment, Notification?) {
+        guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
+        guard payment.status == "pending" else { throw MockHTTPError(.conflict, "payment \(id) is \(payment.status), not pending") }
+        payment.status = "done"
+        payment.statusDetail = "marked-paid-by-receiver"
+        payment.conciliatedAt = now
+        payments[id] = payment
+        return (payment, notification(for: payment, now: now))
+    }
+
+    /// Reconciles a `verifying` payment (`done`/`normal`) and returns its notification, if it has a `notify_url`.
+    mutating func conciliate(_ id: String, now: Date) -> (KhipuPayment, Notification?)? {
+        guard var payment = payments[id], payment.status == "verifying" else { return nil }
+        payment.status = "done"
+        payment.conciliatedAt = now
+        payment.conciliatesAt = nil
+        payments[id] = payment
+        return (payment, notification(for: payment, now: now))
+    }
+
+    /// The notification of `payment` (§2.7, §2.12 A9, A10, B8): API 1.3 — form `api_version=1.3` and
+    /// `notification_token`; API 3.0 — the payment JSON, signed in `x-khipu-signature: t=<ms>,s=<base64>`.
+    func notification(for payment: KhipuPayment, now: Date) -> Notification? {
+        guard let url = payment.fields["notify_url"], !url.isEmpty else { return nil }
+        if payment.notifyAPIVersion == "3.0" {
+            let body = Array(JSONText.encode(payment.json(receiverId: account.receiverId)).utf8)
+            let t = String(Int64((now.timeIntervalSince1970 * 1000).rounded()))
+            let key = account.signNotificationsWith == "apiKey" ? account.apiKey : account.secret
+            return Notification(paymentId: payment.id, url: url, headers: [
+                ("Content-Type", "application/json"), ("x-khipu-signature", KhipuSignature.notificationHeader(t: t, body: body, secret: key)),
+            ], body: body)
+        }
+        let form = FormText.encode([("api_version", "1.3"), ("notification_token", payment.notificationToken)])
+        return Notification(paymentId: payment.id, url: url, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(form.utf8))
+    }
+}
