@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Runs providers' official client libraries (from PyPI) against a standalone `paycheck mock`,
-# unchanged but for the base URL. Needs a built `paycheck` (swift build) and Python >= 3.13 for
-# PlacetoPay's checkout-p2p; without such a Python the check is skipped with a message.
+# Runs providers' official and independent client libraries (from PyPI) against a standalone `paycheck mock`,
+# unchanged but for the base URL: PlacetoPay's checkout-p2p (needs Python >= 3.13; skipped with a message
+# without one) and khipu's pykhipu, khipu-python-sdk and khipu-tools. Needs a built `paycheck` (swift build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=""
 for candidate in /root/.pyenv/versions/3.1[3-9]*/bin/python3 python3.13 python3; do
   if "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 13))' >/dev/null 2>&1; then python=$candidate; break; fi
 done
-if [ -z "$python" ]; then
-  echo "skipped: checkout-p2p needs Python >= 3.13, none found"
-  exit 0
-fi
 venv="${TMPDIR:-/tmp}/paycheck-official-clients"
-[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check "checkout-p2p==1.0.0"
+if [ -n "$python" ]; then
+  [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "checkout-p2p==1.0.0"
+fi
+khipu_venv="${TMPDIR:-/tmp}/paycheck-khipu-clients"
+[ -x "$khipu_venv/bin/python" ] || python3 -m venv "$khipu_venv"
+"$khipu_venv/bin/pip" install -q --disable-pip-version-check "pykhipu==0.1.9" "khipu-python-sdk==0.4.0" "khipu-tools==2025.1.0"
 
 bin=$(swift build --show-bin-path)/paycheck
 log=$(mktemp)
@@ -24,4 +25,10 @@ trap 'kill $mock_pid 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 1 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
 base=$(sed -n 's/^PayCheck mock listening on //p' "$log")
 [ -n "$base" ] || { echo "the mock did not start"; cat "$log"; exit 1; }
-"$venv/bin/python" scripts/official-clients/placetopay_checkout_p2p.py "$base"
+if [ -n "$python" ]; then
+  "$venv/bin/python" scripts/official-clients/placetopay_checkout_p2p.py "$base"
+else
+  echo "skipped: checkout-p2p needs Python >= 3.13, none found"
+fi
+"$khipu_venv/bin/python" scripts/official-clients/khipu_clients.py "$base" 2>&1 | grep -v '^_api_requestor.py'
+exit "${PIPESTATUS[0]}"
