@@ -8,6 +8,7 @@ public enum MockRegistry {
         [
             PlacetoPayMock(),
             KhipuMock(),
+            MollieMock(),
         ]
     }
 

@@ -54,7 +54,8 @@ struct ProviderConformanceTests {
         var misspelt: [String] = []
         for (kind, specs) in provider.description.specs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             for spec in specs {
-                let with = (spec.parameters ?? []).map { "\($0): x" }.joined(separator: ", ")
+                // Keys are quoted: a query parameter such as Mollie's `amount[value]` is a legitimate key.
+                let with = (spec.parameters ?? []).map { "\"\($0)\": x" }.joined(separator: ", ")
                 let auth = spec.authKeys.isEmpty ? "" : "\n        auth: { \(spec.authKeys.map { "\($0): x" }.joined(separator: ", ")) }"
                 steps.append("      - \(kind.rawValue): \(spec.name)\n        with: { \(with) }\(auth)")
                 if let first = spec.parameters?.first, first.count > 1 {

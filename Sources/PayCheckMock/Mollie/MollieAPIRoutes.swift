@@ -1,0 +1,233 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckProviders
+
+/// The API routes under `/mollie/v2` (providers.md §4.2–§4.5).
+struct MollieAPIRoutes: Sendable {
+    let context: MollieContext
+
+    static let keyHeader = HTTPFields.Element.Name("Idempotency-Key")!
+
+    func register(on router: Router<BasicRequestContext>) {
+        let context = self.context
+        router.post("mollie/v2/payments") { request, _ in try await Self.create(request, context) }
+        router.get("mollie/v2/payments") { request, _ in try await Self.list(request, context) }
+        router.get("mollie/v2/payments/{id}") { request, requestContext in try await Self.get(request, requestContext, context) }
+        router.delete("mollie/v2/payments/{id}") { request, requestContext in try await Self.cancel(request, requestContext, context) }
+        router.patch("mollie/v2/payments/{id}") { request, requestContext in try await Self.update(request, requestContext, context) }
+        router.post("mollie/v2/payments/{id}/refunds") { request, requestContext in try await Self.refund(request, requestContext, context) }
+        router.get("mollie/v2/methods") { request, _ in try await Self.methods(request, context) }
+        router.get("mollie/v2/methods/{id}") { request, requestContext in try await Self.method(request, requestContext, context) }
+        router.get("mollie/checkout/select-method/{token}") { _, requestContext in try await Self.checkoutPage(requestContext, context) }
+    }
+
+    /// The public base of every link: the scheme and host the client used, plus `/mollie` (§4.12 P1-2).
+    static func base(_ request: Request) -> String {
+        "http://" + (request.head.authority ?? "127.0.0.1") + "/mollie"
+    }
+
+    /// Checks `Authorization: Bearer <the test key>` (§4.1): anything else, a `live_` key included (the mock is a
+    /// test-mode account), is 401 "Unauthorized Request" (§4.12 2.3).
+    static func authenticate(_ request: Request) throws(MollieFailure) {
+        let expected = "Bearer " + (MollieProvider().mockCredentials["apiKey"] ?? "")
+        guard request.headers[.authorization] == expected else {
+            throw MollieFailure(code: 401, detail: "Missing authentication, or failed to authenticate")
+        }
+    }
+
+    static func body(_ request: Request) async throws -> (bytes: [UInt8], object: [String: Value]) {
+        let bytes = try await ControlRoutes.body(of: request)
+        guard !bytes.isEmpty else { return (bytes, [:]) }
+        guard let object = JSONText.parse(bytes)?.objectValue else {
+            throw MollieFailure(code: 400, detail: "The request body is not a JSON object")
+        }
+        // The seed backend sends explicit nulls for absent optional fields (§4.12 P1-8).
+        return (bytes, object.filter { $0.value != .null })
+    }
+
+    static func id(_ context: BasicRequestContext) -> String { context.parameters.get("id") ?? "" }
+
+    /// `POST /v2/payments` → 201 (§4.2), idempotent by `Idempotency-Key` (§4.12 2.4): a replay answers the stored
+    /// response with `Idempotent-Replayed: true`; the key with another request is 400; in flight 409.
+    static func create(_ request: Request, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let (bytes, body) = try await Self.body(request)
+        let base = Self.base(request)
+        let operation = { () throws -> HTTPResponseData in
+            let now = context.environment.clock.now()
+            let payment = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.create(body, now: now) }
+            context.scheduleExpiry(payment)
+            var json = payment.json(base: base)
+            if case .object(var members) = json, case .object(var links)? = members["_links"] {
+                links["documentation"] = MollieFormat.link("https://docs.mollie.com/reference/v2/payments-api/create-payment", type: "text/html")
+                members["_links"] = .object(links)
+                json = .object(members)
+            }
+            return HTTPResponseData(status: 201, headers: [("Content-Type", "application/hal+json")], body: Array(JSONText.encode(json).utf8))
+        }
+        return try await Self.idempotent(request, bytes: bytes, context: context, operation)
+    }
+
+    /// Runs a POST through the shared idempotency store when it carries a key.
+    static func idempotent(
+        _ request: Request, bytes: [UInt8], context: MollieContext, _ operation: @escaping () throws -> HTTPResponseData
+    ) async throws -> Response {
+        guard let key = request.headers[Self.keyHeader], !key.isEmpty else { return try operation().response }
+        let fingerprint = RequestFingerprint(method: "POST", path: request.uri.path, body: bytes)
+        switch try await context.environment.idempotency.perform(IdempotencyKey(provider: "mollie", key: key), fingerprint: fingerprint, { try operation() }) {
+        case .created(let stored):
+            return stored.response
+        case .replayed(let stored):
+            var response = stored.response
+            response.headers[HTTPFields.Element.Name("Idempotent-Replayed")!] = "true"
+            return response
+        case .conflict(.inFlight):
+            throw MollieFailure(code: 409, detail: "Another request with this Idempotency-Key is already being processed.")
+        case .conflict(.differentRequest):
+            throw MollieFailure(code: 400, detail: "This Idempotency-Key has already been used.")
+        }
+    }
+
+    static func get(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let payment = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.payment(Self.id(requestContext)) }
+        return MollieResponse.hal(payment.json(base: Self.base(request)))
+    }
+
+    static func cancel(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let now = context.environment.clock.now()
+        let payment = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.cancel(Self.id(requestContext), now: now) }
+        await context.notify(payment)
+        return MollieResponse.hal(payment.json(base: Self.base(request)))
+    }
+
+    static func update(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let body = try await Self.body(request).object
+        let payment = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.update(Self.id(requestContext), body) }
+        return MollieResponse.hal(payment.json(base: Self.base(request)))
+    }
+
+    static func refund(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let (bytes, body) = try await Self.body(request)
+        let base = Self.base(request)
+        let id = Self.id(requestContext)
+        return try await Self.idempotent(request, bytes: bytes, context: context) {
+            let now = context.environment.clock.now()
+            let refund = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.refund(id, body, now: now) }
+            return HTTPResponseData(status: 201, headers: [("Content-Type", "application/hal+json")], body: Array(JSONText.encode(refund.json(base: base)).utf8))
+        }
+    }
+
+    /// `GET /v2/payments`: newest first, `from` inclusive, `limit` 1–250 (default 50), `count` = this page
+    /// (§4.12 2.2); `previous`/`next` always present, `null` when none (§4.12 P1-3).
+    static func list(_ request: Request, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
+        var limit = 50
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...250).contains(value) else {
+                throw MollieFailure(code: 400, detail: "The limit must be between 1 and 250", field: "limit")
+            }
+            limit = value
+        }
+        let base = Self.base(request)
+        let (page, previous, next) = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in
+            let ids = Array(state.order.reversed())
+            var start = 0
+            if let from = query["from"] {
+                guard let index = ids.firstIndex(of: from) else { throw MollieFailure(code: 400, detail: "Invalid cursor value", field: "from") }
+                start = index
+            }
+            let end = min(ids.count, start + limit)
+            let page = ids[start..<end].compactMap { state.payments[$0] }
+            let previous = start > 0 ? ids[max(0, start - limit)] : nil
+            let next = end < ids.count ? ids[end] : nil
+            return (page, previous, next)
+        }
+        let selfQuery = request.uri.query.map { "?" + $0 } ?? ""
+        func link(_ from: String?) -> Value { from.map { MollieFormat.link("\(base)/v2/payments?from=\($0)&limit=\(limit)") } ?? .null }
+        return MollieResponse.hal(.object([
+            "count": .int(page.count),
+            "_embedded": .object(["payments": .array(page.map { $0.json(base: base) })]),
+            "_links": .object([
+                "self": MollieFormat.link("\(base)/v2/payments\(selfQuery)"), "previous": link(previous), "next": link(next),
+                "documentation": MollieFormat.link("https://docs.mollie.com/reference/v2/payments-api/list-payments", type: "text/html"),
+            ]),
+        ]))
+    }
+
+    /// `GET /v2/methods` (§4.5, §4.12 P1-6, 2.7): the methods whose limits hold the `amount[value]` filter (EUR by
+    /// default), with `include=issuers` (iDEAL) and `pricing`.
+    static func methods(_ request: Request, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
+        let include = Set((query["include"] ?? "").split(separator: ",").map(String.init))
+        var amount: Decimal?
+        if let text = query["amount[value]"] {
+            guard let value = Decimal(string: text) else { throw MollieFailure(code: 422, detail: "The amount contains an invalid value", field: "amount.value") }
+            amount = value
+        }
+        let base = Self.base(request)
+        let methods = context.store.withState { $0.methods }.filter { method in
+            guard let amount else { return true }
+            return amount >= method.minimum && amount <= method.maximum && (query["amount[currency]"] ?? "EUR") == "EUR"
+        }
+        return MollieResponse.hal(.object([
+            "count": .int(methods.count),
+            "_embedded": .object(["methods": .array(methods.map { Self.json($0, include: include, base: base) })]),
+            "_links": .object([
+                "self": MollieFormat.link("\(base)/v2/methods"),
+                "documentation": MollieFormat.link("https://docs.mollie.com/reference/v2/methods-api/list-methods", type: "text/html"),
+            ]),
+        ]))
+    }
+
+    static func method(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
+        guard let method = context.store.withState({ $0.method(Self.id(requestContext)) }) else {
+            throw MollieFailure(code: 404, detail: "No method exists with id \(Self.id(requestContext)).")
+        }
+        let include = Set((query["include"] ?? "").split(separator: ",").map(String.init))
+        return MollieResponse.hal(Self.json(method, include: include, base: Self.base(request)))
+    }
+
+    static func json(_ method: MollieState.Method, include: Set<String>, base: String) -> Value {
+        func image(_ name: String) -> Value {
+            .object(["size1x": .string("\(base)/images/\(name).png"), "size2x": .string("\(base)/images/\(name)%402x.png"),
+                     "svg": .string("\(base)/images/\(name).svg")])
+        }
+        var members: [String: Value] = [
+            "resource": "method", "id": .string(method.id), "description": .string(method.description),
+            "minimumAmount": MollieFormat.amount(method.minimum, "EUR"), "maximumAmount": MollieFormat.amount(method.maximum, "EUR"),
+            "image": image(method.id), "status": .string(method.available ? "activated" : "pending-external"),
+            "_links": .object(["self": MollieFormat.link("\(base)/v2/methods/\(method.id)")]),
+        ]
+        if include.contains("issuers"), method.id == "ideal" {
+            members["issuers"] = .array(MollieState.issuers.map { issuer in
+                .object(["resource": "issuer", "id": .string(issuer.0), "name": .string(issuer.1), "image": image(issuer.0)])
+            })
+        }
+        if include.contains("pricing") {
+            members["pricing"] = .array([.object([
+                "description": "The Netherlands", "fixed": MollieFormat.amount(Decimal(string: "0.29")!, "EUR"), "variable": "0",
+            ])])
+        }
+        return .object(members)
+    }
+
+    /// The test-mode checkout page of `_links.checkout.href` (§4.7): where the payer picks the outcome.
+    static func checkoutPage(_ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        let id = "tr_" + (requestContext.parameters.get("token") ?? "")
+        guard let payment = context.store.withState({ $0.payments[id] }) else {
+            throw MollieFailure(code: 404, detail: "No payment exists with token \(id).")
+        }
+        let html = "<!doctype html><html><body><h1>Mollie test mode — \(payment.description.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;"))</h1>"
+            + "<p>Choose paid, failed, canceled, expired, authorized or pending (POST /__paycheck/mollie/payer/choose).</p></body></html>"
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}

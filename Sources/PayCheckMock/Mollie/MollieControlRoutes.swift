@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckProviders
+
+/// The Mollie control API under `/__paycheck/mollie/` (``MollieControlAction``).
+struct MollieControlRoutes: Sendable {
+    let context: MollieContext
+
+    func register(on router: Router<BasicRequestContext>) {
+        ControlActionRoutes.register(MollieProvider(), handlers: [
+            "payer/choose": { try await self.choose($0) },
+            "mock/method": { try await self.method($0) },
+            "mock/webhooks": { try await self.webhooks($0) },
+        ], on: router)
+    }
+
+    private static func object(_ request: Request) async throws -> [String: Value] {
+        try MockRequestBody.object(try await ControlRoutes.body(of: request))
+    }
+
+    /// The payer's choice on the test-mode screen (§4.7): only the transitions of §4.4; the webhook is called for
+    /// every status but open/pending; the answer names the `redirectUrl` the customer goes back to.
+    private func choose(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        guard let id = json["id"]?.stringValue, let status = json["status"]?.stringValue else {
+            throw MockHTTPError(.badRequest, "'id' and 'status' are required, e.g. {\"id\": \"tr_…\", \"status\": \"paid\"}")
+        }
+        let choices = ["paid", "failed", "canceled", "expired", "authorized", "pending"]
+        guard choices.contains(status) else {
+            throw MockHTTPError(.badRequest, "'status' must be one of \(choices.joined(separator: ", ")), got \(MockHTTPError.quoted(status))")
+        }
+        let now = context.environment.clock.now()
+        let outcome = context.store.withState { state -> Result<(MolliePayment, Bool), MockHTTPError> in
+            guard let payment = state.payments[id] else { return .failure(MockHTTPError(.notFound, "no Mollie payment \(MockHTTPError.quoted(id))")) }
+            guard let moved = state.transition(id, to: status, now: now) else {
+                return .failure(MockHTTPError(.conflict, "payment \(id) is \(payment.status): it cannot become \(status) (providers.md §4.4)"))
+            }
+            return .success(moved)
+        }
+        let (payment, callsWebhook) = try outcome.get()
+        if callsWebhook { await context.notify(payment) }
+        let base = "http://" + (request.head.authority ?? "127.0.0.1") + "/mollie"
+        return MockResponse.json(.object([
+            "payment": payment.json(base: base), "redirectUrl": payment.redirectUrl.map { .string($0) } ?? .null,
+        ]))
+    }
+
+    private func method(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        guard let id = json["id"]?.stringValue else { throw MockHTTPError(.badRequest, "'id' is required, e.g. ideal") }
+        let available = json["available"]?.boolValue ?? true
+        let found = context.store.withState { state -> Bool in
+            guard let index = state.methods.firstIndex(where: { $0.id == id }) else { return false }
+            state.methods[index].available = available
+            return true
+        }
+        guard found else { throw MockHTTPError(.notFound, "no Mollie method \(MockHTTPError.quoted(id))") }
+        return MockResponse.json(.object(["id": .string(id), "available": .bool(available)]))
+    }
+
+    private func webhooks(_ request: Request) async throws -> Response {
+        let id = try await Self.object(request)["id"]?.stringValue
+        let entries = context.store.withState { state in state.webhookLog.filter { id == nil || $0["id"]?.stringValue == id } }
+        return MockResponse.json(.object(["count": .int(entries.count), "webhooks": .array(entries)]))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import PayCheckCore
+
+/// The Mollie Payments API v2 adapter (providers.md §4, corrected by §4.12): `Authorization: Bearer test_…`, JSON
+/// requests, `application/hal+json` answers, `Idempotency-Key` on POST.
+public struct MollieProvider: Provider {
+    /// `mollie`.
+    public let id = "mollie"
+
+    /// Creates the adapter.
+    public init() {}
+
+    /// `apiKey` (secret): a `test_` key (§4.1; `live_` keys are refused by the sandbox target, see RunSession).
+    public var credentialFields: [CredentialField] {
+        [CredentialField(name: "apiKey", secret: true, environmentVariable: "PAYCHECK_MOLLIE_API_KEY")]
+    }
+
+    /// The test key the PayCheck mock knows: `test_` + 30 alphanumerics, the shape the clients accept (§4.12 P1-12).
+    public var mockCredentials: [String: String] { ["apiKey": "test_PayCheckMollieMockKey0123456789ab"] }
+
+    /// `https://api.mollie.com` (operations are under `/v2`, §4.1).
+    public var sandboxBaseURL: String { "https://api.mollie.com" }
+
+    public var outcomeMapping: OutcomeMapping { Self.mapping }
+    public var errorCatalog: ErrorCatalog { Self.catalog }
+    public var secretFieldNames: [String] { ["apiKey", "Authorization"] }
+
+    public var operations: [ProviderOperation] {
+        typealias P = ProviderOperation.Parameter
+        let id = P("id", .path, required: true)
+        let create = ["amount", "description", "redirectUrl", "cancelUrl", "webhookUrl", "method", "issuer", "metadata", "locale",
+                      "sequenceType", "captureMode", "customerId", "mandateId", "dueDate", "restrictPaymentMethodsToCountry",
+                      "billingAddress", "shippingAddress", "lines", "testmode"].map { P($0) }
+        let update = ["description", "redirectUrl", "cancelUrl", "webhookUrl", "metadata", "method", "locale", "dueDate", "issuer",
+                      "restrictPaymentMethodsToCountry", "billingAddress", "shippingAddress"].map { P($0) }
+        let methodQuery = ["include", "amount[value]", "amount[currency]", "locale", "sequenceType", "billingCountry", "resource"]
+            .map { P($0, .query) }
+        let keys = ["apiKey", "omit"]
+        let headers = [("Accept", "application/hal+json")]
+        return [
+            ProviderOperation("createPayment", method: "POST", path: "/v2/payments", parameters: create, bodyCodec: .json,
+                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers),
+            ProviderOperation("getPayment", method: "GET", path: "/v2/payments/{id}", parameters: [id, P("include", .query), P("embed", .query)],
+                              bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation("listPayments", method: "GET", path: "/v2/payments", parameters: ["from", "limit", "sort"].map { P($0, .query) },
+                              bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation("cancelPayment", method: "DELETE", path: "/v2/payments/{id}", parameters: [id], bodyCodec: .none,
+                              authKeys: keys, headers: headers),
+            ProviderOperation("updatePayment", method: "PATCH", path: "/v2/payments/{id}", parameters: [id] + update, bodyCodec: .json,
+                              authKeys: keys, headers: headers),
+            ProviderOperation("createRefund", method: "POST", path: "/v2/payments/{id}/refunds",
+                              parameters: [id] + ["amount", "description", "metadata"].map { P($0) }, bodyCodec: .json,
+                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers),
+            ProviderOperation("listMethods", method: "GET", path: "/v2/methods", parameters: methodQuery, bodyCodec: .none,
+                              authKeys: keys, headers: headers),
+            ProviderOperation("getMethod", method: "GET", path: "/v2/methods/{id}", parameters: [id, P("include", .query)],
+                              bodyCodec: .none, authKeys: keys, headers: headers),
+        ]
+    }
+
+    /// The payer's choice on the test-mode checkout page and the mock's settings.
+    public var controlActions: [ControlAction] { MollieControlAction.all }
+
+    /// The return to the app through the demo's deep link (§4.0, §4.9).
+    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+        [.deeplink: [ActionSpec("return", parameters: ["url"])]]
+    }
+
+    /// `Authorization: Bearer <key>`, or the step's `auth:` overrides (`apiKey`, `omit`).
+    public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+        var key = context.credentials["apiKey"]
+        var omit = false
+        if let auth = request.auth, auth != .null {
+            guard let object = auth.objectValue else { throw ProviderError.invalidStep("'auth:' must be a mapping") }
+            if let other = object["apiKey"]?.stringValue { key = other; request.secrets.append(other) }
+            omit = object["omit"]?.boolValue ?? false
+        }
+        guard !omit else { return }
+        guard let key else { throw ProviderError.couldNotRun("Mollie needs the credential 'apiKey' (PAYCHECK_MOLLIE_API_KEY for the sandbox)") }
+        request.setHeader("Authorization", "Bearer \(key)")
+        request.secrets.append(key)
+    }
+
+    /// Payment-shaped answers map their `status`; error bodies `{status, title, detail, field?}` map to the catalog.
+    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+        let text = response.text
+        var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        guard let body = observation.body else { return observation }
+        if response.status >= 400 {
+            let code = body["status"]?.intValue.map(String.init) ?? String(response.status)
+            guard let entry = errorCatalog.entry(code) else {
+                throw ProviderError.nonConformance("Mollie answered HTTP \(response.status) with status '\(code)'", expected: "a status of §4.8")
+            }
+            var message = body["detail"]?.stringValue ?? entry.message
+            if let field = body["field"]?.stringValue { message += " (field \(field))" }
+            observation.error = ErrorCatalog.observed(entry, message: message)
+            return observation
+        }
+        if body["resource"]?.stringValue == "payment", let status = body["status"]?.stringValue {
+            try map(status, reason: nil, in: "the \(operation.name) answer (providers.md §4.9)", into: &observation)
+        }
+        return observation
+    }
+
+    /// The payer's choice answers with the payment.
+    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+        var observation = observation
+        guard let status = observation.status, (200..<300).contains(status),
+            let state = observation.body?["payment"]?["status"]?.stringValue
+        else { return observation }
+        try map(state, reason: nil, in: "the \(action.kind.rawValue): \(action.name) answer", into: &observation)
+        return observation
+    }
+
+    /// `deeplink: return {url}`: `mollie-checkout://payments/{id}` carries no status, so it is always `pending`
+    /// and the app must re-query its backend (§4.9).
+    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+        guard kind == .deeplink, name == "return" else {
+            throw ProviderError.invalidStep("Mollie has no local \(kind.rawValue) action '\(name)'")
+        }
+        guard let url = parameters["url"]?.stringValue, url.hasPrefix("mollie-checkout://payments/") else {
+            throw ProviderError.invalidStep("'deeplink: return' needs 'with: { url }', a mollie-checkout://payments/{id} link")
+        }
+        let id = String(url.dropFirst("mollie-checkout://payments/".count))
+        let body = Value.object(["url": .string(url), "paymentId": .string(id), "status": .null])
+        return Observation(status: nil, body: body, rawBody: JSONText.encode(body), outcome: .pending)
+    }
+
+    /// `status` → canonical outcome (§4.4, §4.9).
+    public static let mapping = OutcomeMapping([
+        .init("paid", .succeeded, "paid, final (§4.4)"),
+        .init("authorized", .pending, "held for capture; pending until captured (§4.4, §4.9)"),
+        .init("open", .pending, "created; the customer can still pay (§4.4)"),
+        .init("pending", .pending, "the payment process started, not complete (§4.4)"),
+        .init("failed", .declined, "failed and cannot be completed with another method (§4.4)"),
+        .init("canceled", .canceled, "canceled by the customer or the merchant (§4.4)"),
+        .init("expired", .expired, "abandoned or expired (§4.4)"),
+    ])
+
+    /// Error bodies by `status` (§4.8, §4.12 2.3).
+    public static let catalog = ErrorCatalog([
+        .init("400", .P, "Bad Request: an invalid list cursor, or an Idempotency-Key reused for another request", httpStatus: 400, source: "providers.md §4.12 2.3"),
+        .init("401", .A, "Unauthorized Request: missing authentication, or failed to authenticate", httpStatus: 401, source: "providers.md §4.1, §4.12 2.3"),
+        .init("404", .P, "Not Found: no entity with this id", httpStatus: 404, source: "providers.md §4.8"),
+        .init("409", .P, "Conflict: an Idempotency-Key in flight, or a duplicate refund", httpStatus: 409, source: "providers.md §4.12 2.3"),
+        .init("422", .P, "Unprocessable Entity: a field is missing or invalid, or the action is not possible", httpStatus: 422, source: "providers.md §4.8"),
+        .init("429", .S, "Too Many Requests: the rate limit was exceeded", httpStatus: 429, source: "providers.md §4.8"),
+        .init("503", .S, "Service Unavailable: the payment platform of this method is not available", httpStatus: 503, source: "providers.md §4.8"),
+    ])
+}
+
+/// The `payer:` and `mock:` actions the Mollie mock serves.
+///
+/// | Action | Does |
+/// |---|---|
+/// | `payer: choose` `{id, status}` | on the test-mode checkout page (§4.7) the payer picks `paid`, `failed`, `canceled`, `expired`, `authorized` or `pending`; the answer carries the payment and the `redirectUrl` the customer is sent to |
+/// | `mock: method` `{id, available}` | takes a method's payment platform down (creating a payment with it answers 503) or back up |
+/// | `mock: webhooks` `{id?}` | every webhook attempt, with the receiver's answer |
+public enum MollieControlAction {
+    public static let all: [ControlAction] = [
+        ControlAction(.payer, "choose", parameters: ["id", "status"], required: ["id", "status"]),
+        ControlAction(.mock, "method", parameters: ["id", "available"], required: ["id"], runsAlone: true),
+        ControlAction(.mock, "webhooks", parameters: ["id"]),
+    ]
+}
