@@ -7,6 +7,7 @@ public enum MockRegistry {
     public static var builtIn: [any ProviderMock] {
         [
             PlacetoPayMock(),
+            MITMock(),
         ]
     }
 
