@@ -9,6 +9,7 @@ public enum MockRegistry {
             PlacetoPayMock(),
             KhipuMock(),
             MollieMock(),
+            MITMock(),
         ]
     }
 

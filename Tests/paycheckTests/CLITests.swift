@@ -410,8 +410,11 @@ struct CLITests {
         #expect(code.status == 0 && code.stdout.contains("placetopay error 102") && code.stdout.contains("class A"))
         let state = try cli.run(["explain", "REJECTED/MC", "--provider", "placetopay"])
         #expect(state.status == 0 && state.stdout.contains("canceled"))
-        let unknown = try cli.run(["explain", "10x"])
+        let unknown = try cli.run(["explain", "10x", "--provider", "placetopay"])
         #expect(unknown.status == 2 && unknown.stderr.contains("did you mean '100'?"))
+        let mit = try cli.run(["explain", "T013"])
+        #expect(mit.status == 0 && mit.stdout.contains("mit error T013") && mit.stdout.contains("class T")
+            && mit.stdout.contains("La tarjeta proporcionada no corresponde con el token / Provided card does not match with the token"))
     }
 
     @Test("mock serves the control API standalone until interrupted")

@@ -38,6 +38,9 @@ public protocol Provider: Sendable {
     func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8]
     /// Reads an operation's answer: parsed body, mapped outcome, catalog error.
     func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation
+    /// Reads an operation's answer with the target's context at hand (its credentials, e.g. to decrypt the answer);
+    /// by default ``read(_:of:)``.
+    func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation
     /// Reads a control action's answer (e.g. the outcome of what the payer did).
     func readControl(_ observation: Observation, action: ControlAction) throws -> Observation
     /// Performs a local action.
@@ -63,6 +66,11 @@ extension Provider {
     public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
         let text = response.text
         return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+    }
+
+    /// ``read(_:of:)``: the context is not needed.
+    public func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation {
+        try read(response, of: operation)
     }
 
     /// The answer as it is.

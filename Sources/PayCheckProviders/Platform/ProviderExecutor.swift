@@ -25,7 +25,7 @@ public struct ProviderExecutor: Sendable {
                 let built = try encode(request, credentials: context.credentials)
                 for secret in request.secrets { context.addSecret(secret) }
                 let response = try await context.send(built)
-                return try provider.read(response, of: operation)
+                return try provider.read(response, of: operation, context: context)
             }
             guard isLocal(.call, action.name) else { throw unknown(action) }
             if action.auth != nil {

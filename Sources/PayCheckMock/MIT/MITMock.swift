@@ -1,0 +1,217 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckProviders
+import Synchronization
+
+/// The stateful WebPay Plus mock of ``MITProvider`` (providers.md §5.2–§5.3 as corrected by §5.11):
+///
+/// - `POST /mit/gen`: the form field `xml` holds `<pgs><data0/><data/></pgs>`; `data0` selects the merchant, `data` is
+///   decrypted with its key, the `P` document is checked (lenient limits of §5.11 C2–C5 by default, the 2018 XSD's
+///   with `mock: site {strict: true}`), and the answer is the encrypted `P_RESPONSE` (§5.11 C8): `success` and an
+///   `nb_url` to the hosted page, or the `cd_error` code of D6 (01 schema, 02 restrictions, 03 credentials) with
+///   `nb_response`. An unknown `data0` or an undecryptable `data` is answered in clear text (C8). Always HTTP 200 (G).
+/// - `GET /mit/i/{id}`: the hosted payment page of a link (HTML, state only).
+/// - `payer: pay {url, result, card, cd_error, nb_error}`: the payer approves, is denied or hits an error on the page;
+///   the mock then POSTs `strResponse` (the encrypted `CENTEROFPAYMENTS` of §5.11 D1, CRLF-wrapped Base64, URL-encoded
+///   as in D2), `strIdCompany`, `strIdMerchant` to the site's response URL through the shared webhook dispatcher.
+/// - `mock: site {responseUrl, strict, wrapNotification}`: the merchant's settings at MIT (the response URL is
+///   configured with MIT, not sent in the link, §6.1).
+public final class MITMock: ProviderMock {
+    /// A generated link.
+    struct Link: Sendable {
+        var id: String
+        var reference: String
+        var amount: String
+        var currency: String
+        var additionalData: String
+        var email: String
+        var data0: String
+        var response: String?
+        var folio: String?
+    }
+
+    /// The merchant's settings.
+    struct Site: Sendable {
+        var responseUrl: String?
+        var strict = false
+        var wrapNotification = true
+    }
+
+    struct State: Sendable {
+        var links: [String: Link] = [:]
+        var next = 1
+        var folio = 551_635
+        /// Sites by `data0`; the mock credentials' `data0` is always known (with defaults).
+        var sites: [String: Site] = [:]
+    }
+
+    /// The adapter.
+    public var provider: any Provider { MITProvider() }
+    /// A link is pending, then approved, denied or error.
+    public var nativeStates: [String] { ["pending", "approved", "denied", "error"] }
+
+    private let state = Mutex(State())
+    private let credentials = MITProvider().mockCredentials
+
+    public init() {}
+
+    public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+        router.post("mit/gen") { request, _ -> Response in try await self.generate(request, environment: environment) }
+        router.get("mit/i/{id}") { _, context -> Response in self.page(context.parameters.get("id") ?? "") }
+        ControlActionRoutes.register(MITProvider(), handlers: [
+            "payer/pay": { try await self.pay($0, environment: environment) },
+            "mock/site": { try await self.site($0) },
+        ], on: router)
+        ProviderNotFoundRoutes.register(on: router, provider: "mit", environment: environment) { request, _ in
+            HTTPResponseData(status: 404, headers: [("Content-Type", "text/plain")], body: Array("Not found: \(request.uri.path)".utf8))
+        }
+    }
+
+    public func reset() async {
+        state.withLock { $0 = State() }
+    }
+
+    // MARK: - /gen
+
+    private func generate(_ request: Request, environment: MockEnvironment) async throws -> Response {
+        let body = Array(buffer: try await request.body.collect(upTo: 1 << 20))
+        return answerGenerate(String(decoding: body, as: UTF8.self), base: environment.baseURL()).response
+    }
+
+    /// The synchronous part of `/gen`.
+    func answerGenerate(_ form: String, base: String) -> HTTPResponseData {
+        let clear = { (text: String) in HTTPResponseData(status: 200, headers: [("Content-Type", "text/html;charset=UTF-8")], body: Array(text.utf8)) }
+        let pairs = FormText.decodePairs(form)
+        // The .NET SDK sends `xml=` inside the value; locate `<pgs>` wherever it is (§5.11 C7).
+        guard let value = pairs.first(where: { $0.name == "xml" })?.value, let pgs = MITXML.inner("pgs", in: value) else {
+            return clear("Error: the form field 'xml' with <pgs> is missing")
+        }
+        let data0 = MITXML.inner("data0", in: pgs)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let known = state.withLock { $0.sites[data0] } ?? (data0 == credentials["data0"] ? Site() : nil)
+        guard let site = known, let key = credentials["key"] else { return clear("Error: data0 desconocido") }
+        guard let data = MITXML.inner("data", in: pgs), let plain = try? MITCipher.decrypt(data, keyHex: key) else {
+            return clear("Error: no se pudo descifrar data")
+        }
+        let sealed = { (code: String, message: String, url: String) in
+            let document = "<P_RESPONSE><cd_response>\(code)</cd_response><nb_response>\(MITXML.escape(message))</nb_response>"
+                + (url.isEmpty ? "" : "<nb_url>\(MITXML.escape(url))</nb_url>") + "</P_RESPONSE>"
+            return HTTPResponseData(
+                status: 200, headers: [("Content-Type", "text/html;charset=UTF-8")],
+                body: Array(((try? MITCipher.encrypt(document, keyHex: key)) ?? "").utf8))
+        }
+        guard let parsed = XMLValue.parse(plain), let document = parsed["P"]?.objectValue else {
+            return sealed("01", "01 -- El XML no cumple con el esquema: not a <P> document", "")
+        }
+        switch MITLinkCheck.check(document, strict: site.strict, credentials: credentials) {
+        case .failure(let failure):
+            return sealed(failure.code, "\(failure.code) -- \(failure.message)", "")
+        case .success(let fields):
+            let link: Link = state.withLock { state in
+                let id = String(format: "PCMIT%03d", state.next % 1000)
+                state.next += 1
+                let link = Link(
+                    id: id, reference: fields.reference, amount: fields.amount, currency: fields.currency,
+                    additionalData: fields.additionalData, email: fields.email, data0: data0)
+                state.links[id] = link
+                return link
+            }
+            return sealed("success", "", ProviderExecutor.join(base, "/mit/i/\(link.id)"))
+        }
+    }
+
+    // MARK: - Hosted page
+
+    func page(_ id: String) -> Response {
+        guard let link = state.withLock({ $0.links[id] }) else {
+            return Response(status: .notFound, headers: [.contentType: "text/html"], body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body>Liga no encontrada</body></html>")))
+        }
+        // Reference, amount and currency, state: `html.body.p[0..2]` for a suite.
+        let html = "<html><body><h1>Centro de Pagos</h1><p>\(MITXML.escape(link.reference))</p>"
+            + "<p>\(MITXML.escape(link.amount)) \(MITXML.escape(link.currency))</p>"
+            + "<p>\(link.response ?? "pending")</p></body></html>"
+        return Response(status: .ok, headers: [.contentType: "text/html;charset=UTF-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    // MARK: - Control
+
+    private func pay(_ request: Request, environment: MockEnvironment) async throws -> Response {
+        let members = try await Self.object(request)
+        let (result, notification) = try settle(members, now: environment.clock.now())
+        if let notification {
+            _ = await environment.webhooks.deliver(notification)
+        }
+        return MockResponse.json(result)
+    }
+
+    /// The synchronous part of `payer: pay`: moves the link and builds its notification.
+    func settle(_ members: [String: Value], now: Date) throws -> (Value, Webhook?) {
+        let url = members["url"]?.interpolated ?? ""
+        let id = url.split(separator: "/").last.map(String.init) ?? ""
+        let response = members["result"]?.interpolated ?? "approved"
+        guard ["approved", "denied", "error"].contains(response) else {
+            throw MockHTTPError(.badRequest, "'result' must be approved, denied or error, got \(MockHTTPError.quoted(response))")
+        }
+        let card = members["card"]?.interpolated ?? "5555555555554444"
+        guard card.count >= 12, card.allSatisfy(\.isNumber) else { throw MockHTTPError(.badRequest, "'card' must be 12 or more digits") }
+        let cdError = members["cd_error"]?.interpolated ?? (response == "error" ? "03" : "")
+        let (link, site) = try state.withLock { state -> (Link, Site) in
+            guard var link = state.links[id] else { throw MockHTTPError(.notFound, "no MIT link \(MockHTTPError.quoted(id)) (pass the nb_url of generateLink)") }
+            guard link.response == nil else { throw MockHTTPError(.conflict, "link \(id) was already paid: \(link.response ?? "")") }
+            link.response = response
+            if response != "error" { link.folio = String(format: "%09d", state.folio); state.folio += 1 }
+            state.links[id] = link
+            return (link, state.sites[link.data0] ?? Site())
+        }
+        let xml = MITNotification.document(
+            link: (link.id, link.reference, link.amount, link.email, link.additionalData, link.folio ?? ""), response: response,
+            card: card, cdError: cdError, nbError: members["nb_error"]?.interpolated ?? "", now: now)
+        var result: [String: Value] = ["id_url": .string(link.id), "reference": .string(link.reference), "response": .string(response)]
+        guard let responseUrl = site.responseUrl, let key = credentials["key"] else {
+            result["notified"] = .bool(false)
+            return (.object(result), nil)
+        }
+        let sealed = try MITCipher.encrypt(xml, keyHex: key)
+        let wire = site.wrapNotification ? MITNotification.wrap(sealed) : sealed
+        let body = FormText.encode([("strResponse", wire), ("strIdCompany", credentials["idCompany"] ?? ""), ("strIdMerchant", "1234567")])
+        result["notified"] = .bool(true)
+        let webhook = Webhook(provider: "mit", url: responseUrl, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
+        return (.object(result), webhook)
+    }
+
+    private func site(_ request: Request) async throws -> Response {
+        MockResponse.json(try putSite(try await Self.object(request)))
+    }
+
+    /// `mock: site {data0, responseUrl, strict, wrapNotification}`: creates or changes the merchant site of a
+    /// `data0` (MIT assigns one per merchant; a suite uses its own to run in parallel with others). The site shares
+    /// the mock merchant's company, branch, user, password and key.
+    func putSite(_ members: [String: Value]) throws -> Value {
+        guard let data0 = members["data0"]?.stringValue, !data0.isEmpty, data0.count <= 40 else {
+            throw MockHTTPError(.badRequest, "'data0' must be a non-empty string of at most 40 characters (e.g. \"D{{ random(8) }}\")")
+        }
+        return try state.withLock { state in
+            var site = state.sites[data0] ?? Site()
+            if let url = members["responseUrl"] { site.responseUrl = url == .null ? nil : url.interpolated }
+            if let strict = members["strict"] {
+                guard case .bool(let value) = strict else { throw MockHTTPError(.badRequest, "'strict' must be true or false") }
+                site.strict = value
+            }
+            if let wrap = members["wrapNotification"] {
+                guard case .bool(let value) = wrap else { throw MockHTTPError(.badRequest, "'wrapNotification' must be true or false") }
+                site.wrapNotification = value
+            }
+            state.sites[data0] = site
+            return .object([
+                "data0": .string(data0), "responseUrl": site.responseUrl.map(Value.string) ?? .null, "strict": .bool(site.strict),
+                "wrapNotification": .bool(site.wrapNotification),
+            ])
+        }
+    }
+
+    private static func object(_ request: Request) async throws -> [String: Value] {
+        let bytes = Array(buffer: try await request.body.collect(upTo: 1 << 20))
+        guard case .object(let members)? = JSONText.parse(bytes) else { throw MockHTTPError(.badRequest, "expected a JSON object") }
+        return members
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The small ordered XML writer MIT's documents need: MIT's XSD is a sequence, so children are written in the order
+/// given (the shared ``XMLValue`` writer sorts members by key), text escaped, no declaration (§5.11 C8).
+public enum MITXML {
+    /// One element with ordered attributes and children, or text.
+    public struct Element: Sendable {
+        public var name: String
+        public var attributes: [(String, String)] = []
+        public var children: [Element] = []
+        public var value: String?
+
+        public init(_ name: String, _ value: String? = nil) {
+            self.name = name
+            self.value = value
+        }
+
+        /// Appends a text child.
+        public mutating func add(_ name: String, _ value: String) { children.append(Element(name, value)) }
+
+        /// The element as XML text.
+        public var text: String {
+            var out = "<" + name
+            for (key, value) in attributes { out += " \(key)=\"\(MITXML.escape(value))\"" }
+            out += ">"
+            if let value { out += MITXML.escape(value) }
+            for child in children { out += child.text }
+            return out + "</" + name + ">"
+        }
+    }
+
+    /// `&`, `<`, `>`, `"` escaped.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The text between the first `<name>` and the following `</name>`, as MIT's receivers locate it.
+    public static func inner(_ name: String, in text: String) -> String? {
+        guard let open = text.range(of: "<\(name)>"), let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex) else {
+            return nil
+        }
+        return String(text[open.upperBound..<close.lowerBound])
+    }
+}
