@@ -21,6 +21,8 @@ public struct RunConfiguration: Sendable {
     public var shard: (index: Int, count: Int)?
     /// Identifies the run across its shards (`--run-id`, or the CI's run id); written into the reports.
     public var runId = ""
+    /// Whether `--target sandbox` may use credentials a provider calls live (`--allow-live`).
+    public var allowLive = false
     /// Stop starting new cases after the first failure or error.
     public var failFast = false
     /// Seconds one HTTP exchange may take unless a step says otherwise.

@@ -219,7 +219,11 @@ public struct Runner: Sendable {
     /// configuration error naming the missing variables, not a reason to skip.
     public func partialCredentials(for providerIDs: Set<String>) -> [String] {
         guard configuration.target == .sandbox else { return [] }
-        return providerIDs.sorted().compactMap { id in
+        let live = configuration.allowLive ? [] : providerIDs.sorted().compactMap { id -> String? in
+            guard let provider = providers[id] else { return nil }
+            return provider.liveCredentialWarning(credentials(for: provider)).map { "provider '\(id)': \($0)" }
+        }
+        return live + providerIDs.sorted().compactMap { id in
             guard let provider = providers[id] else { return nil }
             let set = provider.credentialFields.filter { !(configuration.environment[$0.environmentVariable] ?? "").isEmpty }
             guard !set.isEmpty, set.count < provider.credentialFields.count else { return nil }

@@ -64,6 +64,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Reports and CI") var reports: ReportOptions
 
+    @Flag(name: .long, help: "Let --target sandbox use live credentials (e.g. a Mollie live_ key), whose payments are real.")
+    var allowLive = false
+
     @Option(name: .long, help: ArgumentHelp("Identifies the run across its shards, for 'paycheck merge' (default: the CI's run id: GITHUB_RUN_ID, CI_PIPELINE_ID, CIRCLE_WORKFLOW_ID or BUILD_TAG).", valueName: "id"))
     var runId: String?
 
@@ -146,6 +149,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.environment = environment
         configuration.transcripts = transcripts
         configuration.runId = runId ?? RunCommand.ciRunId(environment: environment)
+        configuration.allowLive = allowLive
         return configuration
     }
 

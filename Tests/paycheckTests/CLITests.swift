@@ -466,4 +466,20 @@ struct CLITests {
         let gh = try cli.run(["run", "shop/suites", "--no-reports", "--annotations", "github"])
         #expect(gh.status == 0 && !gh.stdout.contains("::error"))
     }
+
+    @Test("a live Mollie key on the sandbox target is refused unless --allow-live")
+    func liveKeyRefused() throws {
+        let cli = try CLI(files: ["live.yaml": """
+            suite: live
+            provider: mollie
+            cases:
+              - name: methods
+                steps:
+                  - call: listMethods
+            """])
+        let live = ["PAYCHECK_MOLLIE_API_KEY": "live_abcdefghijklmnopqrstuvwxyz0123"]
+        let refused = try cli.run(["run", "live.yaml", "--target", "sandbox", "--no-reports"], environment: live)
+        #expect(refused.status == 2 && refused.stderr.contains("live_ key") && refused.stderr.contains("--allow-live"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("abcdefghijklmnopqrstuvwxyz0123"), "the key itself is never printed")
+    }
 }

@@ -10,7 +10,7 @@ public struct MollieProvider: Provider {
     /// Creates the adapter.
     public init() {}
 
-    /// `apiKey` (secret): a `test_` key (§4.1; `live_` keys are refused by the sandbox target, see RunSession).
+    /// `apiKey` (secret): a `test_` key (§4.1); a `live_` key needs `--allow-live` (``liveCredentialWarning(_:)``).
     public var credentialFields: [CredentialField] {
         [CredentialField(name: "apiKey", secret: true, environmentVariable: "PAYCHECK_MOLLIE_API_KEY")]
     }
@@ -64,6 +64,12 @@ public struct MollieProvider: Provider {
     /// The return to the app through the demo's deep link (§4.0, §4.9).
     public var localActions: [ProviderAction.Kind: [ActionSpec]] {
         [.deeplink: [ActionSpec("return", parameters: ["url"])]]
+    }
+
+    /// A `live_` key moves real money (§4.1): `--target sandbox` refuses it unless `--allow-live`.
+    public func liveCredentialWarning(_ credentials: [String: String]) -> String? {
+        guard credentials["apiKey"]?.hasPrefix("live_") == true else { return nil }
+        return "PAYCHECK_MOLLIE_API_KEY is a live_ key: its payments are real. Use a test_ key, or pass --allow-live"
     }
 
     /// `Authorization: Bearer <key>`, or the step's `auth:` overrides (`apiKey`, `omit`).

@@ -45,6 +45,8 @@ public protocol Provider: Sendable {
     func readControl(_ observation: Observation, action: ControlAction) throws -> Observation
     /// Performs a local action.
     func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation
+    /// Why these sandbox credentials would move real money (a live key), or `nil`; such a run needs `--allow-live`.
+    func liveCredentialWarning(_ credentials: [String: String]) -> String?
 }
 
 extension Provider {
@@ -61,6 +63,9 @@ extension Provider {
     public func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {
         throw ProviderError.invalidStep("\(id) has no body codec of its own for '\(operation.name)'")
     }
+
+    /// None: the provider's sandbox credentials cannot be live ones.
+    public func liveCredentialWarning(_ credentials: [String: String]) -> String? { nil }
 
     /// The parsed answer, unmapped.
     public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
