@@ -65,7 +65,7 @@ struct KhipuControlRoutes: Sendable {
         return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
     }
 
-    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?}`.
+    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?}`.
     private func account(_ request: Request) async throws -> Response {
         let json = try await Self.object(request)
         var delay: TimeInterval?
@@ -87,17 +87,28 @@ struct KhipuControlRoutes: Sendable {
             throw MockHTTPError(.badRequest, "'signNotificationsWith' must be secret or apiKey")
         }
         let available = json["available"]?.boolValue
+        let wallet = json["refundWallet"]?.boolValue
+        var balance: Double?
+        if let value = json["refundWalletBalance"] {
+            guard let number = value.numberValue, number >= 0 else {
+                throw MockHTTPError(.badRequest, "'refundWalletBalance' must be a number of CLP, 0 or more")
+            }
+            balance = number
+        }
         let account = context.store.withState { state in
             if let delay { state.account.conciliationDelay = delay }
             if let retries { state.account.notificationRetries = retries }
             if let signer { state.account.signNotificationsWith = signer }
             if let available { state.account.available = available }
+            if let wallet { state.account.refundWallet = wallet }
+            if let balance { state.account.refundWalletBalance = balance }
             return state.account
         }
         return MockResponse.json(.object([
             "receiverId": .int(account.receiverId), "conciliationDelay": .string("\(Value.format(account.conciliationDelay))s"),
             "notificationRetries": .array(account.notificationRetries.retryOffsetTexts.map(Value.string)),
             "signNotificationsWith": .string(account.signNotificationsWith), "available": .bool(account.available),
+            "refundWallet": .bool(account.refundWallet), "refundWalletBalance": Value(number: account.refundWalletBalance),
         ]))
     }
 
