@@ -38,7 +38,7 @@ struct KhipuAPIRoutes: Sendable {
         route(.get, "\(v3)/predict", "3.0", on: router) { context, call in try Self.predict(context, call) }
         // The newer refund API and its wallet (§2.12 B4).
         route(.post, "\(v3)/refunds", "3.0", on: router) { context, call in
-            try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.walletRefund(call.parameters) }
+            try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.walletRefund(call.parameters, now: call.now) }
         }
         route(.get, "\(v3)/refund-wallet/balance", "3.0", on: router) { context, _ in
             try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.refundWalletBalance() }
@@ -142,7 +142,8 @@ struct KhipuAPIRoutes: Sendable {
             amount = value
         }
         return try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
-            try state.refund(call.id, amount: amount, apiVersion: call.apiVersion)
+            let answer = try state.refund(call.id, amount: amount, apiVersion: call.apiVersion, now: call.now)
+            return .object(["message": answer["message"] ?? .null])
         }
     }
 

@@ -87,7 +87,9 @@ struct KhipuState {
 
     /// Refund of a paid payment, `amount` or the rest (§2.3, §2.12 B3, B5): 3.0 ends `partially-refunded` or
     /// `fully-refunded`; 2.0 only refunds whole payments and reports `reversed`, as older API versions did.
-    mutating func refund(_ id: String, amount: Double?, apiVersion: String) throws(KhipuFailure) -> Value {
+    /// Each refund is recorded as a row `{id, status: pending, amount, currency, request_date}` (§2.12 B4; choice: rows
+    /// stay `pending`, as the docs give no time for authorisation or payout); `refund_id` in the answer names it.
+    mutating func refund(_ id: String, amount: Double?, apiVersion: String, now: Date) throws(KhipuFailure) -> Value {
         var payment = try self.payment(id, apiVersion: apiVersion)
         guard payment.status == "done", ["normal", "partially-refunded", "marked-paid-by-receiver"].contains(payment.statusDetail) else {
             throw KhipuFailure.invalid("payment_id", "Solo se puede reembolsar un pago pagado")
@@ -101,10 +103,15 @@ struct KhipuState {
             throw KhipuFailure.invalid("amount", "La API 2.0 solo reembolsa el monto total del pago")
         }
         payment.refunded += value
+        let refundId = uuid()
+        payment.refunds.append(.object([
+            "id": .string(refundId), "status": "pending", "amount": .string(Self.fourDecimals(value)),
+            "currency": .string(payment.fields["currency"] ?? "CLP"), "request_date": .string(ISOTimestamp.format(now, fraction: .always)),
+        ]))
         let whole = payment.refunded >= payment.amount - 0.00005
         payment.statusDetail = apiVersion == "2.0" ? "reversed" : (whole ? "fully-refunded" : "partially-refunded")
         payments[id] = payment
-        return .object(["message": .string(whole ? "Pago reembolsado" : "Reembolso parcial registrado")])
+        return .object(["message": .string(whole ? "Pago reembolsado" : "Reembolso parcial registrado"), "refund_id": .string(refundId)])
     }
 
     /// The refund wallet must be enabled for the newer refund API (§2.12 B4: the documented 400 text).
@@ -126,7 +133,7 @@ struct KhipuState {
     /// `POST /v3/refunds {type: full|partial, payment_id, amount?}` (§2.12 B4): refunds through the wallet, the same
     /// refundable-balance rules as `POST /v3/payments/{id}/refunds`; answers `{id, payment_id, refunded_amount,
     /// total_refunded, remaining, currency, message}` with 4-decimal strings. khipu does not deduplicate refunds.
-    mutating func walletRefund(_ parameters: [String: String]) throws(KhipuFailure) -> Value {
+    mutating func walletRefund(_ parameters: [String: String], now: Date) throws(KhipuFailure) -> Value {
         try requireRefundWallet()
         let type = parameters["type"] ?? ""
         guard type == "full" || type == "partial" else { throw KhipuFailure.invalid("type", "El tipo debe ser full o partial") }
@@ -151,11 +158,11 @@ struct KhipuState {
         guard value <= account.refundWalletBalance + 0.00005 else {
             throw KhipuFailure.invalid("amount", "Saldo insuficiente en la billetera de reembolsos")
         }
-        let message = try refund(id, amount: amount, apiVersion: "3.0")
+        let message = try refund(id, amount: amount, apiVersion: "3.0", now: now)
         account.refundWalletBalance -= value
         let after = payments[id] ?? payment
         return .object([
-            "id": .string(uuid()), "payment_id": .string(id), "refunded_amount": .string(Self.fourDecimals(value)),
+            "id": message["refund_id"] ?? .null, "payment_id": .string(id), "refunded_amount": .string(Self.fourDecimals(value)),
             "total_refunded": .string(Self.fourDecimals(after.refunded)),
             "remaining": .string(Self.fourDecimals(max(0, after.amount - after.refunded))),
             "currency": .string(after.fields["currency"] ?? "CLP"), "message": message["message"] ?? .null,
