@@ -15,6 +15,7 @@ struct KhipuControlRoutes: Sendable {
             "mock/markPaid": { try await self.markPaid($0) },
             "mock/account": { try await self.account($0) },
             "mock/notifications": { try await self.notifications($0) },
+            "mock/refundStatus": { try await self.refundStatus($0) },
         ], on: router)
     }
 
@@ -53,6 +54,20 @@ struct KhipuControlRoutes: Sendable {
         }
         let receiver = context.store.withState { $0.account.receiverId }
         return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
+    }
+
+    /// `mock: refundStatus {payment_id, refund_id, status}`: khipu authorises a refund row, then pays it out (§2.12 B4).
+    private func refundStatus(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        let id = try Self.paymentId(json)
+        guard let refundId = json["refund_id"]?.stringValue, !refundId.isEmpty else {
+            throw MockHTTPError(.badRequest, "'refund_id' is required (the id POST /v3/refunds answered, or refunds[].id of GET)")
+        }
+        let status = json["status"]?.stringValue ?? ""
+        let now = context.environment.clock.now()
+        return MockResponse.json(try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in
+            try state.advanceRefund(id, refundId: refundId, to: status, now: now)
+        })
     }
 
     /// `mock: markPaid`: the merchant marks a pending payment paid by other means (§2.5 `marked-paid-by-receiver`).

@@ -169,6 +169,28 @@ struct KhipuState {
         ])
     }
 
+    /// Moves a refund row forward (§2.12 B4): `pending` → `authorized` (adds `authorization_date`) → `paid` (adds
+    /// `payout_date`). `expired` is not offered: what an expired refund does to the balances is not documented.
+    mutating func advanceRefund(_ id: String, refundId: String, to status: String, now: Date) throws(MockHTTPError) -> Value {
+        guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
+        guard let index = payment.refunds.firstIndex(where: { $0["id"]?.stringValue == refundId }),
+              var row = payment.refunds[index].objectValue else {
+            throw MockHTTPError(.notFound, "payment \(id) has no refund \(MockHTTPError.quoted(refundId))")
+        }
+        let current = row["status"]?.stringValue ?? ""
+        let date = Value.string(ISOTimestamp.format(now, fraction: .always))
+        switch (current, status) {
+        case ("pending", "authorized"): row["authorization_date"] = date
+        case ("authorized", "paid"): row["payout_date"] = date
+        default:
+            throw MockHTTPError(.conflict, "refund \(refundId) is \(current); it can move pending → authorized → paid, not to \(MockHTTPError.quoted(status))")
+        }
+        row["status"] = .string(status)
+        payment.refunds[index] = .object(row)
+        payments[id] = payment
+        return .object(["refund": .object(row)])
+    }
+
     /// A version-4-shaped UUID from the mock's random source.
     func uuid() -> String {
         let hex = randomText(32, Array("0123456789abcdef"))

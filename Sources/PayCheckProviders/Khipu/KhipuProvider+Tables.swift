@@ -37,6 +37,7 @@ extension KhipuProvider {
 /// | `mock: markPaid` `{payment_id}` | the merchant marks a pending payment paid by other means in khipu's site: `done`/`marked-paid-by-receiver` |
 /// | `mock: account` `{conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?}` | the account's settings; `available: false` makes every API call answer 503 (§2.6); `refundWallet: false` an account without the refund wallet (§2.12 B4) |
 /// | `mock: notifications` `{payment_id?}` | what was sent to `notify_url`, with the answers |
+/// | `mock: refundStatus` `{payment_id, refund_id, status}` | a refund row moves `pending` → `authorized` → `paid` (§2.12 B4) |
 public enum KhipuControlAction {
     /// Every action.
     public static let all: [ControlAction] = [
@@ -46,6 +47,7 @@ public enum KhipuControlAction {
         ControlAction(.mock, "markPaid", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance"], runsAlone: true),
         ControlAction(.mock, "notifications", parameters: ["payment_id"]),
+        ControlAction(.mock, "refundStatus", parameters: ["payment_id", "refund_id", "status"], required: ["payment_id", "refund_id", "status"]),
     ]
 }
 
