@@ -67,6 +67,25 @@ with KhipuClient(KhipuConfig(api_key=API_KEY, base_url=f"{base}/khipu")) as sdk:
     pay(result.payment_id)
     status = sdk.get_instant_payment(payment_id=result.payment_id)
     check("khipu-python-sdk: paid payment is done/normal", str(status.status).endswith("done") and str(status.status_detail).endswith("normal"))
+    # The refund wallet (providers.md §2.12 B4) through the SDK's own generated operations and its configured client.
+    from khipu_sdk._generated.instant_payments.api.default import get_refund_wallet_balance, post_refund
+    from khipu_sdk._generated.instant_payments.models.refund_post_refund import RefundPostRefund
+    from khipu_sdk._generated.instant_payments.models.refund_post_refund_type import RefundPostRefundType
+
+    before = get_refund_wallet_balance.sync(client=sdk._instant)
+    check("khipu-python-sdk: refund wallet balance", before is not None and before.currency == "CLP", getattr(before, "balance", None))
+    refund = post_refund.sync(client=sdk._instant, body=RefundPostRefund(type_=RefundPostRefundType.PARTIAL, payment_id=result.payment_id, amount="1000"))
+    check("khipu-python-sdk: partial refund", refund is not None and refund.refunded_amount == "1000.0000" and refund.remaining == "3200.0000")
+    first = refund.id if refund is not None else None
+    refund = post_refund.sync(client=sdk._instant, body=RefundPostRefund(type_=RefundPostRefundType.FULL, payment_id=result.payment_id))
+    check("khipu-python-sdk: full refund of the rest", refund is not None and refund.remaining == "0.0000")
+    status = sdk.get_instant_payment(payment_id=result.payment_id)
+    check("khipu-python-sdk: refunded payment parses as fully-refunded", str(status.status_detail).endswith("fully-refunded"))
+    from khipu_sdk._generated.instant_payments.api.default import get_payment_by_id
+
+    full = get_payment_by_id.sync(id=result.payment_id, client=sdk._instant)
+    check("khipu-python-sdk: the generated GET parses the refund rows and total_refunded",
+          full is not None and len(full.refunds) == 2 and full.refunds[0].id == first and full.total_refunded == "4200.0000")
 
 # khipu-tools 2025.1.0 — API 3.0
 import khipu_tools

@@ -36,6 +36,13 @@ struct KhipuAPIRoutes: Sendable {
             route(.get, "\(root)/merchants/{id}/paymentMethods", version, on: router) { context, call in try Self.paymentMethods(context, call) }
         }
         route(.get, "\(v3)/predict", "3.0", on: router) { context, call in try Self.predict(context, call) }
+        // The newer refund API and its wallet (§2.12 B4).
+        route(.post, "\(v3)/refunds", "3.0", on: router) { context, call in
+            try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.walletRefund(call.parameters, now: call.now) }
+        }
+        route(.get, "\(v3)/refund-wallet/balance", "3.0", on: router) { context, _ in
+            try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.refundWalletBalance() }
+        }
         route(.get, "\(v2)/payments", "2.0", on: router) { context, call in try Self.byToken(context, call) }
     }
 
@@ -135,7 +142,8 @@ struct KhipuAPIRoutes: Sendable {
             amount = value
         }
         return try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
-            try state.refund(call.id, amount: amount, apiVersion: call.apiVersion)
+            let answer = try state.refund(call.id, amount: amount, apiVersion: call.apiVersion, now: call.now)
+            return .object(["message": answer["message"] ?? .null])
         }
     }
 

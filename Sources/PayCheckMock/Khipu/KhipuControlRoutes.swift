@@ -15,6 +15,7 @@ struct KhipuControlRoutes: Sendable {
             "mock/markPaid": { try await self.markPaid($0) },
             "mock/account": { try await self.account($0) },
             "mock/notifications": { try await self.notifications($0) },
+            "mock/refundStatus": { try await self.refundStatus($0) },
         ], on: router)
     }
 
@@ -55,6 +56,20 @@ struct KhipuControlRoutes: Sendable {
         return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
     }
 
+    /// `mock: refundStatus {payment_id, refund_id, status}`: khipu authorises a refund row, then pays it out (§2.12 B4).
+    private func refundStatus(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        let id = try Self.paymentId(json)
+        guard let refundId = json["refund_id"]?.stringValue, !refundId.isEmpty else {
+            throw MockHTTPError(.badRequest, "'refund_id' is required (the id POST /v3/refunds answered, or refunds[].id of GET)")
+        }
+        let status = json["status"]?.stringValue ?? ""
+        let now = context.environment.clock.now()
+        return MockResponse.json(try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in
+            try state.advanceRefund(id, refundId: refundId, to: status, now: now)
+        })
+    }
+
     /// `mock: markPaid`: the merchant marks a pending payment paid by other means (§2.5 `marked-paid-by-receiver`).
     private func markPaid(_ request: Request) async throws -> Response {
         let id = try Self.paymentId(try await Self.object(request))
@@ -65,7 +80,7 @@ struct KhipuControlRoutes: Sendable {
         return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
     }
 
-    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?}`.
+    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?}`.
     private func account(_ request: Request) async throws -> Response {
         let json = try await Self.object(request)
         var delay: TimeInterval?
@@ -87,17 +102,28 @@ struct KhipuControlRoutes: Sendable {
             throw MockHTTPError(.badRequest, "'signNotificationsWith' must be secret or apiKey")
         }
         let available = json["available"]?.boolValue
+        let wallet = json["refundWallet"]?.boolValue
+        var balance: Double?
+        if let value = json["refundWalletBalance"] {
+            guard let number = value.numberValue, number >= 0 else {
+                throw MockHTTPError(.badRequest, "'refundWalletBalance' must be a number of CLP, 0 or more")
+            }
+            balance = number
+        }
         let account = context.store.withState { state in
             if let delay { state.account.conciliationDelay = delay }
             if let retries { state.account.notificationRetries = retries }
             if let signer { state.account.signNotificationsWith = signer }
             if let available { state.account.available = available }
+            if let wallet { state.account.refundWallet = wallet }
+            if let balance { state.account.refundWalletBalance = balance }
             return state.account
         }
         return MockResponse.json(.object([
             "receiverId": .int(account.receiverId), "conciliationDelay": .string("\(Value.format(account.conciliationDelay))s"),
             "notificationRetries": .array(account.notificationRetries.retryOffsetTexts.map(Value.string)),
             "signNotificationsWith": .string(account.signNotificationsWith), "available": .bool(account.available),
+            "refundWallet": .bool(account.refundWallet), "refundWalletBalance": Value(number: account.refundWalletBalance),
         ]))
     }
 

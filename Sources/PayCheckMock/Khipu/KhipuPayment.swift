@@ -28,6 +28,8 @@ struct KhipuPayment: Sendable {
     var conciliatedAt: Date?
     /// Refunded so far.
     var refunded = 0.0
+    /// The refund rows GET shows, oldest first: `{id, status, amount, currency, request_date}` (§2.12 B4).
+    var refunds: [Value] = []
     /// The DemoBank the payer used.
     var bank = ""
     /// Whether the merchant confirmed it (`confirm`, a contracted feature).
@@ -77,8 +79,10 @@ struct KhipuPayment: Sendable {
         members["send_email"] = .bool(Self.flag(fields["send_email"]))
         members["payment_method"] = .string(bank.isEmpty ? "not_available" : "simplified_transfer")
         members["funds_source"] = .string(bank.isEmpty ? "" : "debit")
-        if apiVersion == "3.0" {
-            members["total_refunded"] = Value(number: refunded)
+        // `refunds[]` and `total_refunded` (a 4-decimal string) appear only once the payment has refunds (§2.12 A11, B4).
+        if apiVersion == "3.0", !refunds.isEmpty {
+            members["refunds"] = .array(refunds)
+            members["total_refunded"] = .string(String(format: "%.4f", refunded))
         }
         return .object(members)
     }

@@ -19,6 +19,11 @@ struct KhipuState {
         var signNotificationsWith = "secret"
         /// Whether the service is up; when not, every API call answers 503 (§2.6).
         var available = true
+        /// Whether the account has the refund wallet of the newer refund API (§2.12 B4); without it `POST /v3/refunds`
+        /// and the balance answer 400 naming `receiver_id`.
+        var refundWallet = true
+        /// The wallet's balance in CLP (choice: the docs publish no starting value); each refund draws on it.
+        var refundWalletBalance = 1_000_000.0
     }
 
     /// A notification to send.
@@ -82,7 +87,9 @@ struct KhipuState {
 
     /// Refund of a paid payment, `amount` or the rest (§2.3, §2.12 B3, B5): 3.0 ends `partially-refunded` or
     /// `fully-refunded`; 2.0 only refunds whole payments and reports `reversed`, as older API versions did.
-    mutating func refund(_ id: String, amount: Double?, apiVersion: String) throws(KhipuFailure) -> Value {
+    /// Each refund is recorded as a row `{id, status: pending, amount, currency, request_date}` (§2.12 B4; choice: rows
+    /// stay `pending`, as the docs give no time for authorisation or payout); `refund_id` in the answer names it.
+    mutating func refund(_ id: String, amount: Double?, apiVersion: String, now: Date) throws(KhipuFailure) -> Value {
         var payment = try self.payment(id, apiVersion: apiVersion)
         guard payment.status == "done", ["normal", "partially-refunded", "marked-paid-by-receiver"].contains(payment.statusDetail) else {
             throw KhipuFailure.invalid("payment_id", "Solo se puede reembolsar un pago pagado")
@@ -96,11 +103,103 @@ struct KhipuState {
             throw KhipuFailure.invalid("amount", "La API 2.0 solo reembolsa el monto total del pago")
         }
         payment.refunded += value
+        let refundId = uuid()
+        payment.refunds.append(.object([
+            "id": .string(refundId), "status": "pending", "amount": .string(Self.fourDecimals(value)),
+            "currency": .string(payment.fields["currency"] ?? "CLP"), "request_date": .string(ISOTimestamp.format(now, fraction: .always)),
+        ]))
         let whole = payment.refunded >= payment.amount - 0.00005
         payment.statusDetail = apiVersion == "2.0" ? "reversed" : (whole ? "fully-refunded" : "partially-refunded")
         payments[id] = payment
-        return .object(["message": .string(whole ? "Pago reembolsado" : "Reembolso parcial registrado")])
+        return .object(["message": .string(whole ? "Pago reembolsado" : "Reembolso parcial registrado"), "refund_id": .string(refundId)])
     }
+
+    /// The refund wallet must be enabled for the newer refund API (§2.12 B4: the documented 400 text).
+    func requireRefundWallet() throws(KhipuFailure) {
+        guard account.refundWallet else {
+            throw KhipuFailure.invalid("receiver_id", "La cuenta de cobro con ID \(account.receiverId) no está habilitada para hacer reversas.")
+        }
+    }
+
+    /// `GET /v3/refund-wallet/balance` (§2.12 B4): `{balance, currency, add_funds_url}`, the balance a 4-decimal string.
+    func refundWalletBalance() throws(KhipuFailure) -> Value {
+        try requireRefundWallet()
+        return .object([
+            "balance": .string(Self.fourDecimals(account.refundWalletBalance)), "currency": "CLP",
+            "add_funds_url": "https://khipu.com/merchant/refund-wallet/add-funds",
+        ])
+    }
+
+    /// `POST /v3/refunds {type: full|partial, payment_id, amount?}` (§2.12 B4): refunds through the wallet, the same
+    /// refundable-balance rules as `POST /v3/payments/{id}/refunds`; answers `{id, payment_id, refunded_amount,
+    /// total_refunded, remaining, currency, message}` with 4-decimal strings. khipu does not deduplicate refunds.
+    mutating func walletRefund(_ parameters: [String: String], now: Date) throws(KhipuFailure) -> Value {
+        try requireRefundWallet()
+        let type = parameters["type"] ?? ""
+        guard type == "full" || type == "partial" else { throw KhipuFailure.invalid("type", "El tipo debe ser full o partial") }
+        guard let id = parameters["payment_id"], !id.isEmpty else { throw KhipuFailure.invalid("payment_id", "El parámetro payment_id es obligatorio") }
+        // An unknown payment named in the body is a field error, not a missing resource (choice).
+        guard let payment = payments[id] else { throw KhipuFailure.invalid("payment_id", "El pago \(id) no existe") }
+        var amount: Double?
+        // The published v3 spec (as generated in khipu-python-sdk): `amount` is required for `partial` and may not be
+        // used with `full`; partial refunds go on "while the refund wallet has a balance".
+        if type == "full", let text = parameters["amount"], !text.isEmpty {
+            throw KhipuFailure.invalid("amount", "El monto no se puede indicar en una devolución total")
+        }
+        if type == "partial" {
+            guard let text = parameters["amount"], let value = KhipuCreateRequest.amount(text) else {
+                throw KhipuFailure.invalid("amount", "Un reembolso parcial necesita un monto válido")
+            }
+            amount = value
+        }
+        let value = amount ?? (payment.amount - payment.refunded)
+        // Choice: a refund larger than the wallet's balance is refused (the spec says refunds go on while the wallet
+        // has a balance, not what the error is).
+        guard value <= account.refundWalletBalance + 0.00005 else {
+            throw KhipuFailure.invalid("amount", "Saldo insuficiente en la billetera de reembolsos")
+        }
+        let message = try refund(id, amount: amount, apiVersion: "3.0", now: now)
+        account.refundWalletBalance -= value
+        let after = payments[id] ?? payment
+        return .object([
+            "id": message["refund_id"] ?? .null, "payment_id": .string(id), "refunded_amount": .string(Self.fourDecimals(value)),
+            "total_refunded": .string(Self.fourDecimals(after.refunded)),
+            "remaining": .string(Self.fourDecimals(max(0, after.amount - after.refunded))),
+            "currency": .string(after.fields["currency"] ?? "CLP"), "message": message["message"] ?? .null,
+        ])
+    }
+
+    /// Moves a refund row forward (§2.12 B4): `pending` → `authorized` (adds `authorization_date`) → `paid` (adds
+    /// `payout_date`). `expired` is not offered: what an expired refund does to the balances is not documented.
+    mutating func advanceRefund(_ id: String, refundId: String, to status: String, now: Date) throws(MockHTTPError) -> Value {
+        guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
+        guard let index = payment.refunds.firstIndex(where: { $0["id"]?.stringValue == refundId }),
+              var row = payment.refunds[index].objectValue else {
+            throw MockHTTPError(.notFound, "payment \(id) has no refund \(MockHTTPError.quoted(refundId))")
+        }
+        let current = row["status"]?.stringValue ?? ""
+        let date = Value.string(ISOTimestamp.format(now, fraction: .always))
+        switch (current, status) {
+        case ("pending", "authorized"): row["authorization_date"] = date
+        case ("authorized", "paid"): row["payout_date"] = date
+        default:
+            throw MockHTTPError(.conflict, "refund \(refundId) is \(current); it can move pending → authorized → paid, not to \(MockHTTPError.quoted(status))")
+        }
+        row["status"] = .string(status)
+        payment.refunds[index] = .object(row)
+        payments[id] = payment
+        return .object(["refund": .object(row)])
+    }
+
+    /// A version-4-shaped UUID from the mock's random source.
+    func uuid() -> String {
+        let hex = randomText(32, Array("0123456789abcdef"))
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), "4" + hex.dropFirst(13).prefix(3), "8" + hex.dropFirst(17).prefix(3), hex.suffix(12)]
+        return parts.map(String.init).joined(separator: "-")
+    }
+
+    /// An amount as khipu writes refund and balance amounts: a string with 4 decimals (§2.12 A11, B4).
+    static func fourDecimals(_ value: Double) -> String { String(format: "%.4f", value) }
 
     /// `confirm` (a contracted feature, §2.3): only a payment the payer already paid.
     mutating func confirm(_ id: String, apiVersion: String) throws(KhipuFailure) -> Value {

@@ -4,6 +4,8 @@ import PayCheckCore
 /// API 2.0 under `/api/2.0` (form-encoded, HMAC-signed `Authorization`), the 2.0 ones suffixed `V2`.
 public enum KhipuOperation: String, Sendable, CaseIterable {
     case banks, createPayment, getPayment, deletePayment, confirmPayment, refund, predict, paymentMethods
+    /// The newer 3.0 refund API and its wallet (§2.12 B4).
+    case createRefund, refundWalletBalance
     case banksV2, createPaymentV2, getPaymentV2, getPaymentByNotificationToken, deletePaymentV2, confirmPaymentV2, refundV2
     case paymentMethodsV2
     /// Local: verify an `x-khipu-signature` notification header (§2.7).
@@ -35,6 +37,8 @@ public enum KhipuOperation: String, Sendable, CaseIterable {
         case .predict:
             (method, path, parameters) = ("GET", "/v3/predict", ["payer_email", "bank_id", "amount", "currency"].map { P($0, .query) })
         case .paymentMethods: (method, path, parameters) = ("GET", "/v3/merchants/{receiver_id}/paymentMethods", [P("receiver_id", .path, required: true)])
+        case .createRefund: (method, path, parameters) = ("POST", "/v3/refunds", [P("type", required: true), P("payment_id", required: true), P("amount")])
+        case .refundWalletBalance: (method, path, parameters) = ("GET", "/v3/refund-wallet/balance", [])
         case .banksV2: (method, path, parameters) = ("GET", "/api/2.0/banks", [])
         case .createPaymentV2: (method, path, parameters) = ("POST", "/api/2.0/payments", Self.createFields.map { P($0) })
         case .getPaymentV2: (method, path, parameters) = ("GET", "/api/2.0/payments/{payment_id}", [id])

@@ -35,8 +35,9 @@ extension KhipuProvider {
 /// | `payer: reject` `{payment_id, abuse?}` | the payer declares they will not pay: `done`/`rejected-by-payer` (or `marked-as-abuse`) |
 /// | `mock: conciliate` `{payment_id}` | khipu finishes verifying a `verifying` payment now: `done`/`normal`, notification sent |
 /// | `mock: markPaid` `{payment_id}` | the merchant marks a pending payment paid by other means in khipu's site: `done`/`marked-paid-by-receiver` |
-/// | `mock: account` `{conciliationDelay?, notificationRetries?, signNotificationsWith?, available?}` | the account's settings; `available: false` makes every API call answer 503 (§2.6) |
+/// | `mock: account` `{conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?}` | the account's settings; `available: false` makes every API call answer 503 (§2.6); `refundWallet: false` an account without the refund wallet (§2.12 B4) |
 /// | `mock: notifications` `{payment_id?}` | what was sent to `notify_url`, with the answers |
+/// | `mock: refundStatus` `{payment_id, refund_id, status}` | a refund row moves `pending` → `authorized` → `paid` (§2.12 B4) |
 public enum KhipuControlAction {
     /// Every action.
     public static let all: [ControlAction] = [
@@ -44,8 +45,9 @@ public enum KhipuControlAction {
         ControlAction(.payer, "reject", parameters: ["payment_id", "abuse"], required: ["payment_id"]),
         ControlAction(.mock, "conciliate", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "markPaid", parameters: ["payment_id"], required: ["payment_id"]),
-        ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available"], runsAlone: true),
+        ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance"], runsAlone: true),
         ControlAction(.mock, "notifications", parameters: ["payment_id"]),
+        ControlAction(.mock, "refundStatus", parameters: ["payment_id", "refund_id", "status"], required: ["payment_id", "refund_id", "status"]),
     ]
 }
 
