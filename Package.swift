@@ -90,6 +90,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // An example, not part of PayCheck: a reference merchant backend for Mollie's iOS Checkout demo, which
+        // Suites/mollie-backend/contract.yaml checks (with a standalone mock as its Mollie) in .ci/run.
+        .executableTarget(
+            name: "mollie-demo-backend",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "examples/mollie-demo-backend"
+        ),
         // Benchmarks only: Hummingbird's hello world, the floor for the mock's throughput (Benchmarks/run.sh).
         .executableTarget(
             name: "HelloBench",
