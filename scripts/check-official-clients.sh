@@ -24,14 +24,8 @@ mollie_generated="${TMPDIR:-/tmp}/paycheck-mollie-generated"
 [ -x "$mollie_generated/bin/python" ] || python3 -m venv "$mollie_generated"
 "$mollie_generated/bin/pip" install -q --disable-pip-version-check "mollie-api-py==1.10.20" requests
 
-bin=$(swift build --show-bin-path)/paycheck
-log=$(mktemp)
-"$bin" mock --port 0 >"$log" 2>&1 &
-mock_pid=$!
-trap 'kill $mock_pid 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 1 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
-base=$(sed -n 's/^PayCheck mock listening on //p' "$log")
-[ -n "$base" ] || { echo "the mock did not start"; cat "$log"; exit 1; }
+. scripts/lib/standalone-mock.sh
+start_mock
 if [ -n "$python" ]; then
   "$venv/bin/python" scripts/official-clients/placetopay_checkout_p2p.py "$base"
 else

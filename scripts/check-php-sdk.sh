@@ -7,12 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sdk=${1:?usage: scripts/check-php-sdk.sh PATH_TO_REDIRECTION_SRC}
-bin=$(swift build --show-bin-path)/paycheck
-log=$(mktemp)
-"$bin" mock --port 0 >"$log" 2>&1 &
-mock_pid=$!
-trap 'kill $mock_pid 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 1 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
-base=$(sed -n 's/^PayCheck mock listening on //p' "$log")
-[ -n "$base" ] || { echo "the mock did not start"; cat "$log"; exit 1; }
+. scripts/lib/standalone-mock.sh
+start_mock
 php scripts/official-clients/placetopay_php_sdk.php "$sdk" "$base"

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import PayCheckCore
 import PayCheckProviders
-import Synchronization
 
 /// The stateful mock of khipu (providers.md §2, corrected by §2.12), served under `/khipu`: API 2.0 under
 /// `/khipu/api/2.0` (form requests, HMAC `Authorization` checked against the rebuilt string to sign, every auth
@@ -22,7 +21,7 @@ public struct KhipuMock: ProviderMock {
 
     /// Creates a mock drawing random bits from `random`.
     public init(random: @escaping @Sendable () -> UInt64) {
-        self.store = KhipuStore(random: random)
+        self.store = KhipuStore { KhipuState(random: random) }
     }
 
     /// Adds the API routes, the control routes and the JSON 404 for anything else under `/khipu`.
@@ -40,25 +39,7 @@ public struct KhipuMock: ProviderMock {
     public func reset() async { store.reset() }
 }
 
-/// The khipu state behind a mutex.
-final class KhipuStore: Sendable {
-    private let state: Mutex<KhipuState>
-    private let random: @Sendable () -> UInt64
-
-    init(random: @escaping @Sendable () -> UInt64) {
-        self.random = random
-        self.state = Mutex(KhipuState(random: random))
-    }
-
-    func withState<Result: Sendable, Failure: Error>(_ body: (inout KhipuState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try state.withLock { (state: inout KhipuState) throws(Failure) -> Result in try body(&state) }
-    }
-
-    func reset() {
-        let fresh = KhipuState(random: random)
-        state.withLock { $0 = fresh }
-    }
-}
+typealias KhipuStore = ProviderStateStore<KhipuState>
 
 /// What the khipu routes share: the store and the host's services.
 struct KhipuContext: Sendable {

@@ -4,7 +4,7 @@ import PayCheckProviders
 
 /// Everything one khipu mock remembers; behind the mutex of ``KhipuMock``. Operations are synchronous: the
 /// notifications and scheduled reconciliations they cause are handed back to the caller.
-struct KhipuState {
+struct KhipuState: Sendable {
     /// The developer-mode account (§2.1).
     struct Account: Sendable {
         var receiverId = 985101

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import PayCheckCore
 import PayCheckProviders
-import Synchronization
 
 /// The stateful mock of the Mollie Payments API v2 in test mode (providers.md §4, corrected by §4.12), under
 /// `/mollie/v2`: bearer-key auth, `application/hal+json` with absolute `_links` on the mock's own host, payments with
@@ -16,7 +15,7 @@ public struct MollieMock: ProviderMock {
     let store: MollieStore
 
     public init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
-    public init(random: @escaping @Sendable () -> UInt64) { self.store = MollieStore(random: random) }
+    public init(random: @escaping @Sendable () -> UInt64) { self.store = MollieStore { MollieState(random: random) } }
 
     public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         let context = MollieContext(store: store, environment: environment)
@@ -30,25 +29,7 @@ public struct MollieMock: ProviderMock {
 
     public func reset() async { store.reset() }
 }
-
-final class MollieStore: Sendable {
-    private let state: Mutex<MollieState>
-    private let random: @Sendable () -> UInt64
-
-    init(random: @escaping @Sendable () -> UInt64) {
-        self.random = random
-        self.state = Mutex(MollieState(random: random))
-    }
-
-    func withState<Result: Sendable, Failure: Error>(_ body: (inout MollieState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try state.withLock { (state: inout MollieState) throws(Failure) -> Result in try body(&state) }
-    }
-
-    func reset() {
-        let fresh = MollieState(random: random)
-        state.withLock { $0 = fresh }
-    }
-}
+typealias MollieStore = ProviderStateStore<MollieState>
 
 struct MollieContext: Sendable {
     let store: MollieStore

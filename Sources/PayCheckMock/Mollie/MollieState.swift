@@ -3,7 +3,7 @@ import PayCheckCore
 import PayCheckProviders
 
 /// Everything one Mollie mock remembers (providers.md §4), behind the mutex of ``MollieStore``.
-struct MollieState {
+struct MollieState: Sendable {
     /// A payment method of the test account (§4.5, §4.12 2.7): limits in EUR, iDEAL with issuers.
     struct Method: Sendable {
         var id: String

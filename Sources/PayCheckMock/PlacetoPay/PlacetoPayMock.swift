@@ -29,7 +29,7 @@ public struct PlacetoPayMock: ProviderMock {
 
     /// Creates a mock drawing random bits from `random` (inject a seeded source for reproducible URLs and tokens).
     public init(random: @escaping @Sendable () -> UInt64) {
-        self.store = PlacetoPayStore(random: random)
+        self.store = PlacetoPayStore { PlacetoPayState(random: random) }
     }
 
     /// Adds the provider routes and the control routes.

@@ -6,7 +6,7 @@ import PayCheckProviders
 ///
 /// Operations are synchronous and never do I/O: notifications a change produces are appended to an outbox that
 /// the caller sends after releasing the lock (``PlacetoPayContext/transact(_:)``).
-struct PlacetoPayState {
+struct PlacetoPayState: Sendable {
     /// Known sites by login.
     var sites: [String: PlacetoPaySite]
     /// Sessions by `requestId`.
