@@ -71,6 +71,17 @@ struct HTMLBrowserTests {
         #expect(!shown.isEmpty && shown.allSatisfy { $0.contains("data-status=\"failed\"") })
         #expect(failed.contains("<b id=\"shown\">\(shown.count)</b>"))
 
+        // The provider filter shows that provider's cases only, and the status counts follow it.
+        let ptp = result.suites.filter { $0.provider == "placetopay" }.flatMap(\.cases)
+        #expect(!ptp.isEmpty && ptp.count < result.counts.total, "the fixture mixes providers")
+        let byProvider = try Self.dom(html, fragment: "#provider=placetopay")
+        let shownByProvider = Self.cases(byProvider).filter { !$0.contains("hidden") }
+        #expect(shownByProvider.count == ptp.count)
+        #expect(shownByProvider.allSatisfy { $0.contains("data-provider=\"placetopay\"") })
+        #expect(byProvider.contains("<b id=\"shown\">\(ptp.count)</b>"))
+        #expect(Self.shownCount(byProvider, "failed") == ptp.filter { $0.verdict == .failed }.count)
+        #expect(Self.shownCount(byProvider, "passed") == ptp.filter { $0.verdict == .passed }.count)
+
         // A search narrows further; a stable anchor opens its case.
         let searched = try Self.dom(html, fragment: "#q=no-such-case-text")
         #expect(Self.cases(searched).allSatisfy { $0.contains("hidden") })

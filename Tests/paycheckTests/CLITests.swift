@@ -467,6 +467,36 @@ struct CLITests {
         #expect(gh.status == 0 && !gh.stdout.contains("::error"))
     }
 
+    @Test("states prints a table for every registered provider: one row per rule, unique keys, canonical outcomes")
+    func statesForEveryProvider() throws {
+        let cli = try CLI(files: [:])
+        let unknown = try cli.run(["states", "nopay"])
+        let known = try #require(unknown.stderr.components(separatedBy: "known: ").last?.split(separator: "\n").first)
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(known.contains("placetopay") && known.count >= 1, "\(unknown.stderr)")
+        let canonical: Set<String> = ["succeeded", "pending", "declined", "canceled", "expired", "error"]  // DESIGN.md §3
+        for provider in known {
+            let json = try cli.run(["states", provider, "--json"])
+            #expect(json.status == 0, "\(provider): \(json.stderr)")
+            let rows = try #require(
+                JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(provider): \(json.stdout)")
+            #expect(!rows.isEmpty, "\(provider) maps no native state")
+            let keys = rows.map { row in [row["state"] as? String ?? "", row["reason"] as? String].compactMap { $0 }.joined(separator: "/") }
+            #expect(Set(keys).count == keys.count, "\(provider): a state listed twice would make one row dead: \(keys)")
+            for row in rows {
+                #expect(canonical.contains(row["outcome"] as? String ?? ""), "\(provider): \(row)")
+                #expect(!(row["note"] as? String ?? "").isEmpty, "\(provider): \(row) has no note")
+            }
+            let text = try cli.run(["states", provider])
+            #expect(text.status == 0)
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            for key in keys {
+                #expect(lines.contains { $0.hasPrefix("  \(key) ") }, "\(provider): the table has no row for \(key)")
+            }
+            #expect(lines.count == keys.count + 2, "\(provider): title, header and one line per rule: \(text.stdout)")
+        }
+    }
+
     @Test("a live Mollie key on the sandbox target is refused unless --allow-live")
     func liveKeyRefused() throws {
         let cli = try CLI(files: ["live.yaml": """
