@@ -10,6 +10,7 @@ public enum MockRegistry {
             KhipuMock(),
             MollieMock(),
             MITMock(),
+            YunoMock(),
         ]
     }
 

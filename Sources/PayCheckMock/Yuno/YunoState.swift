@@ -1,0 +1,283 @@
+import Foundation
+import Hummingbird
+import PayCheckCore
+import PayCheckProviders
+
+/// A Yuno error: the `{code, messages}` envelope of providers.md §3.7 with its HTTP status.
+struct YunoFailure: Error, HTTPResponseError, CustomStringConvertible {
+    var httpStatus: Int
+    var code: String
+    var message: String
+
+    init(_ httpStatus: Int, _ code: String, _ message: String) {
+        self.httpStatus = httpStatus
+        self.code = code
+        self.message = message
+    }
+
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+    var body: Value { .object(["code": .string(code), "messages": .array([.string(message)])]) }
+    var data: HTTPResponseData { HTTPResponseData.json(status: httpStatus, JSONText.encode(body)) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { data.response }
+
+    var description: String { "\(httpStatus) \(code) \(message)" }
+
+    /// Schema violations: `INVALID_REQUEST` "Invalid request", the only 400 example on these pages (§3.13 P2-17).
+    static func invalid() -> Self { Self(400, "INVALID_REQUEST", "Invalid request") }
+}
+
+/// Everything one Yuno mock remembers (providers.md §3.11), behind the mutex of ``YunoStore``.
+struct YunoState {
+    struct Customer { var id: String; var merchantCustomerId: String; var json: Value }
+    struct Session {
+        var id: String
+        var json: Value
+        var used = false
+    }
+    struct Token {
+        var token: String
+        var session: String
+        var number: String
+        var brand: String
+        var used = false
+    }
+
+    /// The countries of §3.4.
+    static let countries: Set<String> = ["AR", "BO", "BR", "CL", "CO", "CR", "EC", "SV", "GT", "HN", "MX", "NI", "PA", "PY", "PE", "US", "UY"]
+
+    var customers: [String: Customer] = [:]
+    var sessions: [String: Session] = [:]
+    var tokens: [String: Token] = [:]
+    var payments: [String: YunoPayment] = [:]
+    var paymentOrder: [String] = []
+    let random: @Sendable () -> UInt64
+
+    init(random: @escaping @Sendable () -> UInt64) { self.random = random }
+
+    /// A version-4 UUID from the mock's random source.
+    func uuid() -> String {
+        var bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: random()) { Array($0) } }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let c = Array(hex)
+        return [c[0..<8], c[8..<12], c[12..<16], c[16..<20], c[20..<32]].map { String($0) }.joined(separator: "-")
+    }
+
+    static func isUUID(_ text: String) -> Bool { UUID(uuidString: text) != nil }
+
+    static func text(_ body: [String: Value], _ key: String, _ range: ClosedRange<Int>) throws(YunoFailure) -> String {
+        guard let text = body[key]?.stringValue, range.contains(text.count) else { throw .invalid() }
+        return text
+    }
+
+    static func optionalText(_ body: [String: Value], _ key: String, _ range: ClosedRange<Int>) throws(YunoFailure) -> String? {
+        guard let value = body[key], value != .null else { return nil }
+        guard let text = value.stringValue, range.contains(text.count) else { throw .invalid() }
+        return text
+    }
+
+    /// `account_id` must be a UUID (else `INVALID_REQUEST`) and the mock's account (else `INVALID_ACCOUNT_ID`, §3.7).
+    static func account(_ body: [String: Value], expected: String) throws(YunoFailure) -> String {
+        let account = try text(body, "account_id", 36...36)
+        guard isUUID(account) else { throw .invalid() }
+        guard account == expected else { throw YunoFailure(400, "INVALID_ACCOUNT_ID", "Account id is invalid") }
+        return account
+    }
+
+    /// `{currency (3), value (number, multiple of 0.0001)}` (§3.4, §3.13 P2-17).
+    static func amount(_ value: Value?) throws(YunoFailure) -> (currency: String, value: Double) {
+        guard let object = value?.objectValue, let currency = object["currency"]?.stringValue, currency.count == 3,
+            let number = object["value"]?.numberValue ?? object["value"]?.stringValue.flatMap(Double.init), number >= 0,
+            abs((number * 10000).rounded() - number * 10000) < 1e-6
+        else { throw .invalid() }
+        return (currency, number)
+    }
+
+    /// `POST /customers` → 201 (§3.13 P1-10): duplicate `merchant_customer_id` → `CUSTOMER_ID_DUPLICATED`.
+    mutating func createCustomer(_ body: [String: Value], now: Date) throws(YunoFailure) -> Value {
+        let merchantId = try Self.text(body, "merchant_customer_id", 3...255)
+        for key in ["first_name", "last_name", "email"] { _ = try Self.optionalText(body, key, 3...255) }
+        guard !customers.values.contains(where: { $0.merchantCustomerId == merchantId }) else {
+            throw YunoFailure(400, "CUSTOMER_ID_DUPLICATED", "Customer id duplicated")
+        }
+        let id = uuid()
+        var json: [String: Value] = [:]
+        for key in ["merchant_customer_id", "first_name", "last_name", "email", "gender", "date_of_birth", "nationality", "country",
+                    "document", "phone", "billing_address", "shipping_address", "merchant_customer_created_at"] {
+            json[key] = body[key] ?? .null
+        }
+        if let metadata = body["metadata"] { json["metadata"] = metadata }
+        let stamp = Value.string(ISOTimestamp.format(now, fraction: .always))
+        json["id"] = .string(id)
+        json["created_at"] = stamp
+        json["updated_at"] = stamp
+        customers[id] = Customer(id: id, merchantCustomerId: merchantId, json: .object(json))
+        return .object(json)
+    }
+
+    /// `POST /checkout/sessions` → 200 with `checkout_session` (§3.4, §3.13 P1-1); an unknown `customer_id` is
+    /// `CUSTOMER_NOT_FOUND` (§3.13 P1-11).
+    mutating func createSession(_ body: [String: Value], account: String, now: Date) throws(YunoFailure) -> Value {
+        _ = try Self.account(body, expected: account)
+        let order = try Self.text(body, "merchant_order_id", 3...255)
+        let description = try Self.text(body, "payment_description", 3...255)
+        let country = try Self.text(body, "country", 2...2)
+        guard Self.countries.contains(country) else { throw .invalid() }
+        var customer: Value = .null
+        if let given = try Self.optionalText(body, "customer_id", 36...36) {
+            guard customers[given] != nil else { throw YunoFailure(400, "CUSTOMER_NOT_FOUND", "Customer not found.") }
+            customer = .string(given)
+        }
+        var amount: Value = .null
+        if let given = body["amount"], given != .null {
+            let (currency, value) = try Self.amount(given)
+            amount = .object(["currency": .string(currency), "value": .double(value)])
+        }
+        let workflow = try Self.optionalText(body, "workflow", 1...32) ?? "SDK_CHECKOUT"
+        guard ["SDK_CHECKOUT", "CHECKOUT", "SDK_SEAMLESS"].contains(workflow) else { throw .invalid() }
+        let id = uuid()
+        var callback: Value = .null
+        if let url = try Self.optionalText(body, "callback_url", 3...526) {
+            callback = .string(url + (url.contains("?") ? "&" : "?") + "checkoutSession=" + id)
+        }
+        let json: [String: Value] = [
+            "merchant_order_id": .string(order), "country": .string(country), "payment_description": .string(description),
+            "customer_id": customer, "callback_url": callback, "amount": amount,
+            "created_at": .string(ISOTimestamp.format(now, fraction: .always)), "metadata": body["metadata"] ?? .null,
+            "workflow": .string(workflow), "installments": .object(["plan_id": .null, "plan": .null]),
+            "checkout_id": body["checkout_id"] ?? .string(uuid()),
+        ]
+        sessions[id] = Session(id: id, json: .object(json))
+        var created = json
+        created["checkout_session"] = .string(id)
+        return .object(created)
+    }
+
+    /// `GET /checkout/sessions/{id}`: `id` and `used` instead of `checkout_session` (§3.13 P1-1).
+    func session(_ id: String) throws(YunoFailure) -> Value {
+        guard let session = sessions[id], case .object(var json) = session.json else {
+            throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
+        }
+        json["id"] = .string(id)
+        json["used"] = .bool(session.used)
+        return .object(json)
+    }
+
+    /// `POST /checkout/sessions/{id}/token` → 201 (§3.13 P1-3): what the SDK does with the card the payer typed.
+    mutating func createToken(session id: String, _ body: [String: Value]) throws(YunoFailure) -> Value {
+        guard let session = sessions[id], !session.used else {
+            throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
+        }
+        guard let method = body["payment_method"]?.objectValue, let card = method["card"]?.objectValue,
+            let number = card["number"]?.stringValue, (13...19).contains(number.count), number.allSatisfy(\.isNumber),
+            let month = card["expiration_month"]?.intValue, (1...12).contains(month),
+            let year = card["expiration_year"]?.intValue, card["security_code"]?.stringValue != nil
+        else { throw .invalid() }
+        let brand = YunoTestCards.brand(number)
+        let token = uuid()
+        tokens[token] = Token(token: token, session: id, number: number, brand: brand)
+        let holder = card["holder_name"] ?? .null
+        return .object([
+            "token": .string(token), "vaulted_token": .null, "vault_on_success": method["vault_on_success"] ?? .bool(false),
+            "type": "CARD",
+            "card_data": .object([
+                "holder_name": holder, "iin": .string(String(number.prefix(8))), "lfd": .string(String(number.suffix(4))),
+                "number_length": .int(number.count), "security_code_length": .int(card["security_code"]?.stringValue?.count ?? 3),
+                "brand": .string(brand), "type": "CREDIT", "category": .null, "issuer_name": .null, "issuer_code": .null,
+                "fingerprint": .string(uuid()), "country_code": session.json["country"] ?? .null,
+                "expiration_month": .int(month), "expiration_year": .int(year),
+            ]),
+            "customer": .null, "installment": .null, "country": session.json["country"] ?? .null, "customer_session": .null,
+        ])
+    }
+
+    /// Validates a create-payment body (§3.5, §3.13 P1-4, P2-17): a violation here is "rejected before processing",
+    /// so it does not consume the idempotency key (§3.2).
+    static func validatePayment(_ body: [String: Value], account: String) throws(YunoFailure) {
+        _ = try Self.account(body, expected: account)
+        _ = try text(body, "description", 3...255)
+        _ = try text(body, "merchant_order_id", 3...255)
+        _ = try optionalText(body, "merchant_reference", 3...255)
+        guard let country = body["country"]?.stringValue, countries.contains(country) else { throw .invalid() }
+        _ = try amount(body["amount"])
+        guard let method = body["payment_method"]?.objectValue else { throw .invalid() }
+        let workflow = try optionalText(body, "workflow", 1...32) ?? "SDK_CHECKOUT"
+        guard ["SDK_CHECKOUT", "CHECKOUT", "REDIRECT", "DIRECT", "SDK_SEAMLESS"].contains(workflow) else { throw .invalid() }
+        if workflow == "SDK_CHECKOUT" || workflow == "SDK_SEAMLESS" || workflow == "CHECKOUT" {
+            guard body["checkout"]?["session"]?.stringValue != nil else { throw .invalid() }
+            guard let token = method["token"]?.stringValue, (36...64).contains(token.count) else { throw .invalid() }
+        }
+    }
+
+    /// Creates the payment (§3.5): the session must exist and be unused, the one-time token must be this session's
+    /// and unused (a later reuse is 401 `INVALID_TOKEN`, §3.13 P1-12); the outcome comes from the test card, else
+    /// the description (§3.10).
+    mutating func createPayment(_ body: [String: Value], idempotencyKey: String, now: Date) throws(YunoFailure) -> YunoPayment {
+        let sessionId = body["checkout"]?["session"]?.stringValue ?? ""
+        guard let session = sessions[sessionId] else {
+            throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
+        }
+        let tokenId = body["payment_method"]?["token"]?.stringValue ?? ""
+        guard let token = tokens[tokenId], !token.used, token.session == session.id else {
+            throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.")
+        }
+        tokens[tokenId]?.used = true
+        sessions[sessionId]?.used = true
+        let description = body["description"]?.stringValue ?? ""
+        let code = YunoTestCards.code(number: token.number) ?? YunoTestCards.code(description: description) ?? "SUCCEEDED"
+        let capture = body["payment_method"]?["detail"]?["card"]?["capture"]?.boolValue ?? true
+        let (currency, value) = try Self.amount(body["amount"])
+        var payment = YunoPayment(
+            id: uuid(), body: body, session: sessionId, token: token, currency: currency, value: value,
+            idempotencyKey: idempotencyKey, createdAt: now)
+        payment.settle(code: code, capture: capture, transactionId: uuid(), now: now)
+        payments[payment.id] = payment
+        paymentOrder.append(payment.id)
+        return payment
+    }
+
+    func payment(_ id: String) throws(YunoFailure) -> YunoPayment {
+        guard let payment = payments[id] else { throw YunoFailure(400, "PAYMENT_NOT_FOUND", "Payment not found") }
+        return payment
+    }
+}
+
+/// The Yuno Test Payment Gateway table (providers.md §3.10, §3.13 P2-24): five brands, eight suffixes, one
+/// transaction response code each; or the description set to the code; card data wins.
+enum YunoTestCards {
+    static let prefixes = ["45079900000000", "52524400000000", "3700000000000", "36471660000000", "11390000000000"]
+    static let suffixes = ["02": "SUCCEEDED", "10": "INSUFFICIENT_FUNDS", "28": "DECLINED_BY_BANK", "36": "DO_NOT_HONOR",
+                           "44": "INVALID_SECURITY_CODE", "51": "INVALID_CARD_DATA", "69": "REPORTED_STOLEN", "77": "ERROR"]
+
+    static func code(number: String) -> String? {
+        guard prefixes.contains(where: { number.hasPrefix($0) && number.count == $0.count + 2 }) else { return nil }
+        return suffixes[String(number.suffix(2))]
+    }
+
+    static func code(description: String) -> String? { Set(suffixes.values).contains(description) ? description : nil }
+
+    static func brand(_ number: String) -> String {
+        if number.hasPrefix("1139") { return "UATP" }
+        if number.hasPrefix("4") { return "VISA" }
+        if number.hasPrefix("5") { return "MASTERCARD" }
+        if number.hasPrefix("34") || number.hasPrefix("37") { return "AMERICAN_EXPRESS" }
+        if number.hasPrefix("36") || number.hasPrefix("30") { return "DINERS" }
+        return "UNKNOWN"
+    }
+
+    /// Transaction messages for the codes.
+    static func message(_ code: String) -> String {
+        switch code {
+        case "SUCCEEDED": "Transaction successful"
+        case "INSUFFICIENT_FUNDS": "Insufficient funds"
+        case "DECLINED_BY_BANK": "Declined by bank"
+        case "DO_NOT_HONOR": "Do not honor"
+        case "INVALID_SECURITY_CODE": "Invalid security code"
+        case "INVALID_CARD_DATA": "Invalid card data"
+        case "REPORTED_STOLEN": "Reported stolen"
+        default: "Error"
+        }
+    }
+}
