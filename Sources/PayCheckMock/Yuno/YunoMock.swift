@@ -16,7 +16,7 @@ public struct YunoMock: ProviderMock {
     let store: YunoStore
 
     public init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
-    public init(random: @escaping @Sendable () -> UInt64) { self.store = YunoStore(random: random) }
+    public init(random: @escaping @Sendable () -> UInt64) { self.store = YunoStore { YunoState(random: random) } }
 
     public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         YunoAPIRoutes(context: YunoContext(store: store, environment: environment)).register(on: router)
@@ -29,24 +29,8 @@ public struct YunoMock: ProviderMock {
     public func reset() async { store.reset() }
 }
 
-final class YunoStore: Sendable {
-    private let state: Mutex<YunoState>
-    private let random: @Sendable () -> UInt64
-
-    init(random: @escaping @Sendable () -> UInt64) {
-        self.random = random
-        self.state = Mutex(YunoState(random: random))
-    }
-
-    func withState<Result: Sendable, Failure: Error>(_ body: (inout YunoState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try state.withLock { (state: inout YunoState) throws(Failure) -> Result in try body(&state) }
-    }
-
-    func reset() {
-        let fresh = YunoState(random: random)
-        state.withLock { $0 = fresh }
-    }
-}
+/// The Yuno mock's state in the shared store.
+typealias YunoStore = ProviderStateStore<YunoState>
 
 struct YunoContext: Sendable {
     let store: YunoStore

@@ -28,7 +28,7 @@ struct YunoFailure: Error, HTTPResponseError, CustomStringConvertible {
 }
 
 /// Everything one Yuno mock remembers (providers.md §3.11), behind the mutex of ``YunoStore``.
-struct YunoState {
+struct YunoState: Sendable {
     struct Customer { var id: String; var merchantCustomerId: String; var json: Value }
     struct Session {
         var id: String
