@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import PayCheckCore
 import PayCheckProviders
-import Synchronization
 
 /// The stateful WebPay Plus mock of ``MITProvider`` (providers.md §5.2–§5.3 as corrected by §5.11):
 ///
@@ -51,7 +50,7 @@ public final class MITMock: ProviderMock {
     /// A link is pending, then approved, denied or error.
     public var nativeStates: [String] { ["pending", "approved", "denied", "error"] }
 
-    private let state = Mutex(State())
+    private let state = ProviderStateStore { State() }
     private let credentials = MITProvider().mockCredentials
 
     public init() {}
@@ -69,7 +68,7 @@ public final class MITMock: ProviderMock {
     }
 
     public func reset() async {
-        state.withLock { $0 = State() }
+        state.reset()
     }
 
     // MARK: - /gen
@@ -88,7 +87,7 @@ public final class MITMock: ProviderMock {
             return clear("Error: the form field 'xml' with <pgs> is missing")
         }
         let data0 = MITXML.inner("data0", in: pgs)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let known = state.withLock { $0.sites[data0] } ?? (data0 == credentials["data0"] ? Site() : nil)
+        let known = state.withState { $0.sites[data0] } ?? (data0 == credentials["data0"] ? Site() : nil)
         guard let site = known, let key = credentials["key"] else { return clear("Error: data0 desconocido") }
         guard let data = MITXML.inner("data", in: pgs), let plain = try? MITCipher.decrypt(data, keyHex: key) else {
             return clear("Error: no se pudo descifrar data")
@@ -107,7 +106,7 @@ public final class MITMock: ProviderMock {
         case .failure(let failure):
             return sealed(failure.code, "\(failure.code) -- \(failure.message)", "")
         case .success(let fields):
-            let link: Link = state.withLock { state in
+            let link: Link = state.withState { state in
                 let id = String(format: "PCMIT%03d", state.next % 1000)
                 state.next += 1
                 let link = Link(
@@ -123,7 +122,7 @@ public final class MITMock: ProviderMock {
     // MARK: - Hosted page
 
     func page(_ id: String) -> Response {
-        guard let link = state.withLock({ $0.links[id] }) else {
+        guard let link = state.withState({ $0.links[id] }) else {
             return Response(status: .notFound, headers: [.contentType: "text/html"], body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body>Liga no encontrada</body></html>")))
         }
         // Reference, amount and currency, state: `html.body.p[0..2]` for a suite.
@@ -155,7 +154,7 @@ public final class MITMock: ProviderMock {
         let card = members["card"]?.interpolated ?? "5555555555554444"
         guard card.count >= 12, card.allSatisfy(\.isNumber) else { throw MockHTTPError(.badRequest, "'card' must be 12 or more digits") }
         let cdError = members["cd_error"]?.interpolated ?? (response == "error" ? "03" : "")
-        let (link, site) = try state.withLock { state -> (Link, Site) in
+        let (link, site) = try state.withState { state -> (Link, Site) in
             guard var link = state.links[id] else { throw MockHTTPError(.notFound, "no MIT link \(MockHTTPError.quoted(id)) (pass the nb_url of generateLink)") }
             guard link.response == nil else { throw MockHTTPError(.conflict, "link \(id) was already paid: \(link.response ?? "")") }
             link.response = response
@@ -190,7 +189,7 @@ public final class MITMock: ProviderMock {
         guard let data0 = members["data0"]?.stringValue, !data0.isEmpty, data0.count <= 40 else {
             throw MockHTTPError(.badRequest, "'data0' must be a non-empty string of at most 40 characters (e.g. \"D{{ random(8) }}\")")
         }
-        return try state.withLock { state in
+        return try state.withState { state in
             var site = state.sites[data0] ?? Site()
             if let url = members["responseUrl"] { site.responseUrl = url == .null ? nil : url.interpolated }
             if let strict = members["strict"] {
