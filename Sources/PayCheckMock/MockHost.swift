@@ -22,6 +22,8 @@ public final class MockHost: Sendable {
     public let idempotency = IdempotencyStore<HTTPResponseData>()
     /// Every request received outside the control API (plus echo and key-value requests).
     public let journal: RequestJournal
+    /// Example merchant backends served next to their provider's mock (``ReferenceMerchant``).
+    public let merchants: [any ReferenceMerchant]
     /// The logger of the server.
     public let logger: Logger
     /// The store behind `/__paycheck/kv`.
@@ -31,7 +33,7 @@ public final class MockHost: Sendable {
     /// Fires when the host starts shutting down, ending `delay` faults early.
     let shutdown = ShutdownSignal()
     /// The base URL once the server is bound.
-    private let boundBaseURL = BoundBaseURL()
+    private let boundBaseURL: BoundBaseURL
 
     /// Creates a host for `providers`.
     /// - Parameters:
@@ -48,6 +50,8 @@ public final class MockHost: Sendable {
         outbound: any OutboundHTTP = NoOutboundHTTP(),
         webhookTransport: (any WebhookTransport)? = nil
     ) {
+        let boundBaseURL = BoundBaseURL()
+        self.boundBaseURL = boundBaseURL
         self.providers = providers
         self.clock = clock
         self.clockScopes = MockClockScopes(defaultClock: clock)
@@ -56,6 +60,8 @@ public final class MockHost: Sendable {
             transport: webhookTransport ?? OutboundWebhookTransport(outbound: outbound), scheduler: self.scheduler,
             scopes: self.clockScopes)
         self.journal = RequestJournal()
+        self.merchants = MockRegistry.referenceMerchants(
+            for: providers, baseURL: { boundBaseURL.value }, outbound: outbound)
         self.logger =
             logger
             ?? {
@@ -96,11 +102,14 @@ public final class MockHost: Sendable {
         for provider in self.providers {
             provider.register(on: router, environment: environment)
         }
+        for merchant in self.merchants {
+            merchant.register(on: router)
+        }
         return router
     }
 
     /// Clears the journal, key-value store, faults, clock scopes and offset, scheduled jobs, the webhook log and
-    /// idempotency keys, then resets every provider.
+    /// idempotency keys, then resets every provider and reference merchant.
     public func reset() async {
         self.journal.clear()
         self.keyValueStore.reset()
@@ -111,6 +120,9 @@ public final class MockHost: Sendable {
         self.clockScopes.reset()
         for provider in self.providers {
             await provider.reset()
+        }
+        for merchant in self.merchants {
+            await merchant.reset()
         }
     }
 

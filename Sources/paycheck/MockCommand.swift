@@ -41,6 +41,9 @@ struct MockCommand: AsyncParsableCommand {
                             lines.append("  \(mock.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)\(path)")
                         }
                     }
+                    for merchant in mock.merchants {
+                        lines.append("  reference merchant for \(merchant.providerID): \(base)\(merchant.path)")
+                    }
                     output.out(lines.joined(separator: "\n"))
                 }
             }
