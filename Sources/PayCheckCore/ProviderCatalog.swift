@@ -73,7 +73,8 @@ public enum GenericMockAction: String, Sendable, CaseIterable {
     case reset
     /// `mock: journal` with optional `with: { path: /prefix }` — the requests the mock received, as the step's body.
     case journal
-    /// `mock: fault` with `with: { path, count, kind, status, delayMs }` — the next responses of a route misbehave.
+    /// `mock: fault` with `with: { provider, operation | path, kind, count | ratio, … }` (``FaultSpec``) — the next
+    /// answers of an operation, or the next notifications of a provider, misbehave.
     case fault
 
     /// The lint spec: accepted `with:` keys, and whether the case must run alone.
@@ -82,7 +83,8 @@ public enum GenericMockAction: String, Sendable, CaseIterable {
         case .clock: ActionSpec(rawValue, parameters: ["advance", "set", "reset"], runsAlone: true)
         case .reset: ActionSpec(rawValue, parameters: [], runsAlone: true)
         case .journal: ActionSpec(rawValue, parameters: ["path"])
-        case .fault: ActionSpec(rawValue, parameters: ["path", "count", "kind", "status", "delayMs"])
+        // Faults are host-wide, so a case that injects one runs alone (no other case sees its fault).
+        case .fault: ActionSpec(rawValue, parameters: FaultSpec.parameters, runsAlone: true)
         }
     }
 }

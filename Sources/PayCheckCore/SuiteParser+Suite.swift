@@ -299,6 +299,7 @@ extension SuiteParser {
         let authValue = auth.map { templateValue($0) }
         if kind == .mock, let generic = GenericMockAction(rawValue: name) {
             checkKeys(of: generic.spec, kind: kind, with: with, auth: auth, owner: "the mock host")
+            if generic == .fault { checkFault(parameters, at: with.map { location($0) } ?? here) }
             return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: generic.spec.runsAlone)
         }
         guard let provider else {
@@ -321,6 +322,25 @@ extension SuiteParser {
         }
         checkKeys(of: spec, kind: kind, with: with, auth: auth, owner: "provider '\(provider.id)'")
         return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: spec.runsAlone)
+    }
+
+    /// Checks a `mock: fault`'s literal arguments (kind names, ranges, combinations) with ``FaultSpec``; templated
+    /// values are left to the mock, which checks them once rendered.
+    mutating func checkFault(_ parameters: TemplateValue, at location: SourceLocation) {
+        guard case .object(let pairs, _) = parameters else {
+            if case .literal(.object(let members), _) = parameters, members.isEmpty {
+                error(at: location, "'mock: fault' needs 'with:' (at least 'kind')", hint: "e.g. with: { provider: mollie, operation: createPayment, kind: status, status: 503 }")
+            }
+            return
+        }
+        var literals: [String: Value] = [:]
+        var templated: Set<String> = []
+        for (key, value) in pairs {
+            if case .literal(let literal, _) = value { literals[key] = literal } else { templated.insert(key); literals[key] = .null }
+        }
+        for problem in FaultSpec.problems(literals, templated: templated) {
+            error(at: location, problem, hint: "see 'paycheck mock --help' and README's faults table")
+        }
     }
 
     /// Checks the `with:` and `auth:` keys of an action against what it declares, with did-you-mean hints.

@@ -1,130 +1,153 @@
+import Foundation
 import PayCheckCore
+import PayCheckProviders
 
-/// A fault injected through `POST /__paycheck/faults`, applied to the next matching requests.
-struct Fault: Equatable, Sendable {
-    /// What the host does instead of (or before) routing a matching request.
-    enum Kind: Equatable, Sendable {
-        /// Answer this status with `{"error":"injected fault"}` without reaching the route.
-        case status(Int)
-        /// Answer 200 with the truncated JSON body `{"truncated": `.
-        case malformed
-        /// Wait this many milliseconds, then route the request normally.
-        case delay(milliseconds: Int)
-        /// Close the connection without answering (a 502 in `.router` tests; see ``FaultMiddleware``).
-        case reset
+/// A fault injected through `POST /__paycheck/faults` (or `mock: fault`), declared by ``FaultKind`` and ``FaultSpec``
+/// in Core: the kinds, their parameters and the checks are shared with lint.
+struct Fault: Sendable {
+    /// Which requests (or notifications) a fault applies to.
+    enum Target: Sendable {
+        /// Requests whose path starts with this prefix.
+        case path(String)
+        /// Requests to a provider: every route under its base paths, or only the listed operations' routes.
+        case provider(id: String, basePaths: [String], operations: [OperationRoute]?)
+        /// The provider's outgoing notifications.
+        case webhooks(provider: String)
+    }
 
-        /// The kind's name in the control API.
-        var name: String {
-            switch self {
-            case .status: return "status"
-            case .malformed: return "malformed"
-            case .delay: return "delay"
-            case .reset: return "reset"
-            }
+    /// One operation's route: a method and a path pattern whose `{name}` segments match any segment.
+    struct OperationRoute: Sendable {
+        let name: String
+        let method: String
+        let segments: [Substring?]
+
+        init(name: String, method: String, path: String) {
+            self.name = name
+            self.method = method
+            self.segments = path.split(separator: "/").map { $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : $0 }
+        }
+
+        func matches(method: String, path: String) -> Bool {
+            guard method == self.method else { return false }
+            let parts = path.split(separator: "/")
+            guard parts.count == self.segments.count else { return false }
+            return zip(parts, self.segments).allSatisfy { part, segment in segment.map { $0 == part } ?? true }
         }
     }
 
-    /// The largest delay accepted, so a typo cannot stall a suite for long.
-    static let maximumDelayMilliseconds = 60_000
-
     /// The identifier shown in listings, e.g. `fault-1`.
     var id: String
-    /// Requests whose path starts with this prefix are affected.
-    var pathPrefix: String
-    /// What to do.
-    var kind: Kind
-    /// How many more requests this fault applies to.
-    var remaining: Int
+    /// What it applies to.
+    var target: Target
+    /// What happens.
+    var kind: FaultKind
+    /// The parameters of `kind` (status, retryAfter, contentType, delayMs, jitterMs, dripMs), as given.
+    var parameters: [String: Value]
+    /// How many more matches it applies to; `nil` with a ratio (until cleared).
+    var remaining: Int?
+    /// The share of matching requests it applies to.
+    var ratio: Double?
+    /// Matching requests seen so far (for the ratio).
+    var seen = 0
+    /// Times it was applied.
+    var applied = 0
+
+    /// The parameter `name` as a whole number, or `fallback`.
+    func number(_ name: String, _ fallback: Int = 0) -> Int {
+        self.parameters[name]?.wholeNumber ?? fallback
+    }
+
+    /// Whether the fault applies to a request `method path`.
+    func matches(method: String, path: String) -> Bool {
+        switch self.target {
+        case .path(let prefix):
+            return path.hasPrefix(prefix)
+        case .provider(_, let basePaths, let operations):
+            for base in basePaths where path == base || path.hasPrefix(base + "/") {
+                guard let operations else { return true }
+                let rest = String(path.dropFirst(base.count))
+                if operations.contains(where: { $0.matches(method: method, path: rest) }) { return true }
+            }
+            return false
+        case .webhooks:
+            return false
+        }
+    }
 
     /// The fault as it appears in control responses.
     var json: Value {
-        var members: [String: Value] = [
-            "id": .string(self.id),
-            "path": .string(self.pathPrefix),
-            "kind": .string(self.kind.name),
-            "remaining": .int(self.remaining),
-        ]
-        switch self.kind {
-        case .status(let status): members["status"] = .int(status)
-        case .delay(let milliseconds): members["delayMs"] = .int(milliseconds)
-        case .malformed, .reset: break
+        var members = self.parameters
+        members["id"] = .string(self.id)
+        members["kind"] = .string(self.kind.rawValue)
+        switch self.target {
+        case .path(let prefix): members["path"] = .string(prefix)
+        case .provider(let id, _, let operations):
+            members["provider"] = .string(id)
+            if let operations, let first = operations.first { members["operation"] = .string(first.name) }
+        case .webhooks(let provider): members["provider"] = .string(provider)
         }
+        if let remaining = self.remaining { members["remaining"] = .int(remaining) }
+        if let ratio = self.ratio { members["ratio"] = .double(ratio) }
+        members["applied"] = .int(self.applied)
         return .object(members)
     }
 }
 
 extension Fault {
     /// Reads a fault from a control request body such as
-    /// `{"path":"/placetopay/api/session","count":2,"kind":"status","status":503}`.
-    /// - Parameter id: The identifier to give the fault.
-    /// - Throws: ``MockHTTPError`` (400) naming the bad field and value.
-    init(json object: [String: Value], id: String) throws(MockHTTPError) {
-        let known: Set<String> = ["path", "count", "kind", "status", "delayMs"]
-        let unknown = object.keys.filter { !known.contains($0) }.sorted()
+    /// `{"provider":"mollie","operation":"createPayment","kind":"status","status":503}`, checked by ``FaultSpec``.
+    /// - Throws: ``MockHTTPError`` (400) naming every problem.
+    init(json object: [String: Value], id: String, providers: [any Provider]) throws(MockHTTPError) {
+        let unknown = object.keys.filter { !FaultSpec.parameters.contains($0) }.sorted()
         guard unknown.isEmpty else {
             throw MockHTTPError(
                 .badRequest,
                 "unknown fault field \(MockHTTPError.quoted(unknown.joined(separator: "', '"))); "
-                    + "expected path, count, kind, status or delayMs"
-            )
+                    + "expected \(FaultSpec.parameters.joined(separator: ", "))")
         }
-        guard let path = object["path"]?.stringValue, path.hasPrefix("/") else {
-            throw MockHTTPError(
-                .badRequest,
-                "fault 'path' must be a string starting with '/', got \(Self.quoted(object["path"]))"
-            )
-        }
-        // Faults apply to mock routes, and to echo and key-value routes (what examples and benchmarks use).
-        guard !ControlPath.isControl(path) || ControlPath.isEcho(path) || ControlPath.isKeyValue(path) else {
-            throw MockHTTPError(
-                .badRequest,
-                "fault path \(MockHTTPError.quoted(path)) is a control route; faults apply only to mock routes"
-            )
-        }
-        var count = 1
-        if let value = object["count"] {
-            guard let parsed = value.wholeNumber, parsed >= 1 else {
-                throw MockHTTPError(.badRequest, "fault 'count' must be a positive integer, got \(Self.quoted(value))")
+        let problems = FaultSpec.problems(object)
+        guard problems.isEmpty else { throw MockHTTPError(.badRequest, problems.joined(separator: "; ")) }
+        let kind = FaultKind(rawValue: object["kind"]?.stringValue ?? "")!
+        let target: Target
+        if let path = object["path"] {
+            guard let prefix = path.stringValue, prefix.hasPrefix("/") else {
+                throw MockHTTPError(.badRequest, "fault 'path' must be a string starting with '/', got \(MockHTTPError.quoted(path.displayText))")
             }
-            count = parsed
-        }
-        self.init(id: id, pathPrefix: path, kind: try Self.kind(from: object), remaining: count)
-    }
-
-    /// Reads `kind` and its parameter.
-    private static func kind(from object: [String: Value]) throws(MockHTTPError) -> Kind {
-        switch object["kind"]?.stringValue {
-        case "status":
-            guard let status = object["status"]?.wholeNumber, (200...599).contains(status) else {
+            // Faults apply to mock routes, and to echo and key-value routes (what examples and benchmarks use).
+            guard !ControlPath.isControl(prefix) || ControlPath.isEcho(prefix) || ControlPath.isKeyValue(prefix) else {
+                throw MockHTTPError(.badRequest, "fault path \(MockHTTPError.quoted(prefix)) is a control route; faults apply only to mock routes")
+            }
+            target = .path(prefix)
+        } else {
+            let name = object["provider"]?.stringValue ?? ""
+            guard let provider = providers.first(where: { $0.id == name }) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "fault kind 'status' needs 'status' between 200 and 599, got \(Self.quoted(object["status"]))"
-                )
+                    "unknown fault provider \(MockHTTPError.quoted(name)); hosted: \(providers.map(\.id).joined(separator: ", "))")
             }
-            return .status(status)
-        case "malformed":
-            return .malformed
-        case "delay":
-            guard let delay = object["delayMs"]?.wholeNumber, (0...Self.maximumDelayMilliseconds).contains(delay) else {
-                throw MockHTTPError(
-                    .badRequest,
-                    "fault kind 'delay' needs 'delayMs' between 0 and \(Self.maximumDelayMilliseconds), "
-                        + "got \(Self.quoted(object["delayMs"]))"
-                )
+            if kind.isWebhookFault {
+                target = .webhooks(provider: provider.id)
+            } else if let operation = object["operation"] {
+                let wanted = operation.stringValue ?? ""
+                guard let declared = provider.operations.first(where: { $0.name == wanted }) else {
+                    let names = provider.operations.map(\.name)
+                    let near = Suggest.nearest(wanted, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw MockHTTPError(
+                        .badRequest,
+                        "unknown \(provider.id) operation \(MockHTTPError.quoted(wanted))\(near); known: \(names.joined(separator: ", "))")
+                }
+                target = .provider(
+                    id: provider.id, basePaths: provider.mockBasePaths,
+                    operations: [OperationRoute(name: declared.name, method: declared.method, path: declared.path)])
+            } else {
+                target = .provider(id: provider.id, basePaths: provider.mockBasePaths, operations: nil)
             }
-            return .delay(milliseconds: delay)
-        case "reset":
-            return .reset
-        default:
-            throw MockHTTPError(
-                .badRequest,
-                "unknown fault kind \(Self.quoted(object["kind"])); expected status, malformed, delay or reset"
-            )
         }
-    }
-
-    /// Quotes an optional field value for a message; a missing field reads as `missing`.
-    private static func quoted(_ value: Value?) -> String {
-        value.map { MockHTTPError.quoted($0.displayText) } ?? "nothing (field missing)"
+        var parameters: [String: Value] = [:]
+        for key in kind.parameters { if let value = object[key] { parameters[key] = value } }
+        let ratio = object["ratio"]?.numberValue
+        self.init(
+            id: id, target: target, kind: kind, parameters: parameters,
+            remaining: ratio == nil ? (object["count"]?.wholeNumber ?? 1) : nil, ratio: ratio)
     }
 }

@@ -1,7 +1,8 @@
 import PayCheckCore
+import PayCheckProviders
 import Synchronization
 
-/// The pending injected faults, consumed one count per matching request.
+/// The pending injected faults: the oldest matching fault applies, one count per match (or its ratio of matches).
 final class FaultRegistry: Sendable {
     /// Guarded contents.
     private struct State {
@@ -13,32 +14,56 @@ final class FaultRegistry: Sendable {
 
     /// The guarded state.
     private let state = Mutex(State())
+    /// The hosted providers, whose operations and base paths faults may name.
+    private let providers: [any Provider]
 
-    /// Creates an empty registry.
-    init() {}
+    /// Creates an empty registry for `providers`.
+    init(providers: [any Provider] = []) {
+        self.providers = providers
+    }
 
     /// Parses and registers a fault from a control body; returns the stored fault.
     func add(json object: [String: Value]) throws(MockHTTPError) -> Fault {
-        try self.state.withLock { (state) throws(MockHTTPError) -> Fault in
-            let fault = try Fault(json: object, id: "fault-\(state.lastID + 1)")
+        let providers = self.providers
+        return try self.state.withLock { (state) throws(MockHTTPError) -> Fault in
+            let fault = try Fault(json: object, id: "fault-\(state.lastID + 1)", providers: providers)
             state.lastID += 1
             state.faults.append(fault)
             return fault
         }
     }
 
-    /// Consumes one count of the oldest fault whose prefix matches `path` and returns its kind.
-    func consume(path: String) -> Fault.Kind? {
+    /// The fault that applies to a request `method path`, if any, counted as applied.
+    func consume(method: String, path: String) -> Fault? {
+        self.consume { $0.matches(method: method, path: path) }
+    }
+
+    /// The webhook fault that applies to `provider`'s next notification, if any, counted as applied.
+    func consumeWebhook(provider: String) -> Fault? {
+        self.consume { fault in
+            if case .webhooks(let id) = fault.target { return id == provider }
+            return false
+        }
+    }
+
+    /// Finds the oldest fault matching `predicate` that applies this time, and counts it.
+    private func consume(where predicate: (Fault) -> Bool) -> Fault? {
         self.state.withLock { state in
-            guard let index = state.faults.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else {
-                return nil
+            for index in state.faults.indices where predicate(state.faults[index]) {
+                state.faults[index].seen += 1
+                if let ratio = state.faults[index].ratio {
+                    // Deterministic: applies whenever the running share of matches crosses the ratio.
+                    let seen = Double(state.faults[index].seen)
+                    guard (seen * ratio).rounded(.down) > ((seen - 1) * ratio).rounded(.down) else { continue }
+                }
+                state.faults[index].applied += 1
+                let fault = state.faults[index]
+                if let remaining = fault.remaining {
+                    if remaining <= 1 { state.faults.remove(at: index) } else { state.faults[index].remaining = remaining - 1 }
+                }
+                return fault
             }
-            let kind = state.faults[index].kind
-            state.faults[index].remaining -= 1
-            if state.faults[index].remaining <= 0 {
-                state.faults.remove(at: index)
-            }
-            return kind
+            return nil
         }
     }
 

@@ -34,7 +34,7 @@ public final class MockHost: Sendable {
     /// The store behind `/__paycheck/kv`.
     let keyValueStore = KeyValueStore()
     /// Pending faults injected through `/__paycheck/faults`.
-    let faults = FaultRegistry()
+    let faults: FaultRegistry
     /// Fires when the host starts shutting down, ending `delay` faults early.
     let shutdown = ShutdownSignal()
     /// The base URL once the server is bound.
@@ -63,12 +63,13 @@ public final class MockHost: Sendable {
         let boundBaseURL = BoundBaseURL()
         self.boundBaseURL = boundBaseURL
         self.providers = providers
+        self.faults = FaultRegistry(providers: providers.map(\.provider))
         self.clock = clock
         self.clockScopes = MockClockScopes(defaultClock: clock)
         self.scheduler = MockScheduler(scopes: self.clockScopes)
         self.webhooks = WebhookDispatcher(
             transport: webhookTransport ?? OutboundWebhookTransport(outbound: outbound), scheduler: self.scheduler,
-            scopes: self.clockScopes)
+            scopes: self.clockScopes, faults: self.faults)
         self.journal = RequestJournal()
         self.merchants = MockRegistry.referenceMerchants(
             for: providers, baseURL: { boundBaseURL.value }, outbound: outbound)
@@ -108,7 +109,8 @@ public final class MockHost: Sendable {
         router.add(
             middleware: MockMiddleware(
                 clock: self.clock, journal: self.journal, faults: self.faults, shutdown: self.shutdown, policy: self.policy,
-                boundHost: { [boundBaseURL] in boundBaseURL.host }, secretFields: Self.secretFields(of: self.providers)))
+                boundHost: { [boundBaseURL] in boundBaseURL.host }, secretFields: Self.secretFields(of: self.providers),
+                malformedBodies: Self.malformedBodies(of: self.providers)))
         router.add(middleware: ClockScopeMiddleware(scopes: self.clockScopes))
         ControlRoutes(host: self).register(on: router)
         let environment = self.environment
@@ -143,6 +145,11 @@ public final class MockHost: Sendable {
     func didBind(host: String, port: Int) {
         let authority = host.contains(":") ? "[\(host)]" : host
         self.boundBaseURL.set("http://\(authority):\(port)", host: authority)
+    }
+
+    /// Each provider's base paths with the body a `malformed` fault answers there (its codec's, e.g. MIT's envelope).
+    private static func malformedBodies(of providers: [any ProviderMock]) -> [(prefix: String, body: MalformedBody)] {
+        providers.flatMap { mock in mock.provider.mockBasePaths.map { (prefix: $0, body: mock.malformedBody) } }
     }
 
     /// Each provider's base paths with the secret fields it declares, for the journal's redaction.

@@ -1,4 +1,5 @@
 import Hummingbird
+import Synchronization
 import PayCheckCore
 
 /// The host's outermost middleware: body limit, journaling, fault injection, echo and JSON 404s.
@@ -31,6 +32,8 @@ struct MockMiddleware: RouterMiddleware {
     /// Each provider's path prefixes with the secret fields its adapter declares (lower-cased): the journal masks
     /// them in headers and in JSON and form bodies.
     var secretFields: [(prefix: String, names: Set<String>)] = []
+    /// Each provider's path prefixes with what a `malformed` fault answers there.
+    var malformedBodies: [(prefix: String, body: MalformedBody)] = []
 
     /// Handles one request; see the type's documentation.
     func handle(
@@ -65,25 +68,49 @@ struct MockMiddleware: RouterMiddleware {
 
         // Journaled routes (provider routes, echo, key-value) can be given faults; the rest of the
         // control API never is.
-        if isJournaled {
-            if let fault = self.faults.consume(path: path) {
-                switch fault {
-                case .status(let code):
-                    return MockResponse.error(HTTPResponse.Status(code: code), "injected fault")
-                case .malformed:
-                    return MockResponse.text("{\"truncated\": ", status: .ok)
-                case .delay(let milliseconds):
-                    // Cut short when the host stops: nobody waits for this answer any more.
-                    await self.shutdown.sleep(for: .milliseconds(milliseconds))
-                    try Task.checkCancellation()
-                case .reset:
-                    var response = MockResponse.error(.badGateway, "injected fault: connection reset")
-                    response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
-                    return response
-                }
+        var afterRoute: Fault?
+        if isJournaled, let fault = self.faults.consume(method: request.method.rawValue, path: path) {
+            switch fault.kind {
+            case .status:
+                var response = MockResponse.error(HTTPResponse.Status(code: fault.number("status", 503)), "injected fault")
+                if let seconds = fault.parameters["retryAfter"]?.wholeNumber { response.headers[.retryAfter] = String(seconds) }
+                return response
+            case .malformed:
+                let malformed = self.malformedBodies.first { path.hasPrefix($0.prefix) }?.body
+                    ?? MalformedBody(contentType: "application/json", body: #"{"truncated": "#)
+                return Response(
+                    status: .ok, headers: [.contentType: malformed.contentType],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: malformed.body)))
+            case .empty:
+                return Response(status: .ok, headers: [.contentLength: "0"])
+            case .delay:
+                let jitter = fault.number("jitterMs")
+                let milliseconds = fault.number("delayMs") + (jitter > 0 ? Int.random(in: 0...jitter) : 0)
+                // Cut short when the host stops: nobody waits for this answer any more.
+                await self.shutdown.sleep(for: .milliseconds(milliseconds))
+                try Task.checkCancellation()
+            case .reset:
+                var response = MockResponse.error(.badGateway, "injected fault: connection reset")
+                response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
+                return response
+            case .truncated, .contentType, .slowDrip:
+                afterRoute = fault
+            case .duplicate, .outOfOrder, .delayedDelivery, .tamperedSignature, .replay, .receiverTimeout:
+                break  // webhook faults never match a request
             }
         }
+        if let fault = afterRoute {
+            let response = try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+            return try await Self.apply(fault, to: response, shutdown: self.shutdown)
+        }
+        return try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+    }
 
+    /// Routes a request (echo, control or provider route), or answers the JSON 404 of an unknown path.
+    private func routeOrRespond(
+        _ request: Request, path: String, isControl: Bool, body: [UInt8], context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if isControl {
             if ControlPath.isEcho(path) {
                 return try EchoResponder.response(to: request, body: body)
@@ -137,8 +164,56 @@ struct MockMiddleware: RouterMiddleware {
         self.journal.record(secrets.isEmpty ? recorded : recorded.masking(secrets))
     }
 
+    /// Applies a fault that changes a routed answer: its body cut in half, its content type replaced, or its body
+    /// sent in small pieces with pauses.
+    static func apply(_ fault: Fault, to response: Response, shutdown: ShutdownSignal) async throws -> Response {
+        let collected = CollectedBody()
+        try await response.body.write(CollectingBodyWriter(target: collected))
+        let bytes = collected.buffer.withLock { $0 }
+        var headers = response.headers
+        headers[.contentLength] = nil
+        switch fault.kind {
+        case .truncated:
+            let cut = bytes.getSlice(at: bytes.readerIndex, length: bytes.readableBytes / 2) ?? ByteBuffer()
+            return Response(status: response.status, headers: headers, body: ResponseBody(byteBuffer: cut))
+        case .contentType:
+            headers[.contentType] = fault.parameters["contentType"]?.stringValue ?? "text/html"
+            return Response(status: response.status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+        default:
+            // slowDrip: pieces of 16 bytes, `dripMs` apart (real time, bounded by FaultSpec), ended early on shutdown.
+            let pause = fault.number("dripMs", 100)
+            return Response(
+                status: response.status, headers: headers,
+                body: ResponseBody { writer in
+                    var remaining = bytes
+                    while remaining.readableBytes > 0, let piece = remaining.readSlice(length: min(16, remaining.readableBytes)) {
+                        try await writer.write(piece)
+                        if remaining.readableBytes > 0 { await shutdown.sleep(for: .milliseconds(pause)) }
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+
     /// The `Host` header, for requests whose authority was not lifted out of the fields.
     static let hostHeader = HTTPFields.Element.Name("Host")!
     /// The header of ``ControlAPI/controlTokenHeader``.
     static let controlTokenHeader = HTTPFields.Element.Name(ControlAPI.controlTokenHeader)!
+}
+
+/// A response body collected into one buffer (for faults that rewrite a routed answer).
+private final class CollectedBody: Sendable {
+    let buffer = Mutex(ByteBuffer())
+}
+
+/// Writes a response body into a ``CollectedBody``.
+private struct CollectingBodyWriter: ResponseBodyWriter {
+    let target: CollectedBody
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        self.target.buffer.withLock { _ = $0.writeBuffer(&buffer) }
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }

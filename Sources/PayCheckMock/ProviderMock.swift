@@ -23,11 +23,31 @@ public protocol ProviderMock: Sendable {
 
     /// Forgets all state (sessions, idempotency keys, nonces); called by `POST /__paycheck/reset`.
     func reset() async
+
+    /// What a `malformed` fault answers on this provider's routes (a default extension answers cut JSON).
+    var malformedBody: MalformedBody { get }
 }
 
 extension ProviderMock {
     /// The provider id: the URL prefix and the name in `/__paycheck/health`.
     public var id: String { provider.id }
+
+    /// What a `malformed` fault answers on this provider's routes: by default a JSON body cut short.
+    public var malformedBody: MalformedBody { MalformedBody(contentType: "application/json", body: #"{"truncated": "#) }
+}
+
+/// A body a client cannot read in the provider's own codec (``FaultKind/malformed``).
+public struct MalformedBody: Sendable {
+    /// The content type sent with it (the provider's usual one, so only the body is wrong).
+    public var contentType: String
+    /// The body.
+    public var body: String
+
+    /// Creates a malformed body.
+    public init(contentType: String, body: String) {
+        self.contentType = contentType
+        self.body = body
+    }
 }
 
 /// Serves a provider mock's declared control actions, one `POST` route per ``ControlAction``.

@@ -74,7 +74,7 @@ extension CaseExecutor {
         case .clock:
             request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("clock"), headers: json, body: Array(JSONText.encode(parameters).utf8))
         case .reset:
-            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("reset"))
+            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("reset"), headers: json, body: Array("{}".utf8))
         case .journal:
             var url = control + ControlAPI.path("journal")
             if case .object(let o) = parameters, let path = o["path"]?.interpolated {

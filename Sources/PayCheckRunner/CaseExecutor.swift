@@ -206,6 +206,12 @@ struct CaseExecutor {
                 location: step.location, subject: "provider answer", expected: redacted(expected), actual: redacted(error), kind: "NonConformance")]
             return result
         }
+        // A transport failure is class S (DESIGN.md §3): a step that expects an error checks it like any answer.
+        if let error = attempt.error, attempt.retryable, let expect = step.expect, !expect.error.isEmpty {
+            var observation = Observation(status: nil)
+            observation.error = ServiceFailure.transport(error)
+            return self.evaluate(step, observation, into: result)
+        }
         if let error = attempt.error {
             result.verdict = .error
             result.invalidStep = attempt.invalidStep
@@ -214,6 +220,12 @@ struct CaseExecutor {
             return result
         }
         guard let observation = attempt.observation else { return result }
+        return self.evaluate(step, observation, into: result)
+    }
+
+    /// Checks an observation against the step's expectations, then captures.
+    mutating func evaluate(_ step: Step, _ observation: Observation, into result: StepResult) -> StepResult {
+        var result = result
         result.outcome = observation.outcome?.rawValue
         result.nativeState = observation.nativeState
         if let e = observation.error { result.errorCode = ["class": e.errorClass.rawValue, "code": e.code] }

@@ -15,7 +15,7 @@ struct FaultTests {
                 body: #"{"path":"/fakepay/api/session","count":2,"kind":"status","status":503}"#
             )
             #expect(created.status == .created)
-            #expect(created.text == #"{"id":"fault-1","kind":"status","path":"/fakepay/api/session","remaining":2,"status":503}"#)
+            #expect(created.text == #"{"applied":0,"id":"fault-1","kind":"status","path":"/fakepay/api/session","remaining":2,"status":503}"#)
 
             for _ in 0..<2 {
                 let faulted = try await client.send(.post, "/fakepay/api/session")
@@ -103,16 +103,19 @@ struct FaultTests {
     @Test(
         "bad fault bodies get 400 naming the field and value",
         arguments: [
-            (#"{"kind":"status","status":503}"#, "fault 'path' must be a string starting with '/', got nothing"),
+            (#"{"kind":"status","status":503}"#, "a fault needs 'provider' (and optionally 'operation') or 'path'"),
             (#"{"path":"api","kind":"malformed"}"#, "got 'api'"),
             (#"{"path":"/a","kind":"explode"}"#, "unknown fault kind 'explode'"),
-            (#"{"path":"/a"}"#, "unknown fault kind nothing"),
-            (#"{"path":"/a","kind":"status"}"#, "needs 'status' between 200 and 599, got nothing"),
-            (#"{"path":"/a","kind":"status","status":999}"#, "got '999'"),
+            (#"{"path":"/a"}"#, "a fault needs 'kind'"),
+            (#"{"path":"/a","kind":"status"}"#, "fault kind 'status' needs 'status' (200–599)"),
+            (#"{"path":"/a","kind":"status","status":999}"#, "fault 'status' must be a number in 200…599, got 999"),
             (#"{"path":"/a","kind":"delay"}"#, "needs 'delayMs'"),
-            (#"{"path":"/a","kind":"delay","delayMs":-1}"#, "got '-1'"),
-            (#"{"path":"/a","kind":"reset","count":0}"#, "fault 'count' must be a positive integer, got '0'"),
-            (#"{"path":"/a","kind":"reset","count":"2"}"#, "got '2'"),
+            (#"{"path":"/a","kind":"delay","delayMs":-1}"#, "got -1"),
+            (#"{"path":"/a","kind":"reset","count":0}"#, "fault 'count' must be a number in 1…1000000, got 0"),
+            (#"{"path":"/a","kind":"reset","count":"2"}"#, "fault 'count' must be a number"),
+            (#"{"provider":"nopay","kind":"reset"}"#, "unknown fault provider 'nopay'"),
+            (#"{"path":"/a","kind":"reset","status":503}"#, "'status' does not apply to fault kind 'reset'"),
+            (#"{"path":"/a","kind":"duplicate"}"#, "webhook fault 'duplicate' needs 'provider'"),
             (#"{"path":"/a","kind":"reset","times":2}"#, "unknown fault field 'times'"),
             ("nope", "not valid JSON"),
         ]

@@ -136,11 +136,12 @@ struct PlacetoPayProviderResponseTests {
         #expect(error?.kind == .nonConformance(expected: "a code of the error catalog (providers.md §1.3)"))
     }
 
-    @Test("a body that is not JSON is observed as text, without outcome or error")
+    @Test("a 502 with a body that is not JSON is observed as text, an S-class service failure without outcome")
     func notJSON() async throws {
         let recording = RecordingContext(response: HTTPResponseData(status: 502, body: Array("<html>bad gateway</html>".utf8)))
         let observation = try await perform("querySession", with: ["requestId": 1], in: recording)
-        #expect(observation.status == 502 && observation.outcome == nil && observation.error == nil)
+        #expect(observation.status == 502 && observation.outcome == nil)
+        #expect(observation.error == ObservedError(errorClass: .S, code: "502", message: "the service answered 502"))
         #expect(observation.rawBody == "<html>bad gateway</html>")
     }
 

@@ -73,8 +73,8 @@ struct RunTimeoutTests {
             cases:
               - name: stuck on a slow answer
                 steps:
-                  - mock: fault
-                    with: { path: /__paycheck/echo/stuck, count: 1, kind: delay, delayMs: 60000 }
+                  # Through the control API rather than `mock: fault` (whose case runs alone): both cases run at once.
+                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/faults", json: { path: /__paycheck/echo/stuck, count: 1, kind: delay, delayMs: 60000 } }
                   - http: { url: "{{ mock.url }}/__paycheck/echo/stuck" }
               - name: moves time past the deadline
                 steps:

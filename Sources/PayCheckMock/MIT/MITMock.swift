@@ -48,6 +48,12 @@ public final class MITMock: ProviderMock {
     /// The adapter.
     public var provider: any Provider { MITProvider() }
     /// A link is pending, then approved, denied or error.
+    /// A `malformed` fault on MIT answers a bad cipher envelope (§5.1): Base64 whose length is no whole AES block,
+    /// in the `text/html` the `/gen` route uses, so a client fails to decrypt it, not to read it.
+    public var malformedBody: MalformedBody {
+        MalformedBody(contentType: "text/html;charset=UTF-8", body: "q83vEjRWeJA=")
+    }
+
     public var nativeStates: [String] { ["pending", "approved", "denied", "error"] }
 
     private let state = ProviderStateStore { State() }

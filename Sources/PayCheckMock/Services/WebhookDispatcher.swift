@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 import Synchronization
 
 /// Delivers provider webhooks with retries on the mock clock, and logs every attempt.
@@ -37,6 +38,10 @@ public final class WebhookDispatcher: Sendable {
         var nextDelivery = 1
         /// Incremented by ``reset()``.
         var generation = 0
+        /// Per provider, a delivery held back by an `outOfOrder` fault until the provider's next one was sent.
+        var held: [String: Delivery] = [:]
+        /// Per provider, the last webhook sent, which a `replay` fault sends again.
+        var lastSent: [String: Webhook] = [:]
     }
 
     /// The most attempts the log keeps; older ones are dropped first, so a long benchmark cannot grow it forever.
@@ -49,19 +54,30 @@ public final class WebhookDispatcher: Sendable {
     private let scopes: MockClockScopes
     /// The log and counters.
     private let state = Mutex(State())
+    /// Injected webhook faults (``FaultKind/isWebhookFault``); `nil` outside a host.
+    private let faults: FaultRegistry?
 
     /// Creates a dispatcher sending through `transport` and retrying on `scheduler`, keeping at most
     /// `maximumLogEntries` attempts in its log.
-    public init(
+    public convenience init(
         transport: any WebhookTransport,
         scheduler: MockScheduler,
         scopes: MockClockScopes,
         maximumLogEntries: Int = 10_000
     ) {
+        self.init(transport: transport, scheduler: scheduler, scopes: scopes, maximumLogEntries: maximumLogEntries, faults: nil)
+    }
+
+    /// Creates a dispatcher that also applies the host's webhook faults.
+    init(
+        transport: any WebhookTransport, scheduler: MockScheduler, scopes: MockClockScopes, maximumLogEntries: Int = 10_000,
+        faults: FaultRegistry?
+    ) {
         self.maximumLogEntries = max(1, maximumLogEntries)
         self.transport = transport
         self.scheduler = scheduler
         self.scopes = scopes
+        self.faults = faults
     }
 
     /// Sends the first attempt of `webhook` now and schedules retries after a failure.
@@ -74,14 +90,79 @@ public final class WebhookDispatcher: Sendable {
         _ webhook: Webhook,
         onAttempt: (@Sendable (WebhookAttempt) -> Void)? = nil
     ) async -> WebhookAttempt {
+        let fault = self.faults?.consumeWebhook(provider: webhook.provider)
         let now = self.scopes.clock(for: webhook.scope).now()
+        let sent = fault?.kind == .tamperedSignature ? Self.tampered(webhook) : webhook
+        let delivery = self.newDelivery(sent, at: now, onAttempt: onAttempt)
+        switch fault?.kind {
+        case .delayedDelivery?:
+            let at = now.addingTimeInterval(Double(fault?.number("delayMs") ?? 0) / 1000)
+            self.scheduler.schedule(at: at, scope: webhook.scope, label: "webhook \(delivery.id) delayed by a fault") { [self] in
+                _ = await self.attempt(1, of: delivery, scheduledAt: at)
+            }
+            return self.heldRecord(delivery, at: now, until: at, reason: "delayed by an injected fault until \(ISOTimestamp.format(at))")
+        case .outOfOrder?:
+            self.state.withLock { $0.held[webhook.provider] = delivery }
+            return self.heldRecord(delivery, at: now, until: nil, reason: "held by an injected fault until the next notification was sent")
+        default:
+            break
+        }
+        let previous = self.state.withLock { state in
+            defer { state.lastSent[webhook.provider] = webhook }
+            return state.lastSent[webhook.provider]
+        }
+        let record = await self.attempt(1, of: delivery, scheduledAt: now, receiverTimesOut: fault?.kind == .receiverTimeout)
+        if fault?.kind == .duplicate {
+            _ = await self.attempt(1, of: self.newDelivery(sent, at: now, onAttempt: onAttempt), scheduledAt: now)
+        }
+        if fault?.kind == .replay, let previous {
+            _ = await self.attempt(1, of: self.newDelivery(previous, at: now, onAttempt: nil), scheduledAt: now)
+        }
+        if let held = self.state.withLock({ $0.held.removeValue(forKey: webhook.provider) }) {
+            _ = await self.attempt(1, of: held, scheduledAt: now)
+        }
+        return record
+    }
+
+    /// A new delivery of `webhook`, numbered.
+    private func newDelivery(_ webhook: Webhook, at now: Date, onAttempt: (@Sendable (WebhookAttempt) -> Void)?) -> Delivery {
         let (number, generation) = self.state.withLock { state in
             defer { state.nextDelivery += 1 }
             return (state.nextDelivery, state.generation)
         }
-        let delivery = Delivery(
-            id: "wh-\(number)", webhook: webhook, firstSentAt: now, generation: generation, onAttempt: onAttempt)
-        return await self.attempt(1, of: delivery, scheduledAt: now)
+        return Delivery(id: "wh-\(number)", webhook: webhook, firstSentAt: now, generation: generation, onAttempt: onAttempt)
+    }
+
+    /// The record returned for a delivery a fault holds back (not logged: nothing was sent yet).
+    private func heldRecord(_ delivery: Delivery, at now: Date, until: Date?, reason: String) -> WebhookAttempt {
+        WebhookAttempt(
+            deliveryID: delivery.id, provider: delivery.webhook.provider, url: delivery.webhook.url, scope: delivery.webhook.scope,
+            attempt: 0, maximumAttempts: delivery.webhook.schedule.maximumAttempts, scheduledAt: now, sentAt: now, status: nil,
+            error: reason, responseBody: "", responseBodyTruncated: false, nextAttemptAt: until)
+    }
+
+    /// `webhook` with its signature broken after signing: a header named like `signature` altered, else a body member
+    /// named `signature`, else the body itself (an unsigned notification such as Mollie's `id=tr_…`).
+    static func tampered(_ webhook: Webhook) -> Webhook {
+        var copy = webhook
+        if let index = copy.headers.firstIndex(where: { $0.name.lowercased().contains("signature") }) {
+            copy.headers[index].value = Self.flipped(copy.headers[index].value)
+            return copy
+        }
+        let text = String(decoding: webhook.body, as: UTF8.self)
+        if case .object(var members)? = JSONText.parse(text), let signature = members["signature"]?.stringValue {
+            members["signature"] = .string(Self.flipped(signature))
+            copy.body = Array(JSONText.encode(.object(members)).utf8)
+            return copy
+        }
+        copy.body = webhook.body.isEmpty ? Array("x".utf8) : Array(Self.flipped(text).utf8)
+        return copy
+    }
+
+    /// `text` with its last character changed.
+    private static func flipped(_ text: String) -> String {
+        guard let last = text.last else { return "x" }
+        return String(text.dropLast()) + (last == "0" ? "1" : "0")
     }
 
     /// Every attempt so far, oldest first, optionally only those of `provider` and of `scope`.
@@ -97,12 +178,12 @@ public final class WebhookDispatcher: Sendable {
     /// that is running finishes but is neither logged nor retried).
     public func reset() {
         self.state.withLock { state in
-            state = State(log: [], nextDelivery: 1, generation: state.generation + 1)
+            state = State(generation: state.generation + 1)
         }
     }
 
     /// Sends attempt `number` of `delivery`, logs it and schedules the next one after a failure.
-    private func attempt(_ number: Int, of delivery: Delivery, scheduledAt: Date) async -> WebhookAttempt {
+    private func attempt(_ number: Int, of delivery: Delivery, scheduledAt: Date, receiverTimesOut: Bool = false) async -> WebhookAttempt {
         let webhook = delivery.webhook
         let sentAt = self.scopes.clock(for: webhook.scope).now()
         var status: Int?
@@ -110,8 +191,13 @@ public final class WebhookDispatcher: Sendable {
         var body: [UInt8] = []
         do {
             let reply = try await self.transport.send(url: webhook.url, headers: webhook.headers, body: webhook.body)
-            status = reply.status
-            body = reply.body
+            if receiverTimesOut {
+                // The receiver got it, but its answer "never came": a failure, retried on schedule.
+                failure = "the receiver timed out (injected fault receiverTimeout)"
+            } else {
+                status = reply.status
+                body = reply.body
+            }
         } catch {
             failure = "\(error)"
         }

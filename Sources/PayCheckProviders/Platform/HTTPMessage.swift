@@ -36,4 +36,10 @@ public struct HTTPResponseData: Sendable {
 
     /// The body as UTF-8 text (invalid bytes replaced).
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The value of the first header named `name` (case-insensitive), if any.
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return self.headers.first { $0.name.lowercased() == lowered }?.value
+    }
 }

@@ -47,9 +47,14 @@ public protocol Provider: Sendable {
     func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation
     /// Why these sandbox credentials would move real money (a live key), or `nil`; such a run needs `--allow-live`.
     func liveCredentialWarning(_ credentials: [String: String]) -> String?
+    /// The media types the provider's API answers in (matched as substrings of `Content-Type`, e.g. `json`); a 2xx
+    /// answer in another one, empty, or (for `json`) unreadable is an S-class service failure (DESIGN.md §3).
+    var answerMediaTypes: [String] { get }
 }
 
 extension Provider {
+    /// JSON (`application/json`, `application/hal+json`, …).
+    public var answerMediaTypes: [String] { ["json"] }
     /// `/<id>`.
     public var mockBasePaths: [String] { ["/" + id] }
     /// None.

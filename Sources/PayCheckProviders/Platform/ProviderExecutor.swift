@@ -25,7 +25,7 @@ public struct ProviderExecutor: Sendable {
                 let built = try encode(request, credentials: context.credentials)
                 for secret in request.secrets { context.addSecret(secret) }
                 let response = try await context.send(built)
-                return try provider.read(response, of: operation, context: context)
+                return try Self.read(response, of: operation, by: provider, context: context)
             }
             guard isLocal(.call, action.name) else { throw unknown(action) }
             if action.auth != nil {
@@ -145,6 +145,31 @@ public struct ProviderExecutor: Sendable {
         let text = response.text
         let observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
         return try provider.readControl(observation, action: action)
+    }
+
+    /// Reads an operation's answer: an answer that is no answer (empty, unreadable, the wrong media type) or a
+    /// 5xx/429 the provider's reader does not classify as S is an S-class ``ServiceFailure``; the rest is the provider's.
+    static func read(
+        _ response: HTTPResponseData, of operation: ProviderOperation, by provider: any Provider, context: ProviderContext
+    ) throws -> Observation {
+        let text = response.text
+        if let failure = ServiceFailure.unreadable(response, by: provider) {
+            var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+            observation.error = failure
+            return observation
+        }
+        var observation: Observation
+        do {
+            observation = try provider.read(response, of: operation, context: context)
+        } catch let error as ProviderError {
+            guard let failure = ServiceFailure.status(response) else { throw error }
+            observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+            observation.error = failure
+            return observation
+        }
+        // A 5xx or 429 is a service failure whatever the body says, unless the provider's catalog classifies it S.
+        if observation.error?.errorClass != .S, let failure = ServiceFailure.status(response) { observation.error = failure }
+        return observation
     }
 
     /// Whether the provider answers this action locally.
