@@ -35,6 +35,10 @@ public final class MITMock: ProviderMock {
         var responseUrl: String?
         var strict = false
         var wrapNotification = true
+        /// Suite mCommerce: the merchant's operation types ("número de operativa", unpublished; PayCheck's choice).
+        var operationTypes = ["1"]
+        /// Suite mCommerce: the largest amount the affiliation may charge (PayCheck's choice).
+        var maxAmount = 250_000.0
     }
 
     struct State: Sendable {
@@ -43,6 +47,8 @@ public final class MITMock: ProviderMock {
         var folio = 551_635
         /// Sites by `data0`; the mock credentials' `data0` is always known (with defaults).
         var sites: [String: Site] = [:]
+        /// Suite mCommerce: card tokens, the token of each card, the references already charged.
+        var suite = SuiteState()
     }
 
     /// The adapter.
@@ -50,13 +56,17 @@ public final class MITMock: ProviderMock {
     /// A link is pending, then approved, denied or error.
     public var nativeStates: [String] { ["pending", "approved", "denied", "error"] }
 
-    private let state = ProviderStateStore { State() }
-    private let credentials = MITProvider().mockCredentials
+    let state = ProviderStateStore { State() }
+    let credentials = MITProvider().mockCredentials
 
     public init() {}
 
     public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         router.post("mit/gen") { request, _ -> Response in try await self.generate(request, environment: environment) }
+        router.post("mit/mcommerce/{service}") { request, context -> Response in
+            let body = Array(buffer: try await request.body.collect(upTo: 1 << 20))
+            return self.answerSuite(context.parameters.get("service") ?? "", form: String(decoding: body, as: UTF8.self), now: environment.clock.now()).response
+        }
         router.get("mit/i/{id}") { _, context -> Response in self.page(context.parameters.get("id") ?? "") }
         ControlActionRoutes.register(MITProvider(), handlers: [
             "payer/pay": { try await self.pay($0, environment: environment) },
@@ -196,6 +206,14 @@ public final class MITMock: ProviderMock {
                 guard case .bool(let value) = strict else { throw MockHTTPError(.badRequest, "'strict' must be true or false") }
                 site.strict = value
             }
+            if let types = members["operationTypes"] {
+                guard case .array(let list) = types, !list.isEmpty else { throw MockHTTPError(.badRequest, "'operationTypes' must be a non-empty list") }
+                site.operationTypes = list.map(\.interpolated)
+            }
+            if let limit = members["maxAmount"] {
+                guard let value = limit.numberValue, value > 0 else { throw MockHTTPError(.badRequest, "'maxAmount' must be a positive number") }
+                site.maxAmount = value
+            }
             if let wrap = members["wrapNotification"] {
                 guard case .bool(let value) = wrap else { throw MockHTTPError(.badRequest, "'wrapNotification' must be true or false") }
                 site.wrapNotification = value
@@ -203,7 +221,8 @@ public final class MITMock: ProviderMock {
             state.sites[data0] = site
             return .object([
                 "data0": .string(data0), "responseUrl": site.responseUrl.map(Value.string) ?? .null, "strict": .bool(site.strict),
-                "wrapNotification": .bool(site.wrapNotification),
+                "wrapNotification": .bool(site.wrapNotification), "operationTypes": .array(site.operationTypes.map(Value.string)),
+                "maxAmount": .double(site.maxAmount),
             ])
         }
     }

@@ -41,6 +41,9 @@ public protocol Provider: Sendable {
     /// Reads an operation's answer with the target's context at hand (its credentials, e.g. to decrypt the answer);
     /// by default ``read(_:of:)``.
     func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation
+    /// What a provider's client makes of an operation that got no HTTP answer (refused connection, timeout), or `nil`
+    /// to let the failure stand as a transport error; by default `nil`.
+    func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation?
     /// Reads a control action's answer (e.g. the outcome of what the payer did).
     func readControl(_ observation: Observation, action: ControlAction) throws -> Observation
     /// Performs a local action.
@@ -77,6 +80,9 @@ extension Provider {
     public func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation {
         try read(response, of: operation)
     }
+
+    /// `nil`: a request without an answer is a transport error.
+    public func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation? { nil }
 
     /// The answer as it is.
     public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation { observation }
