@@ -22,19 +22,24 @@ public struct MITProvider: Provider {
             CredentialField(name: "password", secret: true, environmentVariable: "PAYCHECK_MIT_PASSWORD"),
             CredentialField(name: "data0", secret: false, environmentVariable: "PAYCHECK_MIT_DATA0"),
             CredentialField(name: "key", secret: true, environmentVariable: "PAYCHECK_MIT_KEY"),
+            // Suite mCommerce (optional: WebPay Plus runs without them, §6.1 — each MIT product has its own values).
+            CredentialField(name: "merchant", secret: false, environmentVariable: "PAYCHECK_MIT_MERCHANT", required: false),
+            CredentialField(name: "authKey", secret: true, environmentVariable: "PAYCHECK_MIT_AUTH_KEY", required: false),
+            CredentialField(name: "xmlM", secret: false, environmentVariable: "PAYCHECK_MIT_XMLM", required: false),
+            CredentialField(name: "mcommerceURL", secret: false, environmentVariable: "PAYCHECK_MIT_MCOMMERCE_URL", required: false),
         ]
     }
 
-    /// The secret credentials, the Suite 3DS `authKey`, MIT's `pwd` element and a card's `cvv`.
-    public var secretFieldNames: [String] { ["password", "key", "authKey", "pwd", "cvv"] }
+    /// The secret credentials (`password`, `key`, `authKey`), MIT's `pwd` element and a card's `cvv`.
+    public var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) + ["pwd", "cvv"] }
 
     /// MIT's published sandbox merchant (§5.11 C1, E1), which the mock accepts.
     public var mockCredentials: [String: String] {
         [
             "idCompany": "SNBX", "idBranch": "01SNBXBRNCH", "user": "SNBXUSR01", "password": "SECRETO",
             "data0": "SNDBX123", "key": "5DCC67393750523CD165F17E1EFADD21",
-            // Suite mCommerce only (not WebPay Plus credentials, so not required for `--target sandbox`): the
-            // affiliation, the 3DS `authKey` and the merchant's `xmlM` string are PayCheck's sample values (§5.7).
+            // Suite mCommerce: the affiliation, the 3DS `authKey` and the merchant's `xmlM` string are PayCheck's
+            // sample values (MIT publishes none, §5.7); the services are the mock's own (`mcommerceURL` unset).
             "merchant": "1234567", "authKey": "SNBX3DSAUTHKEY2026", "xmlM": "XMLMSNBX0001",
         ]
     }

@@ -122,12 +122,16 @@ public struct CredentialField: Sendable, Hashable {
     public var secret: Bool
     /// The environment variable that supplies it for the sandbox, e.g. `PAYCHECK_PLACETOPAY_SECRET_KEY`.
     public var environmentVariable: String
+    /// Whether a sandbox run needs it; an optional field (a second product's credentials, a service URL) is used when
+    /// set and neither skips the provider nor makes it "partly configured" when absent.
+    public var required: Bool
 
     /// Creates a field.
-    public init(name: String, secret: Bool, environmentVariable: String) {
+    public init(name: String, secret: Bool, environmentVariable: String, required: Bool = true) {
         self.name = name
         self.secret = secret
         self.environmentVariable = environmentVariable
+        self.required = required
     }
 }
 
