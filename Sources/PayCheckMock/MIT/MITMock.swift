@@ -14,8 +14,9 @@ import PayCheckProviders
 /// - `payer: pay {url, result, card, cd_error, nb_error}`: the payer approves, is denied or hits an error on the page;
 ///   the mock then POSTs `strResponse` (the encrypted `CENTEROFPAYMENTS` of §5.11 D1, CRLF-wrapped Base64, URL-encoded
 ///   as in D2), `strIdCompany`, `strIdMerchant` to the site's response URL through the shared webhook dispatcher.
-/// - `mock: site {responseUrl, strict, wrapNotification}`: the merchant's settings at MIT (the response URL is
-///   configured with MIT, not sent in the link, §6.1).
+/// - `mock: site {responseUrl, strict, wrapNotification, operationTypes, maxAmount}`: the merchant's settings at MIT
+///   (the response URL is configured with MIT, not sent in the link, §6.1; the last two are the Suite's).
+/// - `POST /mit/mcommerce/{init|pay|authenticate|payWithToken}`: the Suite mCommerce services (`MITMock+Suite.swift`).
 public final class MITMock: ProviderMock {
     /// A generated link.
     struct Link: Sendable {
@@ -192,7 +193,7 @@ public final class MITMock: ProviderMock {
         MockResponse.json(try putSite(try await Self.object(request)))
     }
 
-    /// `mock: site {data0, responseUrl, strict, wrapNotification}`: creates or changes the merchant site of a
+    /// `mock: site {data0, responseUrl, strict, wrapNotification, operationTypes, maxAmount}`: creates or changes the merchant site of a
     /// `data0` (MIT assigns one per merchant; a suite uses its own to run in parallel with others). The site shares
     /// the mock merchant's company, branch, user, password and key.
     func putSite(_ members: [String: Value]) throws -> Value {
