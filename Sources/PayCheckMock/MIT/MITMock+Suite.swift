@@ -57,7 +57,7 @@ extension MITMock {
         case "init":
             answer = initController(payload, controller)
         case "pay":
-            answer = pay(payload, key: key, controller, now: now)
+            answer = pay(payload, key: key, site: site, controller, now: now)
         case "authenticate":
             answer = authenticate(payload, data0: data0, controller, now: now)
         case "payWithToken":
@@ -104,7 +104,7 @@ extension MITMock {
 
     // MARK: - sndPayWithCompany (P001–P003)
 
-    func pay(_ payload: [String: Value], key: String, _ controller: [(code: String, passes: Bool)], now: Date) -> Result<MITXML.Element, Refusal> {
+    func pay(_ payload: [String: Value], key: String, site: Site, _ controller: [(code: String, passes: Bool)], now: Date) -> Result<MITXML.Element, Refusal> {
         let xmlA = payload["xmlA"]?.stringValue ?? ""
         var problem: String?
         var fields: [String: Value] = [:]
@@ -130,7 +130,7 @@ extension MITMock {
         let (response, _, nbError) = Self.cardValid(card, now: now) ? Self.issuer(card.number) : ("error", "04", "04 -- Número de tarjeta inválido")
         var inner = MITXML.Element("RESPONSE")
         inner.add("Reference", fields["referencia"]?.stringValue ?? "")
-        inner.add("Response", response)
+        inner.add("Response", site.spanishResponse ? (["approved": "Aprobada", "denied": "denegada"][response] ?? response) : response)
         inner.add("Auth", response == "approved" ? nextFolio().suffix(6).description : "")
         inner.add("Error", nbError)
         inner.add("ccName", card.holder)

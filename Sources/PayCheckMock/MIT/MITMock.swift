@@ -14,8 +14,8 @@ import PayCheckProviders
 /// - `payer: pay {url, result, card, cd_error, nb_error}`: the payer approves, is denied or hits an error on the page;
 ///   the mock then POSTs `strResponse` (the encrypted `CENTEROFPAYMENTS` of §5.11 D1, CRLF-wrapped Base64, URL-encoded
 ///   as in D2), `strIdCompany`, `strIdMerchant` to the site's response URL through the shared webhook dispatcher.
-/// - `mock: site {responseUrl, strict, wrapNotification, operationTypes, maxAmount}`: the merchant's settings at MIT
-///   (the response URL is configured with MIT, not sent in the link, §6.1; the last two are the Suite's).
+/// - `mock: site {responseUrl, strict, wrapNotification, operationTypes, maxAmount, spanishResponse}`: the merchant's
+///   settings at MIT (the response URL is configured with MIT, not sent in the link, §6.1; the last three are the Suite's).
 /// - `POST /mit/mcommerce/{init|pay|authenticate|payWithToken}`: the Suite mCommerce services (`MITMock+Suite.swift`).
 public final class MITMock: ProviderMock {
     /// A generated link.
@@ -40,6 +40,8 @@ public final class MITMock: ProviderMock {
         var operationTypes = ["1"]
         /// Suite mCommerce: the largest amount the affiliation may charge (PayCheck's choice).
         var maxAmount = 250_000.0
+        /// Suite mCommerce: the Cobro answers `Aprobada`/`denegada`, the older texts of the guide (§5.4).
+        var spanishResponse = false
     }
 
     struct State: Sendable {
@@ -54,8 +56,9 @@ public final class MITMock: ProviderMock {
 
     /// The adapter.
     public var provider: any Provider { MITProvider() }
-    /// A link is pending, then approved, denied or error.
-    public var nativeStates: [String] { ["pending", "approved", "denied", "error"] }
+    /// A link is pending, then approved, denied or error; the Suite answers success, a SuiteError, or a payment's
+    /// response (also the Cobro's Spanish `Aprobada`/`denegada`).
+    public var nativeStates: [String] { ["pending", "approved", "denied", "error", "Aprobada", "denegada", "success", "suiteError"] }
 
     let state = ProviderStateStore { State() }
     let credentials = MITProvider().mockCredentials
@@ -193,7 +196,7 @@ public final class MITMock: ProviderMock {
         MockResponse.json(try putSite(try await Self.object(request)))
     }
 
-    /// `mock: site {data0, responseUrl, strict, wrapNotification, operationTypes, maxAmount}`: creates or changes the merchant site of a
+    /// `mock: site {data0, responseUrl, strict, wrapNotification, operationTypes, maxAmount, spanishResponse}`: creates or changes the merchant site of a
     /// `data0` (MIT assigns one per merchant; a suite uses its own to run in parallel with others). The site shares
     /// the mock merchant's company, branch, user, password and key.
     func putSite(_ members: [String: Value]) throws -> Value {
@@ -215,6 +218,10 @@ public final class MITMock: ProviderMock {
                 guard let value = limit.numberValue, value > 0 else { throw MockHTTPError(.badRequest, "'maxAmount' must be a positive number") }
                 site.maxAmount = value
             }
+            if let spanish = members["spanishResponse"] {
+                guard case .bool(let value) = spanish else { throw MockHTTPError(.badRequest, "'spanishResponse' must be true or false") }
+                site.spanishResponse = value
+            }
             if let wrap = members["wrapNotification"] {
                 guard case .bool(let value) = wrap else { throw MockHTTPError(.badRequest, "'wrapNotification' must be true or false") }
                 site.wrapNotification = value
@@ -223,7 +230,7 @@ public final class MITMock: ProviderMock {
             return .object([
                 "data0": .string(data0), "responseUrl": site.responseUrl.map(Value.string) ?? .null, "strict": .bool(site.strict),
                 "wrapNotification": .bool(site.wrapNotification), "operationTypes": .array(site.operationTypes.map(Value.string)),
-                "maxAmount": .double(site.maxAmount),
+                "maxAmount": .double(site.maxAmount), "spanishResponse": .bool(site.spanishResponse),
             ])
         }
     }
