@@ -61,7 +61,7 @@ public struct Runner: Sendable {
     public func hasCredentials(_ providerID: String) -> Bool {
         guard let provider = providers[providerID] else { return false }
         let creds = credentials(for: provider)
-        return provider.credentialFields.allSatisfy { creds[$0.name] != nil }
+        return provider.credentialFields.filter(\.required).allSatisfy { creds[$0.name] != nil }
     }
 
     /// Runs the plan. `controlURL` is the mock host's base URL for `mock`/`url` targets.
@@ -211,7 +211,7 @@ public struct Runner: Sendable {
         if !ran { reasons.append("no case ran: every selected case was skipped") }
         guard configuration.target == .sandbox else { return reasons }
         for id in Set(plan.suites.compactMap(\.provider)).sorted() where !hasCredentials(id) {
-            let variables = providers[id]?.credentialFields.map(\.environmentVariable) ?? []
+            let variables = providers[id]?.credentialFields.filter(\.required).map(\.environmentVariable) ?? []
             reasons.append("provider '\(id)' was not checked: no sandbox credentials (set \(variables.joined(separator: ", ")))")
         }
         return reasons
@@ -227,9 +227,10 @@ public struct Runner: Sendable {
         }
         return live + providerIDs.sorted().compactMap { id in
             guard let provider = providers[id] else { return nil }
-            let set = provider.credentialFields.filter { !(configuration.environment[$0.environmentVariable] ?? "").isEmpty }
-            guard !set.isEmpty, set.count < provider.credentialFields.count else { return nil }
-            let missing = provider.credentialFields.filter { field in !set.contains { $0.name == field.name } }
+            let required = provider.credentialFields.filter(\.required)
+            let set = required.filter { !(configuration.environment[$0.environmentVariable] ?? "").isEmpty }
+            guard !set.isEmpty, set.count < required.count else { return nil }
+            let missing = required.filter { field in !set.contains { $0.name == field.name } }
             return "provider '\(id)' is partly configured for the sandbox: set " + missing.map(\.environmentVariable).joined(separator: ", ")
                 + " (or unset " + set.map(\.environmentVariable).joined(separator: ", ") + " to skip it)"
         }

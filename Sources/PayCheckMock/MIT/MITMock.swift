@@ -14,8 +14,9 @@ import PayCheckProviders
 /// - `payer: pay {url, result, card, cd_error, nb_error}`: the payer approves, is denied or hits an error on the page;
 ///   the mock then POSTs `strResponse` (the encrypted `CENTEROFPAYMENTS` of §5.11 D1, CRLF-wrapped Base64, URL-encoded
 ///   as in D2), `strIdCompany`, `strIdMerchant` to the site's response URL through the shared webhook dispatcher.
-/// - `mock: site {responseUrl, strict, wrapNotification}`: the merchant's settings at MIT (the response URL is
-///   configured with MIT, not sent in the link, §6.1).
+/// - `mock: site {responseUrl, strict, wrapNotification, operationTypes, maxAmount, spanishResponse}`: the merchant's
+///   settings at MIT (the response URL is configured with MIT, not sent in the link, §6.1; the last three are the Suite's).
+/// - `POST /mit/mcommerce/{init|pay|authenticate|payWithToken}`: the Suite mCommerce services (`MITMock+Suite.swift`).
 public final class MITMock: ProviderMock {
     /// A generated link.
     struct Link: Sendable {
@@ -35,6 +36,12 @@ public final class MITMock: ProviderMock {
         var responseUrl: String?
         var strict = false
         var wrapNotification = true
+        /// Suite mCommerce: the merchant's operation types ("número de operativa", unpublished; PayCheck's choice).
+        var operationTypes = ["1"]
+        /// Suite mCommerce: the largest amount the affiliation may charge (PayCheck's choice).
+        var maxAmount = 250_000.0
+        /// Suite mCommerce: the Cobro answers `Aprobada`/`denegada`, the older texts of the guide (§5.4).
+        var spanishResponse = false
     }
 
     struct State: Sendable {
@@ -43,26 +50,33 @@ public final class MITMock: ProviderMock {
         var folio = 551_635
         /// Sites by `data0`; the mock credentials' `data0` is always known (with defaults).
         var sites: [String: Site] = [:]
+        /// Suite mCommerce: card tokens, the token of each card, the references already charged.
+        var suite = SuiteState()
     }
 
     /// The adapter.
     public var provider: any Provider { MITProvider() }
-    /// A link is pending, then approved, denied or error.
     /// A `malformed` fault on MIT answers a bad cipher envelope (§5.1): Base64 whose length is no whole AES block,
     /// in the `text/html` the `/gen` route uses, so a client fails to decrypt it, not to read it.
     public var malformedBody: MalformedBody {
         MalformedBody(contentType: "text/html;charset=UTF-8", body: "q83vEjRWeJA=")
     }
 
-    public var nativeStates: [String] { ["pending", "approved", "denied", "error"] }
+    /// A link is pending, then approved, denied or error; the Suite answers success, a SuiteError, or a payment's
+    /// response (also the Cobro's Spanish `Aprobada`/`denegada`).
+    public var nativeStates: [String] { ["pending", "approved", "denied", "error", "Aprobada", "denegada", "success", "suiteError"] }
 
-    private let state = ProviderStateStore { State() }
-    private let credentials = MITProvider().mockCredentials
+    let state = ProviderStateStore { State() }
+    let credentials = MITProvider().mockCredentials
 
     public init() {}
 
     public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         router.post("mit/gen") { request, _ -> Response in try await self.generate(request, environment: environment) }
+        router.post("mit/mcommerce/{service}") { request, context -> Response in
+            let body = Array(buffer: try await request.body.collect(upTo: 1 << 20))
+            return self.answerSuite(context.parameters.get("service") ?? "", form: String(decoding: body, as: UTF8.self), now: environment.clock.now()).response
+        }
         router.get("mit/i/{id}") { _, context -> Response in self.page(context.parameters.get("id") ?? "") }
         ControlActionRoutes.register(MITProvider(), handlers: [
             "payer/pay": { try await self.pay($0, environment: environment) },
@@ -188,7 +202,7 @@ public final class MITMock: ProviderMock {
         MockResponse.json(try putSite(try await Self.object(request)))
     }
 
-    /// `mock: site {data0, responseUrl, strict, wrapNotification}`: creates or changes the merchant site of a
+    /// `mock: site {data0, responseUrl, strict, wrapNotification, operationTypes, maxAmount, spanishResponse}`: creates or changes the merchant site of a
     /// `data0` (MIT assigns one per merchant; a suite uses its own to run in parallel with others). The site shares
     /// the mock merchant's company, branch, user, password and key.
     func putSite(_ members: [String: Value]) throws -> Value {
@@ -202,6 +216,18 @@ public final class MITMock: ProviderMock {
                 guard case .bool(let value) = strict else { throw MockHTTPError(.badRequest, "'strict' must be true or false") }
                 site.strict = value
             }
+            if let types = members["operationTypes"] {
+                guard case .array(let list) = types, !list.isEmpty else { throw MockHTTPError(.badRequest, "'operationTypes' must be a non-empty list") }
+                site.operationTypes = list.map(\.interpolated)
+            }
+            if let limit = members["maxAmount"] {
+                guard let value = limit.numberValue, value > 0 else { throw MockHTTPError(.badRequest, "'maxAmount' must be a positive number") }
+                site.maxAmount = value
+            }
+            if let spanish = members["spanishResponse"] {
+                guard case .bool(let value) = spanish else { throw MockHTTPError(.badRequest, "'spanishResponse' must be true or false") }
+                site.spanishResponse = value
+            }
             if let wrap = members["wrapNotification"] {
                 guard case .bool(let value) = wrap else { throw MockHTTPError(.badRequest, "'wrapNotification' must be true or false") }
                 site.wrapNotification = value
@@ -209,7 +235,8 @@ public final class MITMock: ProviderMock {
             state.sites[data0] = site
             return .object([
                 "data0": .string(data0), "responseUrl": site.responseUrl.map(Value.string) ?? .null, "strict": .bool(site.strict),
-                "wrapNotification": .bool(site.wrapNotification),
+                "wrapNotification": .bool(site.wrapNotification), "operationTypes": .array(site.operationTypes.map(Value.string)),
+                "maxAmount": .double(site.maxAmount), "spanishResponse": .bool(site.spanishResponse),
             ])
         }
     }

@@ -70,6 +70,9 @@ public enum MITErrorCodes {
         ("22", .A, "no permission for this operation"),
     ]
 
+    /// The SDK's Spanish text of a code.
+    public static func spanish(_ code: String) -> String? { sdk.first { $0.code == code }?.spanish }
+
     /// Every catalog row.
     public static var entries: [ErrorCatalog.Entry] {
         sdk.map { .init($0.code, $0.errorClass, "\($0.spanish) / \($0.english)", source: "MIT Suite mCommerce SDK (seed guide; providers.md §5.11 B1–B2)") }

@@ -22,14 +22,25 @@ public struct MITProvider: Provider {
             CredentialField(name: "password", secret: true, environmentVariable: "PAYCHECK_MIT_PASSWORD"),
             CredentialField(name: "data0", secret: false, environmentVariable: "PAYCHECK_MIT_DATA0"),
             CredentialField(name: "key", secret: true, environmentVariable: "PAYCHECK_MIT_KEY"),
+            // Suite mCommerce (optional: WebPay Plus runs without them, §6.1 — each MIT product has its own values).
+            CredentialField(name: "merchant", secret: false, environmentVariable: "PAYCHECK_MIT_MERCHANT", required: false),
+            CredentialField(name: "authKey", secret: true, environmentVariable: "PAYCHECK_MIT_AUTH_KEY", required: false),
+            CredentialField(name: "xmlM", secret: false, environmentVariable: "PAYCHECK_MIT_XMLM", required: false),
+            CredentialField(name: "mcommerceURL", secret: false, environmentVariable: "PAYCHECK_MIT_MCOMMERCE_URL", required: false),
         ]
     }
+
+    /// The secret credentials (`password`, `key`, `authKey`), MIT's `pwd` element and a card's `cvv`.
+    public var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) + ["pwd", "cvv"] }
 
     /// MIT's published sandbox merchant (§5.11 C1, E1), which the mock accepts.
     public var mockCredentials: [String: String] {
         [
             "idCompany": "SNBX", "idBranch": "01SNBXBRNCH", "user": "SNBXUSR01", "password": "SECRETO",
             "data0": "SNDBX123", "key": "5DCC67393750523CD165F17E1EFADD21",
+            // Suite mCommerce: the affiliation, the 3DS `authKey` and the merchant's `xmlM` string are PayCheck's
+            // sample values (MIT publishes none, §5.7); the services are the mock's own (`mcommerceURL` unset).
+            "merchant": "1234567", "authKey": "SNBX3DSAUTHKEY2026", "xmlM": "XMLMSNBX0001",
         ]
     }
 
@@ -43,6 +54,10 @@ public struct MITProvider: Provider {
             .init("approved", .succeeded, "response approved (§5.3, §5.11 D1)"),
             .init("denied", .declined, "response denied, e.g. declined by the issuer (§5.11 D1)"),
             .init("error", .error, "response error with cd_error (§5.11 D1)"),
+            .init("Aprobada", .succeeded, "the legacy Cobro's Spanish Response (§5.4, §5.8)"),
+            .init("denegada", .declined, "the legacy Cobro's Spanish Response (§5.4, §5.8)"),
+            .init("success", .succeeded, "Suite mCommerce: controller ready, or card authenticated and tokenized (nbResponse success, §5.4–§5.5)"),
+            .init("suiteError", .error, "Suite mCommerce SuiteError: a C/S/P/A/T code (§5.8)"),
         ])
     }
 
@@ -71,14 +86,14 @@ public struct MITProvider: Provider {
                     }
                 } + [.init("datos_adicionales"), .init("version", default: "IntegraWPP"), .init("nb_fpago")],
                 bodyCodec: .form, authKeys: Self.authKeys),
-        ]
+        ] + suiteOperationDeclarations
     }
 
     /// The payer on the hosted page, and the mock's site settings (the merchant's response URL).
     public var controlActions: [ControlAction] {
         [
             ControlAction(.payer, "pay", parameters: ["url", "result", "card", "cd_error", "nb_error"], required: ["url"]),
-            ControlAction(.mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification"], required: ["data0"]),
+            ControlAction(.mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification", "operationTypes", "maxAmount", "spanishResponse"], required: ["data0"]),
         ]
     }
 
@@ -136,6 +151,7 @@ public struct MITProvider: Provider {
 
     /// Builds `<P>`, encrypts it and makes it the `xml` form field (§5.2, §5.11 C3, C7).
     public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+        if Self.suiteOperations.contains(request.operation.name) { return try signSuite(&request, context: context) }
         let (credentials, overridden) = Self.credentials(request, context.credentials)
         for key in overridden where key == "password" || key == "key" { if let value = credentials[key], !value.isEmpty { request.secrets.append(value) } }
         let body = request.body ?? [:]
@@ -184,6 +200,7 @@ public struct MITProvider: Provider {
     /// Decrypts `P_RESPONSE`: `success` → the link, pending; another `cd_response` → its catalog error with
     /// `nb_response`; a body that is not an encrypted blob → the clear-text error (§5.11 C8).
     public func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation {
+        if Self.suiteOperations.contains(operation.name) { return try readSuite(response, of: operation, context: context) }
         let text = response.text
         var observation = Observation(status: response.status, headers: response.headers, body: nil, rawBody: text)
         guard let plain = Self.open(text, keyHex: context.credentials["key"] ?? ""), let document = XMLValue.parse(plain) else {

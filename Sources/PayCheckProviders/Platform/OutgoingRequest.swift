@@ -17,6 +17,9 @@ public struct OutgoingRequest: Sendable {
     public var auth: Value?
     /// Derived values the signer produced that must be redacted (a tranKey, a signature).
     public var secrets: [String] = []
+    /// The answer of a signer that refuses the request before it is sent, the way a provider's client SDK validates
+    /// its input (MIT's Suite mCommerce codes, providers.md §5.11 B1); the executor returns it and sends nothing.
+    public var localAnswer: Observation?
 
     /// Creates a request.
     public init(

@@ -41,6 +41,9 @@ public protocol Provider: Sendable {
     /// Reads an operation's answer with the target's context at hand (its credentials, e.g. to decrypt the answer);
     /// by default ``read(_:of:)``.
     func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation
+    /// What a provider's client makes of an operation that got no HTTP answer (refused connection, timeout), or `nil`
+    /// to let the failure stand as a transport error; by default `nil`.
+    func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation?
     /// Reads a control action's answer (e.g. the outcome of what the payer did).
     func readControl(_ observation: Observation, action: ControlAction) throws -> Observation
     /// Performs a local action.
@@ -83,6 +86,9 @@ extension Provider {
         try read(response, of: operation)
     }
 
+    /// `nil`: a request without an answer is a transport error.
+    public func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation? { nil }
+
     /// The answer as it is.
     public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation { observation }
 
@@ -121,12 +127,16 @@ public struct CredentialField: Sendable, Hashable {
     public var secret: Bool
     /// The environment variable that supplies it for the sandbox, e.g. `PAYCHECK_PLACETOPAY_SECRET_KEY`.
     public var environmentVariable: String
+    /// Whether a sandbox run needs it; an optional field (a second product's credentials, a service URL) is used when
+    /// set and neither skips the provider nor makes it "partly configured" when absent.
+    public var required: Bool
 
     /// Creates a field.
-    public init(name: String, secret: Bool, environmentVariable: String) {
+    public init(name: String, secret: Bool, environmentVariable: String, required: Bool = true) {
         self.name = name
         self.secret = secret
         self.environmentVariable = environmentVariable
+        self.required = required
     }
 }
 

@@ -22,9 +22,16 @@ public struct ProviderExecutor: Sendable {
         case .call:
             if let operation = provider.operations.first(where: { $0.name == action.name }) {
                 let request = try request(operation, parameters: action.parameters, auth: action.auth, context: context)
-                let built = try encode(request, credentials: context.credentials)
                 for secret in request.secrets { context.addSecret(secret) }
-                let response = try await context.send(built)
+                if let answer = request.localAnswer { return answer }
+                let built = try encode(request, credentials: context.credentials)
+                let response: HTTPResponseData
+                do {
+                    response = try await context.send(built)
+                } catch let failure where !(failure is ProviderError) && !(failure is CancellationError) {
+                    guard let observation = provider.unanswered(failure, of: operation, context: context) else { throw failure }
+                    return observation
+                }
                 return try Self.read(response, of: operation, by: provider, context: context)
             }
             guard isLocal(.call, action.name) else { throw unknown(action) }
