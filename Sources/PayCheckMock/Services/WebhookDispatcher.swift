@@ -109,7 +109,8 @@ public final class WebhookDispatcher: Sendable {
         var failure: String?
         var body: [UInt8] = []
         do {
-            let reply = try await self.transport.send(url: webhook.url, headers: webhook.headers, body: webhook.body)
+            let request = webhook.request(forAttempt: number)
+            let reply = try await self.transport.send(url: webhook.url, headers: request.headers, body: request.body)
             status = reply.status
             body = reply.body
         } catch {

@@ -38,9 +38,44 @@ struct YunoState: Sendable {
     struct Token {
         var token: String
         var session: String
+        /// `CARD`, `PIX` or `APPLE_PAY`.
+        var type = "CARD"
         var number: String
         var brand: String
         var used = false
+    }
+
+    /// How the mock's test gateway behaves (`mock: gateway`); where providers.md is silent these are choices, listed
+    /// in docs/providers/yuno.md.
+    struct Gateway {
+        /// How long the gateway takes to answer a card payment: `0` answers inside the create call (§3.6 sync flow);
+        /// longer leaves the payment `CREATED/CREATED` until the mock clock passes it.
+        var latency: TimeInterval = 0
+        /// `approve`, `retry` (`CAPTURE_RETRY_IN_PROCESS`) or `reject` (`REJECTED`, "incl. capture rejection", §3.6).
+        var capture = "approve"
+        /// `approve`, `retry` (`REFUND_RETRY_IN_PROCESS`) or `confirm` (`REFUNDED/PENDING_PROVIDER_CONFIRMATION`).
+        var refund = "approve"
+        /// `approve` or `confirm` (`CANCELED/PENDING_PROVIDER_CONFIRMATION`).
+        var cancel = "approve"
+        /// How long a PIX QR stays valid.
+        var qrExpiry: TimeInterval = 3600
+        /// How long a wallet payment waits for the PSP before `ERROR/TIMEOUT` (seed guide: "PSP timeout").
+        var pspTimeout: TimeInterval = 600
+
+        var json: Value {
+            .object(["latency": .string("\(Value.format(latency))s"), "capture": .string(capture), "refund": .string(refund),
+                     "cancel": .string(cancel), "qr_expiry": .string("\(Value.format(qrExpiry))s"),
+                     "psp_timeout": .string("\(Value.format(pspTimeout))s")])
+        }
+    }
+
+    /// A webhook of the webhooks API (§3.13 P1-13).
+    struct Hook {
+        var id: String
+        var json: [String: Value]
+        var url: String { json["url"]?.stringValue ?? "" }
+        var active: Bool { json["state"]?.stringValue == "ACTIVE" }
+        var triggers: [String] { json["payment_triggers"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
     }
 
     /// The countries of §3.4.
@@ -51,6 +86,12 @@ struct YunoState: Sendable {
     var tokens: [String: Token] = [:]
     var payments: [String: YunoPayment] = [:]
     var paymentOrder: [String] = []
+    var gateway = Gateway()
+    var hooks: [String: Hook] = [:]
+    var hookOrder: [String] = []
+    var nextHook = 12345
+    /// Every webhook attempt (`mock: webhooks`).
+    var webhookLog: [Value] = []
     let random: @Sendable () -> UInt64
 
     init(random: @escaping @Sendable () -> UInt64) { self.random = random }
@@ -165,18 +206,37 @@ struct YunoState: Sendable {
         return .object(json)
     }
 
-    /// `POST /checkout/sessions/{id}/token` → 201 (§3.13 P1-3): what the SDK does with the card the payer typed.
+    /// `POST /checkout/sessions/{id}/token` → 201 (§3.13 P1-3): what the SDK does with what the payer chose — a card
+    /// typed in, a PIX QR (Brazil only; elsewhere `UNAVAILABLE_PAYMENT_METHOD`, §3.7) or an Apple Pay sheet.
     mutating func createToken(session id: String, _ body: [String: Value]) throws(YunoFailure) -> Value {
         guard let session = sessions[id], !session.used else {
             throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
         }
-        guard let method = body["payment_method"]?.objectValue, let card = method["card"]?.objectValue,
+        guard let method = body["payment_method"]?.objectValue else { throw .invalid() }
+        let type = method["type"]?.stringValue ?? "CARD"
+        let country = session.json["country"] ?? .null
+        let token = uuid()
+        switch type {
+        case "CARD":
+            break
+        case "PIX", "APPLE_PAY":
+            if type == "PIX", country.stringValue != "BR" {
+                throw YunoFailure(400, "UNAVAILABLE_PAYMENT_METHOD", "Payment method not available")
+            }
+            tokens[token] = Token(token: token, session: id, type: type, number: type == "APPLE_PAY" ? "4507990000000002" : "", brand: type == "APPLE_PAY" ? "VISA" : "")
+            return .object([
+                "token": .string(token), "vaulted_token": .null, "vault_on_success": .bool(false), "type": .string(type),
+                "card_data": .null, "customer": .null, "installment": .null, "country": country, "customer_session": .null,
+            ])
+        default:
+            throw YunoFailure(400, "UNAVAILABLE_PAYMENT_METHOD", "Payment method not available")
+        }
+        guard let card = method["card"]?.objectValue,
             let number = card["number"]?.stringValue, (13...19).contains(number.count), number.allSatisfy(\.isNumber),
             let month = card["expiration_month"]?.intValue, (1...12).contains(month),
             let year = card["expiration_year"]?.intValue, card["security_code"]?.stringValue != nil
         else { throw .invalid() }
         let brand = YunoTestCards.brand(number)
-        let token = uuid()
         tokens[token] = Token(token: token, session: id, number: number, brand: brand)
         let holder = card["holder_name"] ?? .null
         return .object([
@@ -186,11 +246,31 @@ struct YunoState: Sendable {
                 "holder_name": holder, "iin": .string(String(number.prefix(8))), "lfd": .string(String(number.suffix(4))),
                 "number_length": .int(number.count), "security_code_length": .int(card["security_code"]?.stringValue?.count ?? 3),
                 "brand": .string(brand), "type": "CREDIT", "category": .null, "issuer_name": .null, "issuer_code": .null,
-                "fingerprint": .string(uuid()), "country_code": session.json["country"] ?? .null,
+                "fingerprint": .string(uuid()), "country_code": country,
                 "expiration_month": .int(month), "expiration_year": .int(year),
             ]),
-            "customer": .null, "installment": .null, "country": session.json["country"] ?? .null, "customer_session": .null,
+            "customer": .null, "installment": .null, "country": country, "customer_session": .null,
         ])
+    }
+
+    /// `GET /checkout/sessions/{id}/payment-methods`: a bare array (§3.13 P1-2, the docs example wins over yuno-mcp's
+    /// `{payment_methods}`), note the key `sdk_required_action`. Cards and Apple Pay everywhere, PIX in Brazil.
+    func paymentMethods(session id: String) throws(YunoFailure) -> Value {
+        guard let session = sessions[id] else {
+            throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
+        }
+        var methods: [(String, String, String)] = [("Card", "CARD", "CARD"), ("Apple Pay", "APPLE_PAY", "WALLET")]
+        if session.json["country"]?.stringValue == "BR" { methods.append(("PIX", "PIX", "BANK_TRANSFER")) }
+        return .array(methods.map { name, type, category in
+            .object([
+                "name": .string(name), "vaulted_token": .null, "description": .string(name), "type": .string(type),
+                "category": .string(category), "icon": .string("https://icons.prod.y.uno/\(type.lowercased()).png"),
+                "last_successfully_used": .bool(false), "last_successfully_used_at": .null,
+                "checkout": .object(["session": .string(id), "sdk_required_action": .bool(type != "CARD"),
+                                     "conditions": .object(["enabled": .bool(true), "rules": .array([])])]),
+                "preferred": .bool(false),
+            ])
+        })
     }
 
     /// Validates a create-payment body (§3.5, §3.13 P1-4, P2-17): a violation here is "rejected before processing",
@@ -212,8 +292,10 @@ struct YunoState: Sendable {
     }
 
     /// Creates the payment (§3.5): the session must exist and be unused, the one-time token must be this session's
-    /// and unused (a later reuse is 401 `INVALID_TOKEN`, §3.13 P1-12); the outcome comes from the test card, else
-    /// the description (§3.10).
+    /// and unused (a later reuse is 401 `INVALID_TOKEN`, §3.13 P1-12); a currency other than the session's is
+    /// `CURRENCY_NOT_ALLOWED` (§3.7). Cards: the outcome comes from the test card, else the description (§3.10),
+    /// answered at once or after the gateway latency; PIX: `READY_TO_PAY/CREATED` with a QR (§3.13 P2-23); Apple Pay:
+    /// `PENDING/PENDING_PROVIDER_CONFIRMATION` while the wallet sheet waits for the PSP (seed guide).
     mutating func createPayment(_ body: [String: Value], idempotencyKey: String, now: Date) throws(YunoFailure) -> YunoPayment {
         let sessionId = body["checkout"]?["session"]?.stringValue ?? ""
         guard let session = sessions[sessionId] else {
@@ -223,16 +305,43 @@ struct YunoState: Sendable {
         guard let token = tokens[tokenId], !token.used, token.session == session.id else {
             throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.")
         }
+        let (currency, value) = try Self.amount(body["amount"])
+        if let expected = session.json["amount"]?["currency"]?.stringValue, expected != currency {
+            throw YunoFailure(400, "CURRENCY_NOT_ALLOWED", "Currency not allowed")
+        }
         tokens[tokenId]?.used = true
         sessions[sessionId]?.used = true
         let description = body["description"]?.stringValue ?? ""
-        let code = YunoTestCards.code(number: token.number) ?? YunoTestCards.code(description: description) ?? "SUCCEEDED"
         let capture = body["payment_method"]?["detail"]?["card"]?["capture"]?.boolValue ?? true
-        let (currency, value) = try Self.amount(body["amount"])
         var payment = YunoPayment(
             id: uuid(), body: body, session: sessionId, token: token, currency: currency, value: value,
             idempotencyKey: idempotencyKey, createdAt: now)
-        payment.settle(code: code, capture: capture, transactionId: uuid(), now: now)
+        payment.capture = capture
+        payment.code = YunoTestCards.code(number: token.number) ?? YunoTestCards.code(description: description) ?? "SUCCEEDED"
+        let transaction = uuid()
+        switch token.type {
+        case "PIX":
+            payment.qrCode = "00020101021226850014br.gov.bcb.pix2563qr.y.uno/pix/" + payment.id + "5204000053039865802BR6304"
+            payment.expiresAt = now.addingTimeInterval(gateway.qrExpiry)
+            payment.sdkActionRequired = true
+            payment.add("PURCHASE", status: "CREATED", amount: value, code: "SUCCEEDED", id: transaction, now: now)
+            payment.move("READY_TO_PAY", "CREATED", now: now)
+        case "APPLE_PAY":
+            payment.sdkActionRequired = true
+            payment.expiresAt = now.addingTimeInterval(gateway.pspTimeout)
+            payment.add("PURCHASE", status: "PENDING", amount: value, code: "PENDING_PROVIDER_CONFIRMATION", id: transaction, now: now)
+            payment.move("PENDING", "PENDING_PROVIDER_CONFIRMATION", now: now)
+        default:
+            if body["fraud_screening"]?["stand_alone"]?.boolValue == true {
+                // A standalone fraud screening (§3.6 `FRAUD/FRAUD_VERIFIED`): no authorization.
+                payment.add("FRAUD_SCREENING", status: "SUCCEEDED", amount: value, code: "SUCCEEDED", id: transaction, now: now)
+                payment.move("FRAUD", "FRAUD_VERIFIED", now: now)
+            } else {
+                let verify = value == 0 && body["payment_method"]?["detail"]?["card"]?["verify"]?.boolValue == true
+                payment.add(verify ? "VERIFY" : capture ? "PURCHASE" : "AUTHORIZE", status: "CREATED", amount: value, code: nil, id: transaction, now: now)
+                if gateway.latency <= 0 { payment.applyGateway(now: now) }
+            }
+        }
         payments[payment.id] = payment
         paymentOrder.append(payment.id)
         return payment
@@ -256,7 +365,9 @@ enum YunoTestCards {
         return suffixes[String(number.suffix(2))]
     }
 
-    static func code(description: String) -> String? { Set(suffixes.values).contains(description) ? description : nil }
+    static func code(description: String) -> String? {
+        Set(suffixes.values).union(extraCodes).contains(description) ? description : nil
+    }
 
     static func brand(_ number: String) -> String {
         if number.hasPrefix("1139") { return "UATP" }
@@ -267,10 +378,20 @@ enum YunoTestCards {
         return "UNKNOWN"
     }
 
+    /// The other transaction codes of §3.6 the description trick accepts (PayCheck's extension, docs/providers/yuno.md).
+    static let extraCodes: Set<String> = ["CHALLENGE_REQUIRED", "PENDING_PROVIDER_CONFIRMATION", "FRAUD_VALIDATION", "PROVIDER_TIMEOUT",
+                                          "EXPIRED_CARD"]
+
     /// Transaction messages for the codes.
     static func message(_ code: String) -> String {
         switch code {
         case "SUCCEEDED": "Transaction successful"
+        case "CHALLENGE_REQUIRED": "Challenge required"
+        case "PENDING_PROVIDER_CONFIRMATION": "Pending provider confirmation"
+        case "FRAUD_VALIDATION": "Fraud validation"
+        case "PROVIDER_TIMEOUT": "Provider timeout"
+        case "EXPIRED_CARD": "Expired card"
+        case "CANCELLED_BY_USER": "Cancelled by user"
         case "INSUFFICIENT_FUNDS": "Insufficient funds"
         case "DECLINED_BY_BANK": "Declined by bank"
         case "DO_NOT_HONOR": "Do not honor"
