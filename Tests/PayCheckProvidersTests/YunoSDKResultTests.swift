@@ -17,6 +17,7 @@ struct YunoSDKResultTests {
         #expect(result("PENDING", "PENDING_PROVIDER_CONFIRMATION", "APPLE_PAY", closed: true) == "userCancelled CANCELLED_BY_USER canceled")
         #expect(result("PENDING", "IN_PROCESS", "PIX", closed: true) == "processing CLOSED_BY_USER pending")
         #expect(result("EXPIRED", "EXPIRED", "PIX", closed: true) == "fail EXPIRED expired")
+        #expect(result("FRAUD", "FRAUD_VERIFIED") == "succeeded - succeeded")
         #expect(result(nil, nil) == "internalError - error")
         #expect(YunoSDKResult.android("userCancelled") == "CANCELED")
     }

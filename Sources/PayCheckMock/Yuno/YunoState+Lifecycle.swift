@@ -17,7 +17,8 @@ extension YunoState {
     }
 
     /// `POST /payments/{id}/cancel-or-refund` → 201 with the transaction (§3.13 P1-9): `reason` required (enum);
-    /// an open payment is canceled, a paid one refunded (partly when `amount` is less than what is left); a refund
+    /// a `PENDING` payment is canceled ("only payments with PENDING status can be canceled", Yuno's Cancel Payments
+    /// guide), a paid one refunded (partly when `amount` is less than what is left); a refund
     /// while another is in progress, or a payment in another state, is `INVALID_STATUS`; more than what is left,
     /// `INVALID_AMOUNT`.
     mutating func cancelOrRefund(_ id: String, _ body: [String: Value], now: Date) throws(YunoFailure) -> (YunoPayment, Value) {
@@ -28,7 +29,7 @@ extension YunoState {
         guard ["DUPLICATE", "FRAUDULENT", "REQUESTED_BY_CUSTOMER", "REVERSE"].contains(reason) else { throw .invalid() }
         let reference = try Self.optionalText(body, "merchant_reference", 3...255)
         let transaction = uuid()
-        if YunoTransitions.open.contains(payment.key) || payment.key == "PENDING/AUTHORIZED" {
+        if payment.status == "PENDING" {
             let confirm = gateway.cancel == "confirm"
             payment.add("CANCEL", status: confirm ? "PENDING" : "SUCCEEDED", amount: payment.value, code: confirm ? "PENDING_PROVIDER_CONFIRMATION" : "SUCCEEDED",
                         id: transaction, now: now, reason: reason, merchantReference: reference)
@@ -46,7 +47,8 @@ extension YunoState {
             switch gateway.refund {
             case "retry":
                 payment.pendingRefund = amount
-                payment.add("REFUND", status: "PENDING", amount: amount, code: "ERROR", id: transaction, now: now, reason: reason, merchantReference: reference)
+                // The refund transaction is declined and waits for Yuno's retry (the status page's REFUND_RETRY_IN_PROCESS row).
+                payment.add("REFUND", status: "DECLINED", amount: amount, code: "ERROR", id: transaction, now: now, reason: reason, merchantReference: reference)
                 payment.move("SUCCEEDED", "REFUND_RETRY_IN_PROCESS", now: now)
             case "confirm" where amount >= left - 1e-9:
                 payment.pendingRefund = amount
@@ -89,12 +91,13 @@ extension YunoState {
         let id = uuid()
         switch gateway.capture {
         case "reject":
-            payment.add("CAPTURE", status: "REJECTED", amount: amount, code: "DECLINED_BY_BANK", id: id, now: now, reason: body["reason"]?.stringValue,
+            // "Capture rejection by Yuno": payment REJECTED, capture transaction ERROR (the status page).
+            payment.add("CAPTURE", status: "ERROR", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
                         merchantReference: reference)
             payment.move("REJECTED", "REJECTED", now: now)
         case "retry":
             payment.pendingRefund = amount
-            payment.add("CAPTURE", status: "PENDING", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
+            payment.add("CAPTURE", status: "DECLINED", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
                         merchantReference: reference)
             payment.move("SUCCEEDED", "CAPTURE_RETRY_IN_PROCESS", now: now)
         default:
@@ -162,7 +165,7 @@ extension YunoState {
             }
             payment.pendingRefund = nil
         case "retry_failed":
-            payment.updateLast(status: "ERROR", code: "ERROR", now: now)
+            payment.updateLast(status: "DECLINED", code: "ERROR", now: now)
             if payment.subStatus == "CAPTURE_RETRY_IN_PROCESS" {
                 payment.move("SUCCEEDED", "CAPTURE_RETRY_PROCESS_FAILED", now: now)
             } else {
@@ -171,18 +174,22 @@ extension YunoState {
             payment.pendingRefund = nil
         case "dispute":
             payment.previousSubStatus = payment.subStatus
-            payment.add("CHARGEBACK", status: "PENDING", amount: amount ?? payment.captured, code: nil, id: transaction, now: now)
+            payment.add("CHARGEBACK", status: "CREATED", amount: amount ?? payment.captured, code: nil, id: transaction, now: now)
             payment.move("IN_DISPUTE", "RECEIVED", now: now)
         case "dispute_lost":
             let lost = amount ?? payment.transactions.last?.amount ?? payment.captured
-            payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
+            // The status page: a partial chargeback SUCCEEDED → SUCCEEDED/PARTIALLY_CHARGEBACKED; CHARGEBACK/LOST
+            // with the chargeback transaction PREVENTED.
             if lost < payment.captured - payment.refunded - 1e-9 {
+                payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
                 payment.move("SUCCEEDED", "PARTIALLY_CHARGEBACKED", now: now)
             } else {
+                payment.updateLast(status: "PREVENTED", code: nil, now: now)
                 payment.move("CHARGEBACK", "LOST", now: now)
             }
         case "dispute_won":
-            payment.updateLast(status: "DECLINED", code: nil, now: now)
+            // REVIEW_WON: the payment returns to its previous status (the status page's note).
+            payment.updateLast(status: "REVIEW_WON", code: nil, now: now)
             payment.move("SUCCEEDED", payment.previousSubStatus ?? "APPROVED", now: now)
         default:
             let target = (event.to ?? "ERROR/ERROR").split(separator: "/").map(String.init)
@@ -192,6 +199,8 @@ extension YunoState {
             case "provider_decline": payment.updateLast(status: "DECLINED", code: "DECLINED_BY_BANK", now: now)
             case "timeout": payment.updateLast(status: "ERROR", code: "PROVIDER_TIMEOUT", now: now)
             case "reject": payment.updateLast(status: "REJECTED", code: nil, now: now)
+            case "dispute_review": payment.updateLast(status: "PENDING", code: nil, now: now)
+            case "authorization_expired": payment.updateLast(status: "EXPIRED", code: nil, now: now)
             default: payment.updateLast(status: "ERROR", code: "ERROR", now: now)
             }
             payment.sdkActionRequired = false
@@ -221,8 +230,8 @@ extension YunoState {
             switch payment.key {
             case "READY_TO_PAY/CREATED", "PENDING/IN_PROCESS":
                 payment.closedByUser = false
+                // IN_PROCESS: the purchase transaction stays CREATED while the payer is with the provider (status page).
                 payment.move("PENDING", "IN_PROCESS", now: now)
-                payment.updateLast(status: "PENDING", code: "SUCCEEDED", now: now)
                 screen = .object(["type": "QR", "qr_code": payment.qrCode.map { .string($0) } ?? .null,
                                   "expires_at": payment.expiresAt.map(YunoPayment.stamp) ?? .null])
             case "PENDING/WAITING_ADDITIONAL_STEP":

@@ -78,6 +78,8 @@ enum YunoTransitions {
               transaction: "", note: "Yuno's retry of a capture or refund goes through"),
         Event(name: "retry_failed", from: ["SUCCEEDED/CAPTURE_RETRY_IN_PROCESS", "SUCCEEDED/REFUND_RETRY_IN_PROCESS"], to: nil,
               transaction: "", note: "Yuno's retries give up: CAPTURE_RETRY_PROCESS_FAILED, or the refund is dropped"),
+        Event(name: "authorization_expired", from: ["PENDING/AUTHORIZED"], to: "EXPIRED/EXPIRED", transaction: "AUTHORIZE",
+              note: "an authorization not captured in time expires (§3.6)"),
         Event(name: "dispute", from: paid, to: "IN_DISPUTE/RECEIVED", transaction: "CHARGEBACK", note: "a dispute is received (§3.6)"),
         Event(name: "dispute_review", from: ["IN_DISPUTE/RECEIVED"], to: "IN_DISPUTE/PENDING_REVIEW", transaction: "CHARGEBACK",
               note: "the dispute is under review (§3.6)"),

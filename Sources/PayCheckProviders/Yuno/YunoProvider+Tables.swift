@@ -40,7 +40,8 @@ extension YunoProvider {
         .init("ERROR", reason: "TIMEOUT", .error, "the provider timed out (§3.6)"),
         .init("ERROR", reason: "PENDING_REVERSE", .error, "timed out, a reversal is pending (§3.6)"),
         .init("ERROR", reason: "REVERSED_BY_TIMEOUT", .error, "timed out and reversed (§3.6)"),
-        .init("FRAUD", reason: "FRAUD_VERIFIED", .declined, "standalone fraud screening verdict; FRAUD maps to declined (§3.9)"),
+        .init("FRAUD", reason: "FRAUD_VERIFIED", .succeeded,
+              "verified by the fraud provider in a standalone screening: a success on Yuno's status page (§3.9's 'FRAUD (declined)' is an inference)"),
     ])
 
     /// The codes of §3.7, §3.13 P1-11, P1-13 and P2-18, with their HTTP statuses.

@@ -20,9 +20,9 @@ public enum YunoSDKResult {
             return ("userCancelled", "CANCELLED_BY_USER", .canceled)
         }
         switch status {
-        case "SUCCEEDED", "VERIFIED", "REFUNDED", "IN_DISPUTE", "CHARGEBACK": return ("succeeded", nil, .succeeded)
+        case "SUCCEEDED", "VERIFIED", "REFUNDED", "IN_DISPUTE", "CHARGEBACK", "FRAUD": return ("succeeded", nil, .succeeded)
         case "CREATED", "READY_TO_PAY", "PENDING": return ("processing", subStatus, .pending)
-        case "DECLINED", "REJECTED", "FRAUD": return ("reject", subStatus, .declined)
+        case "DECLINED", "REJECTED": return ("reject", subStatus, .declined)
         case "EXPIRED": return ("fail", "EXPIRED", .expired)
         case "CANCELED": return ("fail", "CANCELED", .canceled)
         default: return ("fail", subStatus, .error)
