@@ -52,7 +52,7 @@ struct YunoControlRoutes: Sendable {
             if case .failure(let refused) = result { throw MockHTTPError(before == nil ? .notFound : .conflict, refused.message) }
             throw MockHTTPError(.conflict, "refused")
         }
-        if payment.key != before, !YunoTransitions.open.contains(payment.key) || action == "authenticate" { await context.notify(payment) }
+        if payment.key != before { await context.notify(payment) }
         return answer(payment, ["screen": screen])
     }
 

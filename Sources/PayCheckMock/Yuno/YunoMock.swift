@@ -44,8 +44,7 @@ extension YunoContext {
     /// body carries the attempt's `retry` counter (0 first), so each attempt is rendered and signed anew; the
     /// idempotency key (the payment's) stays the same, so a merchant de-duplicates on `type_event` + key.
     func notify(_ payment: YunoPayment) async {
-        let trigger = payment.transactions.last?.type ?? "PURCHASE"
-        let hooks = store.withState { $0.hooks(for: trigger) }
+        let hooks = store.withState { $0.hooks(for: payment.trigger) }
         let paymentJSON = payment.json(retrieved: true)
         let typeEvent = payment.typeEvent
         for hook in hooks {

@@ -139,8 +139,18 @@ struct YunoPayment: Sendable {
         applyGateway(now: now)
     }
 
-    /// The `type_event` of the latest transaction (§3.8): `payment.purchase`, `payment.capture`, ….
-    var typeEvent: String { "payment." + (transactions.last?.type.lowercased() ?? "purchase") }
+    /// The webhook trigger of the latest transaction (§3.13 P1-13's `payment_triggers`): its type, except a 3DS step
+    /// or a fraud screening inside a payment flow, which reports as the flow (`PURCHASE`, or `AUTHORIZE` without
+    /// capture) — Yuno's webhooks overview: `payment.purchase` "occurs when a payment is created or its status changes
+    /// during a purchase flow".
+    var trigger: String {
+        let type = transactions.last?.type ?? "PURCHASE"
+        guard ["THREE_D_SECURE", "FRAUD_SCREENING"].contains(type) else { return type }
+        return status == "FRAUD" ? "PURCHASE" : capture ? "PURCHASE" : "AUTHORIZE"
+    }
+
+    /// The `type_event` (§3.8): `payment.purchase`, `payment.capture`, ….
+    var typeEvent: String { "payment." + trigger.lowercased() }
 
     static func stamp(_ date: Date) -> Value { .string(ISOTimestamp.format(date, fraction: .always)) }
 
