@@ -244,8 +244,13 @@ struct YunoAPIRoutes: Sendable {
         guard let key = request.headers[idempotencyHeader], !key.isEmpty else { throw YunoFailure.invalid() }
         let id = Self.id(requestContext)
         let transaction = requestContext.parameters.get("transaction") ?? ""
-        if operation == "cancel-or-refund", body["reason"] == nil {
-            throw YunoFailure(400, "MISSING_PARAMETERS", "Missing parameters: list - [reason]")
+        // Required fields (cancel-or-refund: reason, §3.13 P1-9; capture: merchant_reference, reason, amount, the
+        // Capture Authorization page); which code a missing one gets is not documented: MISSING_PARAMETERS with the
+        // list, the table's wording (§3.7).
+        let required = operation == "capture" ? ["merchant_reference", "reason", "amount"] : ["reason"]
+        let missing = required.filter { body[$0] == nil || body[$0] == .null }
+        if !missing.isEmpty {
+            throw YunoFailure(400, "MISSING_PARAMETERS", "Missing parameters: list - [" + missing.joined(separator: ", ") + "]")
         }
         let fingerprint = RequestFingerprint(method: "POST", path: "/yuno/v1/payments/\(id)/\(operation)", body: [])
         let now = context.environment.clock.now()
@@ -256,12 +261,12 @@ struct YunoAPIRoutes: Sendable {
                 let (_, answer) = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in
                     operation == "capture" ? try state.capture(id, transaction: transaction, body, now: now) : try state.cancelOrRefund(id, body, now: now)
                 }
-                return HTTPResponseData.json(status: 201, JSONText.encode(answer))
+                return HTTPResponseData.json(status: operation == "capture" ? 200 : 201, JSONText.encode(answer))
             } catch {
                 return error.data
             }
         }
-        if case .created(let stored) = outcome, stored.status == 201, let payment = context.store.withState({ $0.payments[id] }) {
+        if case .created(let stored) = outcome, stored.status < 300, let payment = context.store.withState({ $0.payments[id] }) {
             await context.notify(payment)
         }
         return try Self.answer(outcome)

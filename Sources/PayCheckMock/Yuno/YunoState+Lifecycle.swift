@@ -67,10 +67,10 @@ extension YunoState {
         return (payment, Self.transactionAnswer(payment))
     }
 
-    /// `POST /payments/{id}/transactions/{transaction_id}/capture` (§3.13 P2-22): only an authorization
-    /// (`PENDING/AUTHORIZED`), by its transaction id (else `TRANSACTION_NOT_FOUND`); `amount` less than the
-    /// authorized amount is a partial capture; more is `INVALID_AMOUNT`. The answer has the shape of
-    /// cancel-or-refund's (the reference shows none for capture).
+    /// `POST /payments/{id}/transactions/{transaction_id}/capture` (§3.13 P2-22; Yuno's Capture Authorization page:
+    /// `merchant_reference`, `reason` and `amount` required, answer 200 with the CAPTURE transaction and the payment):
+    /// only an authorization (`PENDING/AUTHORIZED`), by its transaction id (else `TRANSACTION_NOT_FOUND`); `amount`
+    /// less than the authorized amount is a partial capture; more is `INVALID_AMOUNT`.
     mutating func capture(_ id: String, transaction: String, _ body: [String: Value], now: Date) throws(YunoFailure) -> (YunoPayment, Value) {
         guard var payment = payments[id] else { throw YunoFailure(400, "PAYMENT_NOT_FOUND", "Payment not found") }
         guard payment.transactions.contains(where: { $0.id == transaction }) else {
@@ -81,12 +81,8 @@ extension YunoState {
         }
         let reference = try Self.optionalText(body, "merchant_reference", 3...255)
         if let reason = body["reason"]?.stringValue, !["PRODUCT_CONFIRMED", "REQUESTED_BY_CUSTOMER"].contains(reason) { throw .invalid() }
-        var amount = payment.approved
-        if let given = body["amount"], given != .null {
-            let (currency, value) = try Self.amount(given)
-            guard currency == payment.currency else { throw YunoFailure(400, "CURRENCY_NOT_ALLOWED", "Currency not allowed") }
-            amount = value
-        }
+        let (currency, amount) = try Self.amount(body["amount"])
+        guard currency == payment.currency else { throw YunoFailure(400, "CURRENCY_NOT_ALLOWED", "Currency not allowed") }
         guard amount > 0, amount <= payment.approved + 1e-9 else { throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount") }
         let id = uuid()
         switch gateway.capture {
@@ -110,10 +106,12 @@ extension YunoState {
         return (payment, Self.transactionAnswer(payment))
     }
 
-    /// The cancel-or-refund answer: the latest transaction with the payment's summary (§3.13 P1-9).
+    /// The cancel-or-refund and capture answer: the latest transaction with the payment's summary (§3.13 P1-9; the
+    /// capture page's examples: the transaction's `amount` is `{value: what this transaction moved, currency,
+    /// captured: 0, refunded: 0}`, the payment's totals are in `payment.amount`).
     static func transactionAnswer(_ payment: YunoPayment) -> Value {
         guard let last = payment.transactions.last, case .object(var members) = payment.json(last) else { return .null }
-        members["amount"] = payment.amountJSON
+        members["amount"] = .object(["value": .double(last.amount), "currency": .string(payment.currency), "captured": .int(0), "refunded": .int(0)])
         members["payment"] = payment.summary
         members["payment_method"] = nil
         return .object(members)
