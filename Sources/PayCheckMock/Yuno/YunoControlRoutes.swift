@@ -102,6 +102,10 @@ struct YunoControlRoutes: Sendable {
         if let value = try choice("capture", ["approve", "retry", "reject"]) { gateway.capture = value }
         if let value = try choice("refund", ["approve", "retry", "confirm"]) { gateway.refund = value }
         if let value = try choice("cancel", ["approve", "confirm"]) { gateway.cancel = value }
+        if let value = json["strict_webhook_urls"], value != .null {
+            guard let flag = value.boolValue else { throw MockHTTPError(.badRequest, "'strict_webhook_urls' must be true or false") }
+            gateway.strictWebhookURLs = flag
+        }
         context.store.withState { $0.gateway = gateway }
         return MockResponse.json(gateway.json)
     }

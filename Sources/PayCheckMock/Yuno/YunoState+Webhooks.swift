@@ -17,7 +17,7 @@ extension YunoState {
     }
 
     /// Validates and applies `body` onto `json` (create: everything required; update: only what is given).
-    static func hookFields(_ body: [String: Value], into json: inout [String: Value], creating: Bool) throws(YunoFailure) {
+    static func hookFields(_ body: [String: Value], into json: inout [String: Value], creating: Bool, strict: Bool) throws(YunoFailure) {
         for key in ["name", "url"] {
             if let value = body[key] {
                 guard let text = value.stringValue, !text.isEmpty else { throw hookInvalid("account_id, name and url are required.") }
@@ -28,6 +28,9 @@ extension YunoState {
         }
         if let url = json["url"]?.stringValue, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw hookInvalid("url must be an http(s) URL.")
+        }
+        if strict, let url = json["url"]?.stringValue, !isPublic(url) {
+            throw YunoFailure(400, "WEBHOOK_URL_UNSAFE", "The webhook url must resolve to a public address.")
         }
         for key in secretFields where body[key] != nil { json[key] = body[key] }
         for key in triggerLists {
@@ -51,7 +54,7 @@ extension YunoState {
         var json: [String: Value] = ["account_id": .string(account), "state": "ACTIVE", "renewal_days": body["renewal_days"] ?? .null]
         for key in Self.triggerLists { json[key] = .array([]) }
         for key in Self.secretFields { json[key] = .null }
-        try Self.hookFields(body, into: &json, creating: true)
+        try Self.hookFields(body, into: &json, creating: true, strict: gateway.strictWebhookURLs)
         if hooks.values.contains(where: { $0.url == json["url"]?.stringValue && $0.json["name"] == json["name"] }) {
             throw YunoFailure(409, "WEBHOOK_ALREADY_EXISTS", "Webhook already exists.")
         }
@@ -74,7 +77,7 @@ extension YunoState {
 
     mutating func updateHook(_ id: String, _ body: [String: Value], now: Date) throws(YunoFailure) -> Value {
         var hook = try hook(id)
-        try Self.hookFields(body, into: &hook.json, creating: false)
+        try Self.hookFields(body, into: &hook.json, creating: false, strict: gateway.strictWebhookURLs)
         hook.json["updated_at"] = YunoPayment.stamp(now)
         hooks[id] = hook
         return Self.masked(hook.json)
@@ -85,6 +88,20 @@ extension YunoState {
         hooks[id] = nil
         hookOrder.removeAll { $0 == id }
         return Self.masked(hook.json)
+    }
+
+    /// Whether `url`'s host is a public one: not `localhost`, a loopback, private or link-local address (the real
+    /// API resolves the name; the mock judges the literal host).
+    static func isPublic(_ url: String) -> Bool {
+        guard let host = URLComponents(string: url)?.host?.lowercased(), !host.isEmpty else { return false }
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("[") { return false }
+        let parts = host.split(separator: ".").compactMap { Int($0) }
+        guard parts.count == 4 else { return true }
+        switch (parts[0], parts[1]) {
+        case (127, _), (10, _), (0, _), (192, 168), (169, 254): return false
+        case (172, let second) where (16...31).contains(second): return false
+        default: return true
+        }
     }
 
     /// Secrets come back as `"***"`, `null` when unset; every `oauth2_*` is null (§3.13 P1-13).

@@ -61,11 +61,14 @@ struct YunoState: Sendable {
         var qrExpiry: TimeInterval = 3600
         /// How long a wallet payment waits for the PSP before `ERROR/TIMEOUT` (seed guide: "PSP timeout").
         var pspTimeout: TimeInterval = 600
+        /// `true`: webhook URLs must be public, as on the real API (`WEBHOOK_URL_UNSAFE`, §3.13 decision); by default
+        /// loopback and private addresses are accepted so the mock can reach local receivers.
+        var strictWebhookURLs = false
 
         var json: Value {
             .object(["latency": .string("\(Value.format(latency))s"), "capture": .string(capture), "refund": .string(refund),
                      "cancel": .string(cancel), "qr_expiry": .string("\(Value.format(qrExpiry))s"),
-                     "psp_timeout": .string("\(Value.format(pspTimeout))s")])
+                     "psp_timeout": .string("\(Value.format(pspTimeout))s"), "strict_webhook_urls": .bool(strictWebhookURLs)])
         }
     }
 

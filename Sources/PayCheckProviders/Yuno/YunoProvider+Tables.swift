@@ -109,7 +109,7 @@ extension YunoProvider {
 /// | `payer: authenticate` `{payment_id, success}` | the payer completes (or fails) the 3DS/OTP challenge |
 /// | `payer: close` `{payment_id}` | the payer closes the SDK's screen; the backend does not change |
 /// | `mock: event` `{payment_id, event, amount?}` | the provider's or Yuno's later move along §3.6 (fraud review, PSP answer, dispute, retries, reversal…) |
-/// | `mock: gateway` `{latency, capture, refund, cancel, qr_expiry, psp_timeout}` | the test gateway's behaviour; keys left out go back to their defaults |
+/// | `mock: gateway` `{latency, capture, refund, cancel, qr_expiry, psp_timeout, strict_webhook_urls}` | the test gateway's behaviour; keys left out go back to their defaults |
 /// | `mock: webhooks` `{payment_id?, webhook_id?}` | every webhook attempt with the exact headers and body sent |
 public enum YunoControlAction {
     public static let all: [ControlAction] = [
@@ -118,7 +118,8 @@ public enum YunoControlAction {
         ControlAction(.payer, "authenticate", parameters: ["payment_id", "success"], required: ["payment_id"]),
         ControlAction(.payer, "close", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "event", parameters: ["payment_id", "event", "amount"], required: ["payment_id", "event"]),
-        ControlAction(.mock, "gateway", parameters: ["latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout"], runsAlone: true),
+        ControlAction(.mock, "gateway", parameters: ["latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout", "strict_webhook_urls"],
+                      runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["payment_id", "webhook_id"]),
     ]
 }
