@@ -116,7 +116,7 @@ public final class WebhookDispatcher: Sendable {
         } catch {
             failure = "\(error)"
         }
-        let delivered = status.map { (200..<300).contains($0) } ?? false
+        let delivered = status.map(webhook.acknowledges) ?? false
         let nextAt: Date? =
             delivered
             ? nil
@@ -128,7 +128,7 @@ public final class WebhookDispatcher: Sendable {
             attempt: number, maximumAttempts: webhook.schedule.maximumAttempts, scheduledAt: scheduledAt,
             sentAt: sentAt, status: status, error: failure,
             responseBody: String(decoding: body.prefix(Self.responseBodyLimit), as: UTF8.self),
-            responseBodyTruncated: body.count > Self.responseBodyLimit, nextAttemptAt: nextAt)
+            responseBodyTruncated: body.count > Self.responseBodyLimit, nextAttemptAt: nextAt, delivered: delivered)
         let current = self.state.withLock { state in
             guard state.generation == delivery.generation else { return false }
             state.log.append(record)

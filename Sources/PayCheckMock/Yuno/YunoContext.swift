@@ -12,7 +12,7 @@ struct YunoContext: Sendable {
 
 extension YunoContext {
     /// The retry schedule of §3.8 (§3.13 P3-28): 7 attempts, at +5 min, +50 min, +6 h, +24 h, +48 h and +96 h after
-    /// the first; only a 2xx acknowledges (the docs say 200).
+    /// the first; only HTTP 200 acknowledges ("only the HTTP 200 status is required", Yuno's webhooks overview).
     static let retries = WebhookRetrySchedule(retriesAfter: [300, 3000, 21_600, 86_400, 172_800, 345_600].map { .seconds($0) })
 
     /// Sends the payment's webhook to every active webhook whose `payment_triggers` include the latest transaction's
@@ -43,6 +43,7 @@ extension YunoContext {
             let first = render(1)
             var webhook = Webhook(provider: "yuno", url: hook.url, headers: first.headers, body: first.body, schedule: Self.retries)
             webhook.render = render
+            webhook.acknowledges = { $0 == 200 }
             let store = self.store
             let state = payment.key
             await environment.webhooks.deliver(webhook) { attempt in
