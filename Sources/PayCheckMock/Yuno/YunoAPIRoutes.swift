@@ -114,6 +114,7 @@ struct YunoAPIRoutes: Sendable {
         let body = try await Self.body(request)
         guard let key = request.headers[idempotencyHeader], !key.isEmpty else { throw YunoFailure.invalid() }
         try YunoState.validatePayment(body, account: Self.account)
+        context.refreshGateway()
         let fingerprint = RequestFingerprint(method: "POST", path: "/yuno/v1/payments", body: [])
         let outcome = await context.environment.idempotency.perform(IdempotencyKey(provider: "yuno", key: key), fingerprint: fingerprint) {
             Self.runCreate(body, key: key, context)
@@ -144,6 +145,7 @@ struct YunoAPIRoutes: Sendable {
         if !missing.isEmpty {
             throw YunoFailure(400, "MISSING_PARAMETERS", "Missing parameters: list - [" + missing.joined(separator: ", ") + "]")
         }
+        context.refreshGateway()
         let fingerprint = RequestFingerprint(method: "POST", path: "/yuno/v1/payments/\(id)/\(operation)", body: [])
         let now = context.environment.clock.now()
         let outcome = await context.environment.idempotency.perform(

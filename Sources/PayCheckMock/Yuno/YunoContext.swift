@@ -11,6 +11,21 @@ struct YunoContext: Sendable {
 }
 
 extension YunoContext {
+    /// The current clock scope and its reset count: `mock: gateway` settings hold until the runner resets the clock
+    /// after the case that made them (or another run's scope asks).
+    var epoch: String { "\(ClockScope.current.id)#\(environment.clock.resetCount)" }
+
+    /// Drops `mock: gateway` settings made in another scope or before the last clock reset; call before reading them.
+    func refreshGateway() {
+        let epoch = self.epoch
+        store.withState { state in
+            if state.gatewayEpoch != epoch {
+                state.gateway = YunoState.Gateway()
+                state.gatewayEpoch = epoch
+            }
+        }
+    }
+
     /// The retry schedule of §3.8 (§3.13 P3-28): 7 attempts, at +5 min, +50 min, +6 h, +24 h, +48 h and +96 h after
     /// the first; only HTTP 200 acknowledges ("only the HTTP 200 status is required", Yuno's webhooks overview).
     static let retries = WebhookRetrySchedule(retriesAfter: [300, 3000, 21_600, 86_400, 172_800, 345_600].map { .seconds($0) })

@@ -78,7 +78,8 @@ struct YunoControlRoutes: Sendable {
         }
     }
 
-    /// The test gateway's behaviour (``YunoState/Gateway``); keys left out go back to their defaults.
+    /// The test gateway's behaviour (``YunoState/Gateway``); keys left out go back to their defaults. The settings hold
+    /// in this clock scope until the clock is reset (the runner does so after the case, which runs alone).
     private func gateway(_ request: Request) async throws -> Response {
         let json = try await Self.object(request)
         var gateway = YunoState.Gateway()
@@ -106,7 +107,11 @@ struct YunoControlRoutes: Sendable {
             guard let flag = value.boolValue else { throw MockHTTPError(.badRequest, "'strict_webhook_urls' must be true or false") }
             gateway.strictWebhookURLs = flag
         }
-        context.store.withState { $0.gateway = gateway }
+        let epoch = context.epoch
+        context.store.withState {
+            $0.gateway = gateway
+            $0.gatewayEpoch = epoch
+        }
         return MockResponse.json(gateway.json)
     }
 

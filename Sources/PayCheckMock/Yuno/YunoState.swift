@@ -66,6 +66,8 @@ struct YunoState: Sendable {
     var payments: [String: YunoPayment] = [:]
     var paymentOrder: [String] = []
     var gateway = Gateway()
+    /// The clock scope and reset count `gateway` was set under; another one means the defaults (``YunoContext/gatewaySettings()``).
+    var gatewayEpoch = ""
     var hooks: [String: Hook] = [:]
     var hookOrder: [String] = []
     var nextHook = 12345

@@ -15,6 +15,7 @@ struct YunoWebhookRoutes: Sendable {
         router.post("yuno/v1/webhooks") { request, _ in
             try Routes.authenticate(request)
             let body = try await Routes.body(request)
+            context.refreshGateway()
             let now = context.environment.clock.now()
             let hook = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in try state.createHook(body, account: account, now: now) }
             return Routes.json(hook, status: 201)
@@ -37,6 +38,7 @@ struct YunoWebhookRoutes: Sendable {
             let body = try await Routes.body(request)
             let id = Routes.id(requestContext)
             let now = context.environment.clock.now()
+            context.refreshGateway()
             let hook = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in try state.updateHook(id, body, now: now) }
             return Routes.json(hook, status: 200)
         }
