@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 "PayCheckCore",
                 "PayCheckProviders",
+                "MollieCheckoutDemoBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,15 +91,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // An example, not part of PayCheck: a reference merchant backend for Mollie's iOS Checkout demo, which
-        // Suites/mollie-backend/contract.yaml checks (with a standalone mock as its Mollie) in .ci/run.
+        // A reference merchant backend for Mollie's iOS Checkout demo: an example merchant that knows Mollie only
+        // through HTTP. The mock host serves it under /merchants/mollie-checkout-demo, for Suites/mollie/demo-backend.yaml.
+        .target(
+            name: "MollieCheckoutDemoBackend",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
+        // The same backend on its own port (.ci/run checks it with a standalone mock as its Mollie).
         .executableTarget(
             name: "mollie-demo-backend",
             dependencies: [
+                "MollieCheckoutDemoBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            path: "examples/mollie-demo-backend"
+            path: "examples/mollie-demo-backend",
+            exclude: ["README.md"]
         ),
         // Benchmarks only: Hummingbird's hello world, the floor for the mock's throughput (Benchmarks/run.sh).
         .executableTarget(

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Mollie Checkout demo's backend contract (examples/mollie-demo-backend/contract.yaml) against the reference
+# Runs the Mollie Checkout demo's backend contract (Suites/mollie/demo-backend.yaml) against the reference
 # merchant backend, with a standalone `paycheck mock` as its Mollie: app → backend → Mollie mock → webhook → backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,5 +13,5 @@ port=$((20000 + RANDOM % 20000))
 backend_pid=$!
 trap 'kill $mock_pid $backend_pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do grep -q "listening on" "$backend_log" && break; sleep 0.1; done
-"$bin_dir/paycheck" run examples/mollie-demo-backend/contract.yaml --target "url=$base" \
+"$bin_dir/paycheck" run Suites/mollie/demo-backend.yaml --target "url=$base" \
   --var "backend=http://127.0.0.1:$port" --no-reports --color never | tail -n 3

@@ -8,6 +8,10 @@ public enum ControlAPI {
     /// `mock: clock` moves: the runner sends it on every request to the mock host, provider and control alike.
     public static let clockScopeHeader = "X-PayCheck-Clock-Scope"
 
+    /// The request header carrying the control token a mock listening beyond loopback requires on its control API
+    /// (`paycheck mock --allow-remote` prints the token; `paycheck run --control-token` sends it).
+    public static let controlTokenHeader = "X-PayCheck-Control-Token"
+
     /// `/__paycheck/<name>`, e.g. `clock`, `reset`, `journal`, `faults`.
     public static func path(_ name: String) -> String { root + "/" + name }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import PayCheckCore
 import PayCheckProviders
 import Logging
 import Synchronization
@@ -22,6 +23,12 @@ public final class MockHost: Sendable {
     public let idempotency = IdempotencyStore<HTTPResponseData>()
     /// Every request received outside the control API (plus echo and key-value requests).
     public let journal: RequestJournal
+    /// Example merchant backends served next to their provider's mock (``ReferenceMerchant``).
+    public let merchants: [any ReferenceMerchant]
+    /// Who may drive the control API and where notifications may go (loopback only by default).
+    public let policy: NetworkPolicy
+    /// The host's outbound sender under ``policy``: webhooks and reference merchants send through it.
+    public let outbound: any OutboundHTTP
     /// The logger of the server.
     public let logger: Logger
     /// The store behind `/__paycheck/kv`.
@@ -31,7 +38,7 @@ public final class MockHost: Sendable {
     /// Fires when the host starts shutting down, ending `delay` faults early.
     let shutdown = ShutdownSignal()
     /// The base URL once the server is bound.
-    private let boundBaseURL = BoundBaseURL()
+    private let boundBaseURL: BoundBaseURL
 
     /// Creates a host for `providers`.
     /// - Parameters:
@@ -41,13 +48,20 @@ public final class MockHost: Sendable {
     ///   - outbound: Sender for webhooks; the default throws a clear error when used.
     ///   - webhookTransport: Sends webhook attempts; defaults to ``OutboundWebhookTransport`` over `outbound`
     ///     (tests inject a fake receiver).
+    ///   - policy: Who may drive the control API and where `outbound` may send; loopback only by default.
     public init(
         providers: [any ProviderMock],
         clock: MockClock = MockClock(),
         logger: Logger? = nil,
         outbound: any OutboundHTTP = NoOutboundHTTP(),
-        webhookTransport: (any WebhookTransport)? = nil
+        webhookTransport: (any WebhookTransport)? = nil,
+        policy: NetworkPolicy = NetworkPolicy()
     ) {
+        let outbound = PolicedOutbound(base: outbound, policy: policy)
+        self.outbound = outbound
+        self.policy = policy
+        let boundBaseURL = BoundBaseURL()
+        self.boundBaseURL = boundBaseURL
         self.providers = providers
         self.clock = clock
         self.clockScopes = MockClockScopes(defaultClock: clock)
@@ -56,6 +70,8 @@ public final class MockHost: Sendable {
             transport: webhookTransport ?? OutboundWebhookTransport(outbound: outbound), scheduler: self.scheduler,
             scopes: self.clockScopes)
         self.journal = RequestJournal()
+        self.merchants = MockRegistry.referenceMerchants(
+            for: providers, baseURL: { boundBaseURL.value }, outbound: outbound)
         self.logger =
             logger
             ?? {
@@ -89,18 +105,24 @@ public final class MockHost: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         // Middleware only wraps routes added after it, so it goes first.
-        router.add(middleware: MockMiddleware(clock: self.clock, journal: self.journal, faults: self.faults, shutdown: self.shutdown))
+        router.add(
+            middleware: MockMiddleware(
+                clock: self.clock, journal: self.journal, faults: self.faults, shutdown: self.shutdown, policy: self.policy,
+                boundHost: { [boundBaseURL] in boundBaseURL.host }, secretFields: Self.secretFields(of: self.providers)))
         router.add(middleware: ClockScopeMiddleware(scopes: self.clockScopes))
         ControlRoutes(host: self).register(on: router)
         let environment = self.environment
         for provider in self.providers {
             provider.register(on: router, environment: environment)
         }
+        for merchant in self.merchants {
+            merchant.register(on: router)
+        }
         return router
     }
 
     /// Clears the journal, key-value store, faults, clock scopes and offset, scheduled jobs, the webhook log and
-    /// idempotency keys, then resets every provider.
+    /// idempotency keys, then resets every provider and reference merchant.
     public func reset() async {
         self.journal.clear()
         self.keyValueStore.reset()
@@ -112,27 +134,43 @@ public final class MockHost: Sendable {
         for provider in self.providers {
             await provider.reset()
         }
+        for merchant in self.merchants {
+            await merchant.reset()
+        }
     }
 
     /// Records the address the server is bound to.
     func didBind(host: String, port: Int) {
         let authority = host.contains(":") ? "[\(host)]" : host
-        self.boundBaseURL.set("http://\(authority):\(port)")
+        self.boundBaseURL.set("http://\(authority):\(port)", host: authority)
+    }
+
+    /// Each provider's base paths with the secret fields it declares, for the journal's redaction.
+    private static func secretFields(of providers: [any ProviderMock]) -> [(prefix: String, names: Set<String>)] {
+        providers.flatMap { mock in
+            let names = Set(mock.provider.secretFieldNames.map { $0.lowercased() })
+            return (mock.provider.mockBasePaths + [ControlAPI.providerRoot(mock.id)]).map { (prefix: $0, names: names) }
+        }
     }
 }
 
 /// The server's base URL, shared with provider mocks without retaining the host.
 private final class BoundBaseURL: Sendable {
-    /// The URL once bound; `nil` before.
-    private let url = Mutex<String?>(nil)
+    /// The URL and host once bound; `nil` before.
+    private let bound = Mutex<(url: String, host: String)?>(nil)
 
     /// The bound URL, or `http://localhost` before binding.
     var value: String {
-        self.url.withLock { $0 } ?? "http://localhost"
+        self.bound.withLock { $0?.url } ?? "http://localhost"
     }
 
-    /// Records the bound URL.
-    func set(_ url: String) {
-        self.url.withLock { $0 = url }
+    /// The bound address (`127.0.0.1`, `[::1]`), `nil` before binding.
+    var host: String? {
+        self.bound.withLock { $0?.host }
+    }
+
+    /// Records the bound URL and address.
+    func set(_ url: String, host: String) {
+        self.bound.withLock { $0 = (url, host) }
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import PayCheckCore
 
 /// The host's outermost middleware: body limit, journaling, fault injection, echo and JSON 404s.
 ///
@@ -23,6 +24,13 @@ struct MockMiddleware: RouterMiddleware {
     let faults: FaultRegistry
     /// Ends `delay` faults when the host stops.
     var shutdown = ShutdownSignal()
+    /// Who may drive the control API.
+    var policy = NetworkPolicy()
+    /// The address the host is bound to, once bound.
+    var boundHost: @Sendable () -> String? = { nil }
+    /// Each provider's path prefixes with the secret fields its adapter declares (lower-cased): the journal masks
+    /// them in headers and in JSON and form bodies.
+    var secretFields: [(prefix: String, names: Set<String>)] = []
 
     /// Handles one request; see the type's documentation.
     func handle(
@@ -34,6 +42,13 @@ struct MockMiddleware: RouterMiddleware {
         let path = request.uri.path
         let isControl = ControlPath.isControl(path)
         let isJournaled = !isControl || ControlPath.isEcho(path) || ControlPath.isKeyValue(path)
+        if isControl, let problem = self.policy.controlProblem(
+            method: request.method.rawValue, authority: request.headers[Self.hostHeader] ?? request.head.authority,
+            contentType: request.headers[.contentType], token: request.headers[Self.controlTokenHeader],
+            boundHost: self.boundHost(), requiresJSON: !ControlPath.isEcho(path))
+        {
+            return MockResponse.error(.forbidden, problem)
+        }
 
         let body: [UInt8]
         do {
@@ -106,17 +121,24 @@ struct MockMiddleware: RouterMiddleware {
         }
     }
 
-    /// Appends `request` with `body` to the journal, stamped with mock time.
+    /// Appends `request` with `body` to the journal, stamped with mock time, with the provider's declared secret
+    /// fields masked.
     private func record(_ request: Request, body: [UInt8]) {
-        self.journal.record(
-            RecordedRequest(
-                method: request.method.rawValue,
-                path: request.uri.path,
-                query: request.uri.query ?? "",
-                headers: request.headers.map { RecordedRequest.Header(name: $0.name.rawName, value: $0.value) },
-                body: body,
-                receivedAt: self.clock.now()
-            )
+        let path = request.uri.path
+        let secrets = self.secretFields.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.names ?? []
+        let recorded = RecordedRequest(
+            method: request.method.rawValue,
+            path: path,
+            query: request.uri.query ?? "",
+            headers: request.headers.map { RecordedRequest.Header(name: $0.name.rawName, value: $0.value) },
+            body: body,
+            receivedAt: self.clock.now()
         )
+        self.journal.record(secrets.isEmpty ? recorded : recorded.masking(secrets))
     }
+
+    /// The `Host` header, for requests whose authority was not lifted out of the fields.
+    static let hostHeader = HTTPFields.Element.Name("Host")!
+    /// The header of ``ControlAPI/controlTokenHeader``.
+    static let controlTokenHeader = HTTPFields.Element.Name(ControlAPI.controlTokenHeader)!
 }

@@ -14,6 +14,17 @@ public enum MockRegistry {
         ]
     }
 
+    /// The reference merchants served next to `providers` (each only when its provider is among them).
+    static func referenceMerchants(
+        for providers: [any ProviderMock], baseURL: @escaping @Sendable () -> String, outbound: any OutboundHTTP
+    ) -> [any ReferenceMerchant] {
+        var merchants: [any ReferenceMerchant] = []
+        if let mollie = providers.first(where: { $0.id == "mollie" }) {
+            merchants.append(MollieCheckoutDemoMerchant(mollie: mollie, baseURL: baseURL, outbound: outbound))
+        }
+        return merchants
+    }
+
     /// The adapters of the built-in providers, for the runner and for lint.
     public static var providers: ProviderRegistry { ProviderRegistry(builtIn.map(\.provider)) }
 }

@@ -10,6 +10,11 @@ public protocol OutboundHTTP: Sendable {
     ///
     /// The default implementation calls ``post(url:headers:body:)`` and returns an empty body.
     func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws -> (status: Int, body: [UInt8])
+
+    /// Sends any request (e.g. a reference merchant's `GET` to a provider) and returns the status and body.
+    ///
+    /// The default implementation sends `POST` through ``postForReply(url:headers:body:)`` and refuses other methods.
+    func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?) async throws -> (status: Int, body: [UInt8])
 }
 
 extension OutboundHTTP {
@@ -18,6 +23,16 @@ extension OutboundHTTP {
         -> (status: Int, body: [UInt8])
     {
         (try await self.post(url: url, headers: headers, body: body), [])
+    }
+
+    /// Sends `POST` through ``postForReply(url:headers:body:)``; any other method throws ``OutboundHTTPError``.
+    public func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?) async throws
+        -> (status: Int, body: [UInt8])
+    {
+        guard method == "POST" else {
+            throw OutboundHTTPError(message: "cannot \(method) '\(url)': this outbound HTTP client only sends POST")
+        }
+        return try await self.postForReply(url: url, headers: headers, body: body ?? [])
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 /// One request received by the mock host, as kept in the ``RequestJournal``.
 public struct RecordedRequest: Sendable, Hashable {
@@ -57,5 +58,52 @@ public struct RecordedRequest: Sendable, Hashable {
     public func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return self.headers.first { $0.name.lowercased() == lowered }?.value
+    }
+}
+
+extension RecordedRequest {
+    /// What a masked secret reads as in the journal.
+    static let maskedValue = "[redacted]"
+
+    /// This record with the fields named in `secretNames` (lower-cased) masked: header values, query and form
+    /// parameters, and JSON members at any depth. A body that is neither JSON nor a form is kept as received.
+    func masking(_ secretNames: Set<String>) -> RecordedRequest {
+        var masked = self
+        masked.headers = self.headers.map { header in
+            secretNames.contains(header.name.lowercased()) ? Header(name: header.name, value: Self.maskedValue) : header
+        }
+        masked.query = Self.maskForm(self.query, secretNames)
+        let contentType = self.header("Content-Type")?.lowercased() ?? ""
+        if contentType.contains("json") || self.body.first == "{" {
+            if let value = JSONText.parse(self.body) {
+                let maskedValue = Self.maskJSON(value, secretNames)
+                if maskedValue != value { masked.body = JSONText.encode(maskedValue) }
+            }
+        } else if contentType.contains("x-www-form-urlencoded") {
+            masked.body = Self.maskForm(self.body, secretNames)
+        }
+        return masked
+    }
+
+    private static func maskJSON(_ value: Value, _ names: Set<String>) -> Value {
+        switch value {
+        case .object(let members):
+            var out = members
+            for (key, member) in members {
+                out[key] = names.contains(key.lowercased()) ? .string(maskedValue) : maskJSON(member, names)
+            }
+            return .object(out)
+        case .array(let items):
+            return .array(items.map { maskJSON($0, names) })
+        default:
+            return value
+        }
+    }
+
+    private static func maskForm(_ text: String, _ names: Set<String>) -> String {
+        guard !text.isEmpty else { return text }
+        let pairs = FormText.decodePairs(text)
+        guard pairs.contains(where: { names.contains($0.name.lowercased()) }) else { return text }
+        return FormText.encode(pairs.map { (name: $0.name, value: names.contains($0.name.lowercased()) ? maskedValue : $0.value) })
     }
 }

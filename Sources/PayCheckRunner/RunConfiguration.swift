@@ -37,13 +37,16 @@ public struct RunConfiguration: Sendable {
     /// Which cases keep their HTTP exchanges in the result (and so in the reports).
     public var transcripts: TranscriptPolicy = .failed
 
-    /// Creates the default configuration.
     /// The clock scope sent to the mock host; `nil` draws a fresh one per run.
     public var clockScope: String?
+    /// The token a standalone mock listening beyond loopback requires on its control API (`--control-token`); sent
+    /// with every request to the mock host and redacted like a secret.
+    public var controlToken: String?
 
     /// Whether a run that checked nothing may pass (`--allow-empty`); by default it exits 4.
     public var allowEmpty = false
 
+    /// Creates the default configuration.
     public init() {}
 }
 

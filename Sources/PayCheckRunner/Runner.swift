@@ -79,7 +79,8 @@ public struct Runner: Sendable {
         }
         var scoped = self
         let scope = configuration.clockScope ?? "run-" + String(random() % 0xFFFF_FFFF_FFFF, radix: 16)
-        scoped.transport = ScopedTransport(base: transport, prefix: controlURL, scope: scope)
+        scoped.transport = ScopedTransport(
+            base: transport, prefix: controlURL, scope: scope, controlToken: configuration.controlToken)
         return await scoped.execute(plan, controlURL: controlURL, onEvent: onEvent)
     }
 
@@ -91,6 +92,7 @@ public struct Runner: Sendable {
         onEvent(.started(total: plan.items.count, target: configuration.target.description))
 
         var baseSecrets = Array(configuration.secrets.values)
+        if let controlToken = configuration.controlToken { baseSecrets.append(controlToken) }
         for provider in providers.all {
             let creds = credentials(for: provider)
             for field in provider.credentialFields where field.secret { if let v = creds[field.name] { baseSecrets.append(v) } }

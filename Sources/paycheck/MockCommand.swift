@@ -11,28 +11,46 @@ struct MockCommand: AsyncParsableCommand {
         commandName: "mock",
         abstract: "Serve the provider mocks standalone (Ctrl-C to stop).",
         discussion: """
-            Point your backend (or `paycheck run --target url=http://HOST:PORT`) at the printed base
-            URLs. The control API lives under /__paycheck/ (health, reset, clock, journal, faults).
+            Point your backend (or `paycheck run --target url=http://HOST:PORT`) at the printed base URLs. The control API lives under /__paycheck/ (health, reset, clock, journal, faults, webhooks).
+
+            Safe by default: the mock listens on loopback; its control API answers only requests for this host (no DNS rebinding) with `Content-Type: application/json` (no cross-origin form posts), and notifications go only to loopback (--allow-notify-host names more). To listen on another address, pass --allow-remote: the control API then also needs the token printed at start (`paycheck run --control-token TOKEN`, or PAYCHECK_CONTROL_TOKEN).
             """)
 
     @Option(name: .long, help: "Port to listen on (0 picks a free one).")
     var port: Int = 8080
 
-    @Option(name: .long, help: "Address to bind.")
+    @Option(name: .long, help: "Address to bind (loopback unless --allow-remote).")
     var host: String = "127.0.0.1"
+
+    @Flag(name: .long, help: "Allow --host to name a non-loopback address (the control API then needs a token).")
+    var allowRemote = false
+
+    @Option(name: .long, help: "A Host name the control API accepts besides loopback and the bound address (repeatable).")
+    var allowHost: [String] = []
+
+    @Option(name: .long, help: "A host notifications and webhooks may be sent to besides loopback (repeatable).")
+    var allowNotifyHost: [String] = []
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
+        guard NetworkPolicy.isLoopback(host) || allowRemote else {
+            throw ValidationError(
+                "--host \(host) would expose the mock (and its control API, which can reset it, move its clock and read "
+                    + "its journal) beyond this machine; pass --allow-remote as well if you mean it")
+        }
     }
 
     func run() async throws {
         let output = Output()
         let bindHost = host
         let port = self.port
+        let remote = !NetworkPolicy.isLoopback(host)
+        let token = remote ? Self.newToken() : nil
+        let policy = NetworkPolicy(controlToken: token, allowedHostNames: allowHost, notifyHosts: allowNotifyHost)
         do {
             // Webhooks (e.g. PlacetoPay's notification) go out through a real HTTP client.
             try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
-                let mock = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client))
+                let mock = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client), policy: policy)
                 try await mock.run(host: bindHost, port: port, handleSignals: true) { bound in
                     let base = "http://\(bindHost):\(bound)"
                     var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)\(ControlAPI.root)/"]
@@ -41,6 +59,15 @@ struct MockCommand: AsyncParsableCommand {
                             lines.append("  \(mock.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)\(path)")
                         }
                     }
+                    for merchant in mock.merchants {
+                        lines.append("  reference merchant for \(merchant.providerID): \(base)\(merchant.path)")
+                    }
+                    if let token {
+                        lines.append(
+                            "warning: listening on \(bindHost), beyond loopback: anyone who can reach this port can use the "
+                                + "provider mocks; the control API needs the header \(ControlAPI.controlTokenHeader): \(token) "
+                                + "(paycheck run --control-token \(token))")
+                    }
                     output.out(lines.joined(separator: "\n"))
                 }
             }
@@ -48,5 +75,18 @@ struct MockCommand: AsyncParsableCommand {
             output.err("error: cannot serve on \(bindHost):\(port): \(error)")
             throw ExitCode(3)
         }
+    }
+
+    /// A fresh control token: 128 random bits in hex.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+    }
+}
+
+extension String {
+    /// The string left-padded with zeros to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - self.count)) + self
     }
 }

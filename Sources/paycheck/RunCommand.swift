@@ -64,6 +64,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Reports and CI") var reports: ReportOptions
 
+    @Option(name: .long, help: ArgumentHelp("The control token a standalone mock started with --allow-remote printed (default: PAYCHECK_CONTROL_TOKEN); redacted from every output.", valueName: "token"))
+    var controlToken: String?
+
     @Flag(name: .long, help: "Let --target sandbox use live credentials (e.g. a Mollie live_ key), whose payments are real.")
     var allowLive = false
 
@@ -150,6 +153,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.transcripts = transcripts
         configuration.runId = runId ?? RunCommand.ciRunId(environment: environment)
         configuration.allowLive = allowLive
+        configuration.controlToken = controlToken ?? environment["PAYCHECK_CONTROL_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         return configuration
     }
 

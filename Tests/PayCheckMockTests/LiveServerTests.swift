@@ -123,7 +123,7 @@ struct LiveServerTests {
     /// Sends one POST on a fresh connection.
     static func post(_ path: String, body: String, port: Int) async throws -> TestClient.Response {
         try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(5))) {
-            try await $0.post(path, body: ByteBuffer(string: body))
+            try await $0.post(path, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
         }
     }
 }

@@ -28,14 +28,17 @@ func withRouter<Value: Sendable>(
 }
 
 extension TestClientProtocol {
-    /// Sends a request with an optional text body.
+    /// Sends a request with an optional text body; a control-API request says it is JSON unless `headers` name
+    /// another content type, as the runner does (the control API refuses other POSTs).
     func send(
         _ method: HTTPRequest.Method,
         _ uri: String,
         body: String? = nil,
         headers: HTTPFields = [:]
     ) async throws -> TestResponse {
-        try await self.executeRequest(
+        var headers = headers
+        if uri.hasPrefix("/__paycheck/"), headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        return try await self.executeRequest(
             uri: uri,
             method: method,
             headers: headers,

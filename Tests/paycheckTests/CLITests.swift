@@ -444,6 +444,41 @@ struct CLITests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("mock refuses a non-loopback --host without --allow-remote (exit 2); with it, the control API needs the printed token")
+    func remoteMockNeedsToken() async throws {
+        let cli = try CLI(files: [:])
+        let refused = try cli.run(["mock", "--host", "0.0.0.0", "--port", "0"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--allow-remote") && refused.stderr.contains("beyond this machine"))
+
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["mock", "--host", "0.0.0.0", "--allow-remote", "--port", "0"]
+        process.currentDirectoryURL = cli.folder
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var banner = ""
+        while !banner.contains("paycheck run --control-token") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(banner.contains("warning: listening on 0.0.0.0"))
+        let port = try #require(banner.split(separator: "\n").first.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) })
+        let token = try #require(banner.components(separatedBy: "--control-token ").last?.prefix { $0.isHexDigit })
+        let base = "http://127.0.0.1:\(port)/__paycheck/health"
+        let without = try await HTTPClient.shared.execute(HTTPClientRequest(url: base), timeout: .seconds(5))
+        #expect(without.status.code == 403)
+        var request = HTTPClientRequest(url: base)
+        request.headers.add(name: "X-PayCheck-Control-Token", value: String(token))
+        let with = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        #expect(with.status.code == 200)
+        process.interrupt()
+        process.waitUntilExit()
+    }
+
     @Test("states prints a provider's mapping table; merge puts shards back together and refuses a missing one")
     func statesAndMerge() throws {
         let cli = try CLI(files: [:])

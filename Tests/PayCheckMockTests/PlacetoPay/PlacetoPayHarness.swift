@@ -151,7 +151,10 @@ func withPlacetoPay(
     outbound: any OutboundHTTP = RecordingOutbound(),
     _ test: @Sendable (PlacetoPayHarness) async throws -> Void
 ) async throws {
-    let host = MockHost(providers: [PlacetoPayMock()], clock: fixedClock(), outbound: outbound)
+    // The suites' merchant is merchant.example: allowed as a notification host, as `--allow-notify-host` would.
+    let host = MockHost(
+        providers: [PlacetoPayMock()], clock: fixedClock(), outbound: outbound,
+        policy: NetworkPolicy(notifyHosts: ["merchant.example"]))
     try await withRouter(host) { client in
         try await test(PlacetoPayHarness(client: client, host: host))
     }
