@@ -50,6 +50,12 @@ struct YunoPayment: Sendable {
     var closedByUser = false
     /// The transaction code the test gateway answers with (§3.10).
     var code = "SUCCEEDED"
+    /// The saved card's token: the one this payment used, or the one it created with `vault_on_success`.
+    var vaultedToken: String?
+    /// The customer (`customer_payer.id` or the session's `customer_id`).
+    var customer: String?
+    /// The card number (kept for vaulting; never in an answer).
+    var number: String
 
     init(id: String, body: [String: Value], session: String, token: YunoState.Token, currency: String, value: Double,
          idempotencyKey: String, createdAt: Date) {
@@ -61,6 +67,7 @@ struct YunoPayment: Sendable {
         self.brand = token.brand
         self.iin = String(token.number.prefix(8))
         self.lfd = String(token.number.suffix(4))
+        self.number = token.number
         self.currency = currency
         self.value = value
         self.idempotencyKey = idempotencyKey
@@ -178,7 +185,7 @@ struct YunoPayment: Sendable {
             ])
         }
         return .object([
-            "token": .string(tokenValue), "vaulted_token": "", "type": .string(method),
+            "token": .string(tokenValue), "vaulted_token": .string(vaultedToken ?? ""), "type": .string(method),
             "vault_on_success": body["payment_method"]?["vault_on_success"] ?? .bool(false),
             "payment_method_detail": .object(detail),
         ])

@@ -290,6 +290,7 @@ extension YunoState {
     mutating func settleLate(_ id: String, now: Date) -> YunoPayment? {
         guard var payment = payments[id], payment.key == "CREATED/CREATED", payment.method == "CARD" else { return nil }
         payment.applyGateway(now: now)
+        vaultIfAsked(&payment, now: now)
         payments[id] = payment
         return payment
     }

@@ -21,6 +21,15 @@ struct YunoState: Sendable {
         var used = false
     }
 
+    /// A card saved for a customer by a payment with `vault_on_success: true` (§3.5, §3.13 decision "saved cards").
+    struct Vaulted {
+        var token: String
+        var customer: String
+        var number: String
+        var brand: String
+        var lastUsedAt: Date
+    }
+
     /// How the mock's test gateway behaves (`mock: gateway`); where providers.md is silent these are choices, listed
     /// in docs/providers/yuno.md.
     struct Gateway {
@@ -64,6 +73,7 @@ struct YunoState: Sendable {
     var sessions: [String: Session] = [:]
     var tokens: [String: Token] = [:]
     var payments: [String: YunoPayment] = [:]
+    var vaulted: [String: Vaulted] = [:]
     var paymentOrder: [String] = []
     var gateway = Gateway()
     /// The clock scope and reset count `gateway` was set under; another one means the defaults (``YunoContext/gatewaySettings()``).
@@ -242,7 +252,26 @@ struct YunoState: Sendable {
         }
         var methods: [(String, String, String)] = [("Card", "CARD", "CARD"), ("Apple Pay", "APPLE_PAY", "WALLET")]
         if session.json["country"]?.stringValue == "BR" { methods.append(("PIX", "PIX", "BANK_TRANSFER")) }
-        return .array(methods.map { name, type, category in
+        // The session customer's saved cards first, each with its vaulted_token and card_data (§3.13 P1-2).
+        let customer = session.json["customer_id"]?.stringValue
+        let saved: [Value] = vaulted.values.filter { $0.customer == customer }.sorted { $0.token < $1.token }.map { card in
+            .object([
+                "name": .string("\(card.brand) ****\(card.number.suffix(4))"), "vaulted_token": .string(card.token),
+                "description": .string(card.brand), "type": "CARD", "category": "CARD",
+                "icon": .string("https://icons.prod.y.uno/\(card.brand.lowercased()).png"),
+                "last_successfully_used": .bool(true), "last_successfully_used_at": YunoPayment.stamp(card.lastUsedAt),
+                "checkout": .object(["session": .string(id), "sdk_required_action": .bool(false),
+                                     "conditions": .object(["enabled": .bool(true), "rules": .array([])])]),
+                "card_data": .object([
+                    "iin": .string(String(card.number.prefix(8))), "lfd": .string(String(card.number.suffix(4))),
+                    "expiration_month": .int(11), "expiration_year": .int(28), "number_length": .int(card.number.count),
+                    "security_code_length": .int(3), "brand": .string(card.brand), "issuer": .null, "issuer_code": .null,
+                    "category": .null, "type": "CREDIT",
+                ]),
+                "preferred": .bool(false),
+            ])
+        }
+        return .array(saved + methods.map { name, type, category in
             .object([
                 "name": .string(name), "vaulted_token": .null, "description": .string(name), "type": .string(type),
                 "category": .string(category), "icon": .string("https://icons.prod.y.uno/\(type.lowercased()).png"),
@@ -268,7 +297,9 @@ struct YunoState: Sendable {
         guard ["SDK_CHECKOUT", "CHECKOUT", "REDIRECT", "DIRECT", "SDK_SEAMLESS"].contains(workflow) else { throw .invalid() }
         if workflow == "SDK_CHECKOUT" || workflow == "SDK_SEAMLESS" || workflow == "CHECKOUT" {
             guard body["checkout"]?["session"]?.stringValue != nil else { throw .invalid() }
-            guard let token = method["token"]?.stringValue, (36...64).contains(token.count) else { throw .invalid() }
+            // A one-time token, or a vaulted token of a saved card (36–64 characters, §3.13 P2-17).
+            let token = method["token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? method["vaulted_token"]?.stringValue
+            guard let token, (36...64).contains(token.count) else { throw .invalid() }
         }
     }
 
@@ -282,15 +313,28 @@ struct YunoState: Sendable {
         guard let session = sessions[sessionId] else {
             throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
         }
+        let customer = body["customer_payer"]?["id"]?.stringValue ?? session.json["customer_id"]?.stringValue
         let tokenId = body["payment_method"]?["token"]?.stringValue ?? ""
-        guard let token = tokens[tokenId], !token.used, token.session == session.id else {
-            throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.")
+        let vaultedId = tokenId.isEmpty ? body["payment_method"]?["vaulted_token"]?.stringValue : nil
+        let token: Token
+        if let vaultedId {
+            // A saved card: unknown → 401 INVALID_TOKEN; another customer's → 400 INVALID_CUSTOMER_FOR_TOKEN (§3.7).
+            guard let saved = vaulted[vaultedId] else { throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.") }
+            guard saved.customer == customer else {
+                throw YunoFailure(400, "INVALID_CUSTOMER_FOR_TOKEN", "Invalid customer for token")
+            }
+            token = Token(token: "", session: session.id, number: saved.number, brand: saved.brand)
+        } else {
+            guard let found = tokens[tokenId], !found.used, found.session == session.id else {
+                throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.")
+            }
+            token = found
         }
         let (currency, value) = try Self.amount(body["amount"])
         if let expected = session.json["amount"]?["currency"]?.stringValue, expected != currency {
             throw YunoFailure(400, "CURRENCY_NOT_ALLOWED", "Currency not allowed")
         }
-        tokens[tokenId]?.used = true
+        if vaultedId == nil { tokens[tokenId]?.used = true }
         sessions[sessionId]?.used = true
         let description = body["description"]?.stringValue ?? ""
         let capture = body["payment_method"]?["detail"]?["card"]?["capture"]?.boolValue ?? true
@@ -298,6 +342,8 @@ struct YunoState: Sendable {
             id: uuid(), body: body, session: sessionId, token: token, currency: currency, value: value,
             idempotencyKey: idempotencyKey, createdAt: now)
         payment.capture = capture
+        payment.vaultedToken = vaultedId
+        payment.customer = customer
         payment.code = YunoTestCards.code(number: token.number) ?? YunoTestCards.code(description: description) ?? "SUCCEEDED"
         let transaction = uuid()
         switch token.type {
@@ -323,9 +369,25 @@ struct YunoState: Sendable {
                 if gateway.latency <= 0 { payment.applyGateway(now: now) }
             }
         }
+        vaultIfAsked(&payment, now: now)
+        if let vaultedId, payment.status == "SUCCEEDED" { vaulted[vaultedId]?.lastUsedAt = now }
         payments[payment.id] = payment
         paymentOrder.append(payment.id)
         return payment
+    }
+
+    /// `payment_method.vault_on_success: true` saves the card once the payment succeeds, is authorized or verified,
+    /// for the payment's customer (`customer_payer.id` or the session's `customer_id`); the payment then carries the
+    /// `vaulted_token` a later payment uses instead of a one-time token. Without a known customer nothing is saved.
+    mutating func vaultIfAsked(_ payment: inout YunoPayment, now: Date) {
+        guard payment.method == "CARD", payment.vaultedToken == nil,
+            payment.body["payment_method"]?["vault_on_success"]?.boolValue == true,
+            ["SUCCEEDED/APPROVED", "PENDING/AUTHORIZED", "VERIFIED/VERIFIED"].contains(payment.key),
+            let customer = payment.customer, customers[customer] != nil
+        else { return }
+        let id = uuid()
+        vaulted[id] = Vaulted(token: id, customer: customer, number: payment.number, brand: payment.brand, lastUsedAt: now)
+        payment.vaultedToken = id
     }
 
     func payment(_ id: String) throws(YunoFailure) -> YunoPayment {
