@@ -10,6 +10,8 @@ public final class MockClock: Sendable {
     private let base: @Sendable () -> Date
     /// Seconds added to `base()`; changed by `advance(by:)` and `set(to:)`.
     private let offset: Mutex<TimeInterval>
+    /// How many times ``reset()`` ran.
+    private let resets = Mutex(0)
 
     /// Creates a clock that reads `base` and starts with no offset.
     /// - Parameter base: The underlying time source; defaults to the system clock.
@@ -38,6 +40,14 @@ public final class MockClock: Sendable {
     /// Removes any offset so that `now()` equals the base time source again.
     public func reset() {
         self.offset.withLock { $0 = 0 }
+        self.resets.withLock { $0 += 1 }
+    }
+
+    /// How many times the clock was reset. The runner resets it after every case that moved it or changed a mock's
+    /// settings (those cases run alone), so a provider can drop settings made before the last reset (Yuno's
+    /// `mock: gateway`) and a case that failed midway does not leave them to the next one.
+    public var resetCount: Int {
+        self.resets.withLock { $0 }
     }
 
     /// A new clock over the same base time source, with no offset: the clock of another ``ClockScope``.

@@ -19,6 +19,19 @@ struct MockClockTests {
         #expect(clock.now() == fixedBase)
     }
 
+    @Test("resetCount counts resets only, not advances or sets")
+    func resetCount() {
+        let clock = MockClock(base: { Date(timeIntervalSince1970: 0) })
+        #expect(clock.resetCount == 0)
+        clock.advance(by: 60)
+        clock.set(to: Date(timeIntervalSince1970: 10))
+        #expect(clock.resetCount == 0)
+        clock.reset()
+        clock.reset()
+        #expect(clock.resetCount == 2)
+        #expect(clock.offsetSeconds == 0)
+    }
+
     @Test("set keeps the offset so mock time flows with the base clock")
     func setFlowsWithBase() {
         let base = TestTimeSource(fixedBase)

@@ -13,6 +13,12 @@ public struct Webhook: Sendable {
     public var schedule: WebhookRetrySchedule
     /// The clock scope the retries are timed on.
     public var scope: ClockScope
+    /// Renders attempt `n` (from 1) when the payload changes per attempt, e.g. a retry counter inside a signed body
+    /// (Yuno, providers.md §3.13 P1-14); `nil` sends ``headers`` and ``body`` on every attempt.
+    public var render: (@Sendable (_ attempt: Int) -> (headers: [(name: String, value: String)], body: [UInt8]))?
+    /// Which receiver statuses acknowledge the webhook; by default any 2xx. A provider that documents a narrower rule
+    /// sets it (Yuno: only 200, providers.md §3.8), so a receiver answering 204 is retried as the provider would.
+    public var acknowledges: @Sendable (_ status: Int) -> Bool = { (200..<300).contains($0) }
 
     /// Creates a webhook.
     /// - Parameters:
@@ -36,5 +42,10 @@ public struct Webhook: Sendable {
         self.body = body
         self.schedule = schedule
         self.scope = scope
+    }
+
+    /// The headers and body of attempt `number`.
+    public func request(forAttempt number: Int) -> (headers: [(name: String, value: String)], body: [UInt8]) {
+        render?(number) ?? (headers, body)
     }
 }

@@ -30,10 +30,8 @@ public struct WebhookAttempt: Sendable, Equatable {
     /// When the next attempt is due; `nil` after a success or the last attempt.
     public let nextAttemptAt: Date?
 
-    /// Whether the receiver answered 2xx.
-    public var delivered: Bool {
-        self.status.map { (200..<300).contains($0) } ?? false
-    }
+    /// Whether the receiver acknowledged it (a 2xx, unless the webhook's ``Webhook/acknowledges`` says otherwise).
+    public let delivered: Bool
 
     /// The record as JSON, timestamps in ISO 8601.
     public var json: Value {

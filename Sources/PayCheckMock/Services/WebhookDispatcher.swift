@@ -138,25 +138,38 @@ public final class WebhookDispatcher: Sendable {
         WebhookAttempt(
             deliveryID: delivery.id, provider: delivery.webhook.provider, url: delivery.webhook.url, scope: delivery.webhook.scope,
             attempt: 0, maximumAttempts: delivery.webhook.schedule.maximumAttempts, scheduledAt: now, sentAt: now, status: nil,
-            error: reason, responseBody: "", responseBodyTruncated: false, nextAttemptAt: until)
+            error: reason, responseBody: "", responseBodyTruncated: false, nextAttemptAt: until, delivered: false)
     }
 
     /// `webhook` with its signature broken after signing: a header named like `signature` altered, else a body member
     /// named `signature`, else the body itself (an unsigned notification such as Mollie's `id=tr_…`).
     static func tampered(_ webhook: Webhook) -> Webhook {
         var copy = webhook
-        if let index = copy.headers.firstIndex(where: { $0.name.lowercased().contains("signature") }) {
-            copy.headers[index].value = Self.flipped(copy.headers[index].value)
-            return copy
+        (copy.headers, copy.body) = Self.tampered(headers: webhook.headers, body: webhook.body)
+        if let render = webhook.render {
+            copy.render = { attempt in
+                let request = render(attempt)
+                return Self.tampered(headers: request.headers, body: request.body)
+            }
         }
-        let text = String(decoding: webhook.body, as: UTF8.self)
+        return copy
+    }
+
+    /// One rendered request with its signature broken (see ``tampered(_:)``).
+    private static func tampered(headers: [(name: String, value: String)], body: [UInt8])
+        -> (headers: [(name: String, value: String)], body: [UInt8])
+    {
+        var headers = headers
+        if let index = headers.firstIndex(where: { $0.name.lowercased().contains("signature") }) {
+            headers[index].value = Self.flipped(headers[index].value)
+            return (headers, body)
+        }
+        let text = String(decoding: body, as: UTF8.self)
         if case .object(var members)? = JSONText.parse(text), let signature = members["signature"]?.stringValue {
             members["signature"] = .string(Self.flipped(signature))
-            copy.body = Array(JSONText.encode(.object(members)).utf8)
-            return copy
+            return (headers, Array(JSONText.encode(.object(members)).utf8))
         }
-        copy.body = webhook.body.isEmpty ? Array("x".utf8) : Array(Self.flipped(text).utf8)
-        return copy
+        return (headers, body.isEmpty ? Array("x".utf8) : Array(Self.flipped(text).utf8))
     }
 
     /// `text` with its last character changed.
@@ -190,7 +203,8 @@ public final class WebhookDispatcher: Sendable {
         var failure: String?
         var body: [UInt8] = []
         do {
-            let reply = try await self.transport.send(url: webhook.url, headers: webhook.headers, body: webhook.body)
+            let request = webhook.request(forAttempt: number)
+            let reply = try await self.transport.send(url: webhook.url, headers: request.headers, body: request.body)
             if receiverTimesOut {
                 // The receiver got it, but its answer "never came": a failure, retried on schedule.
                 failure = "the receiver timed out (injected fault receiverTimeout)"
@@ -201,7 +215,7 @@ public final class WebhookDispatcher: Sendable {
         } catch {
             failure = "\(error)"
         }
-        let delivered = status.map { (200..<300).contains($0) } ?? false
+        let delivered = status.map(webhook.acknowledges) ?? false
         let nextAt: Date? =
             delivered
             ? nil
@@ -213,7 +227,7 @@ public final class WebhookDispatcher: Sendable {
             attempt: number, maximumAttempts: webhook.schedule.maximumAttempts, scheduledAt: scheduledAt,
             sentAt: sentAt, status: status, error: failure,
             responseBody: String(decoding: body.prefix(Self.responseBodyLimit), as: UTF8.self),
-            responseBodyTruncated: body.count > Self.responseBodyLimit, nextAttemptAt: nextAt)
+            responseBodyTruncated: body.count > Self.responseBodyLimit, nextAttemptAt: nextAt, delivered: delivered)
         let current = self.state.withLock { state in
             guard state.generation == delivery.generation else { return false }
             state.log.append(record)

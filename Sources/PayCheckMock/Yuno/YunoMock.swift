@@ -5,13 +5,15 @@ import PayCheckProviders
 import Synchronization
 
 /// The stateful mock of the Yuno API in sandbox (providers.md §3, corrected by §3.13), under `/yuno/v1`: the two key
-/// headers, customers, checkout sessions (`used`), single-use one-time tokens, payments driven by the test gateway's
-/// cards and the description trick, `X-Idempotency-Key` through the shared store, and the `{code, messages}`
-/// error envelope.
+/// headers, customers, checkout sessions (`used`) and their payment methods, single-use one-time tokens, payments
+/// driven by the test gateway's cards and the description trick through every status × sub_status of §3.6 (captures,
+/// cancel-or-refund, the payer in the SDK, the provider's later answers, PIX expiry on the mock clock),
+/// `X-Idempotency-Key` through the shared store, the webhooks API and signed webhooks with the 7-attempt schedule
+/// (§3.8), and the `{code, messages}` error envelope.
 public struct YunoMock: ProviderMock {
     public var provider: any Provider { YunoProvider() }
-    /// The statuses this mock's payments reach so far (§3.6).
-    public var nativeStates: [String] { ["SUCCEEDED", "PENDING", "DECLINED", "ERROR"] }
+    /// Every status of §3.6; each is reached by a case of `Suites/yuno/outcomes.yaml`.
+    public var nativeStates: [String] { YunoTransitions.pairs.keys.sorted() }
 
     let store: YunoStore
 
@@ -19,7 +21,9 @@ public struct YunoMock: ProviderMock {
     public init(random: @escaping @Sendable () -> UInt64) { self.store = YunoStore { YunoState(random: random) } }
 
     public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
-        YunoAPIRoutes(context: YunoContext(store: store, environment: environment)).register(on: router)
+        let context = YunoContext(store: store, environment: environment)
+        YunoAPIRoutes(context: context).register(on: router)
+        YunoControlRoutes(context: context).register(on: router)
         ProviderNotFoundRoutes.register(on: router, provider: "yuno", environment: environment) { _, _ in
             // Unknown paths: 404 NOT_FOUND "Not Found" (§3.13 P1-11).
             YunoFailure(404, "NOT_FOUND", "Not Found").data
@@ -27,142 +31,4 @@ public struct YunoMock: ProviderMock {
     }
 
     public func reset() async { store.reset() }
-}
-
-/// The Yuno mock's state in the shared store.
-typealias YunoStore = ProviderStateStore<YunoState>
-
-struct YunoContext: Sendable {
-    let store: YunoStore
-    let environment: MockEnvironment
-}
-
-/// The API routes under `/yuno/v1` (providers.md §3.3).
-struct YunoAPIRoutes: Sendable {
-    let context: YunoContext
-
-    static let idempotencyHeader = HTTPFields.Element.Name("X-Idempotency-Key")!
-    static let publicKeyHeader = HTTPFields.Element.Name("public-api-key")!
-    static let privateKeyHeader = HTTPFields.Element.Name("private-secret-key")!
-    static let account = YunoProvider().mockCredentials["accountId"] ?? ""
-
-    func register(on router: Router<BasicRequestContext>) {
-        let context = self.context
-        router.post("yuno/v1/customers") { request, _ in try await Self.createCustomer(request, context) }
-        router.post("yuno/v1/checkout/sessions") { request, _ in try await Self.createSession(request, context) }
-        router.get("yuno/v1/checkout/sessions/{id}") { request, requestContext in try await Self.getSession(request, requestContext, context) }
-        router.post("yuno/v1/checkout/sessions/{id}/token") { request, requestContext in
-            try await Self.createToken(request, requestContext, context)
-        }
-        router.post("yuno/v1/payments") { request, _ in try await Self.createPayment(request, context) }
-        router.get("yuno/v1/payments/{id}") { request, requestContext in try await Self.getPayment(request, requestContext, context) }
-    }
-
-    /// Both keys must be the sandbox account's (§3.2); anything else — missing, wrong, swapped, a production key —
-    /// is 401 `INVALID_CREDENTIALS` (§3.7, §3.13 P1-20). The message's case differs per page (§3.13 P2-18).
-    static func authenticate(_ request: Request, message: String = "Invalid Credentials") throws(YunoFailure) {
-        let credentials = YunoProvider().mockCredentials
-        guard request.headers[publicKeyHeader] == credentials["publicApiKey"],
-            request.headers[privateKeyHeader] == credentials["privateSecretKey"]
-        else { throw YunoFailure(401, "INVALID_CREDENTIALS", message) }
-    }
-
-    static func body(_ request: Request) async throws -> [String: Value] {
-        let bytes = try await ControlRoutes.body(of: request)
-        return try parse(bytes)
-    }
-
-    static func parse(_ bytes: [UInt8]) throws(YunoFailure) -> [String: Value] {
-        guard !bytes.isEmpty else { return [:] }
-        guard let object = JSONText.parse(bytes)?.objectValue else { throw .invalid() }
-        return object
-    }
-
-    static func json(_ value: Value, status: Int) -> Response {
-        HTTPResponseData.json(status: status, JSONText.encode(value)).response
-    }
-
-    static func id(_ context: BasicRequestContext) -> String { context.parameters.get("id") ?? "" }
-
-    static func createCustomer(_ request: Request, _ context: YunoContext) async throws -> Response {
-        try authenticate(request)
-        let body = try await Self.body(request)
-        let now = context.environment.clock.now()
-        let customer = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in try state.createCustomer(body, now: now) }
-        return json(customer, status: 201)
-    }
-
-    static func createSession(_ request: Request, _ context: YunoContext) async throws -> Response {
-        try authenticate(request, message: "Invalid credentials")
-        let body = try await Self.body(request)
-        let now = context.environment.clock.now()
-        let session = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in
-            try state.createSession(body, account: Self.account, now: now)
-        }
-        return json(session, status: 200)
-    }
-
-    static func getSession(_ request: Request, _ requestContext: BasicRequestContext, _ context: YunoContext) async throws -> Response {
-        try authenticate(request, message: "Invalid credentials")
-        let id = Self.id(requestContext)
-        return json(try context.store.withState { (state: inout YunoState) throws(YunoFailure) in try state.session(id) }, status: 200)
-    }
-
-    static func createToken(_ request: Request, _ requestContext: BasicRequestContext, _ context: YunoContext) async throws -> Response {
-        try authenticate(request, message: "Invalid credentials")
-        let body = try await Self.body(request)
-        let id = Self.id(requestContext)
-        let token = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in try state.createToken(session: id, body) }
-        return json(token, status: 201)
-    }
-
-    /// `POST /payments` → 201 (§3.5) under `X-Idempotency-Key` (§3.2, §3.13 P1-5, P2-21): a malformed request is
-    /// refused before the key is taken; the same key again answers the original payment whatever the new body;
-    /// while the first is running `REQUEST_IN_PROCESS`; after a first request that failed without a payment,
-    /// `IDEMPOTENCY_DUPLICATED`.
-    static func createPayment(_ request: Request, _ context: YunoContext) async throws -> Response {
-        try authenticate(request)
-        let body = try await Self.body(request)
-        guard let key = request.headers[idempotencyHeader], !key.isEmpty else { throw YunoFailure.invalid() }
-        try YunoState.validatePayment(body, account: Self.account)
-        let fingerprint = RequestFingerprint(method: "POST", path: "/yuno/v1/payments", body: [])
-        let outcome = await context.environment.idempotency.perform(IdempotencyKey(provider: "yuno", key: key), fingerprint: fingerprint) {
-            Self.runCreate(body, key: key, context)
-        }
-        return try Self.answer(outcome)
-    }
-
-    static func runCreate(_ body: [String: Value], key: String, _ context: YunoContext) -> HTTPResponseData {
-        let now = context.environment.clock.now()
-        do {
-            let payment = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in
-                try state.createPayment(body, idempotencyKey: key, now: now)
-            }
-            return HTTPResponseData.json(status: 201, JSONText.encode(payment.json(retrieved: false)))
-        } catch {
-            return error.data
-        }
-    }
-
-    static func answer(_ outcome: IdempotencyOutcome<HTTPResponseData>) throws(YunoFailure) -> Response {
-        switch outcome {
-        case .created(let stored):
-            return stored.response
-        case .replayed(let stored):
-            guard stored.status < 400 else { throw YunoFailure(400, "IDEMPOTENCY_DUPLICATED", "Idempotency is duplicated.") }
-            return stored.response
-        case .conflict(.inFlight):
-            throw YunoFailure(400, "REQUEST_IN_PROCESS", "Request with the same idempotency is already in process. Try again in a few seconds.")
-        case .conflict(.differentRequest):
-            throw YunoFailure(400, "IDEMPOTENCY_DUPLICATED", "Idempotency is duplicated.")
-        }
-    }
-
-    /// `GET /payments/{id}`: wrapped as `{"payment": {…}}` (§3.13 decision, P1-7); unknown → 400 `PAYMENT_NOT_FOUND` (§3.7).
-    static func getPayment(_ request: Request, _ requestContext: BasicRequestContext, _ context: YunoContext) async throws -> Response {
-        try authenticate(request)
-        let id = Self.id(requestContext)
-        let payment = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in try state.payment(id) }
-        return json(.object(["payment": payment.json(retrieved: true)]), status: 200)
-    }
 }

@@ -3,30 +3,6 @@ import Hummingbird
 import PayCheckCore
 import PayCheckProviders
 
-/// A Yuno error: the `{code, messages}` envelope of providers.md §3.7 with its HTTP status.
-struct YunoFailure: Error, HTTPResponseError, CustomStringConvertible {
-    var httpStatus: Int
-    var code: String
-    var message: String
-
-    init(_ httpStatus: Int, _ code: String, _ message: String) {
-        self.httpStatus = httpStatus
-        self.code = code
-        self.message = message
-    }
-
-    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
-    var body: Value { .object(["code": .string(code), "messages": .array([.string(message)])]) }
-    var data: HTTPResponseData { HTTPResponseData.json(status: httpStatus, JSONText.encode(body)) }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response { data.response }
-
-    var description: String { "\(httpStatus) \(code) \(message)" }
-
-    /// Schema violations: `INVALID_REQUEST` "Invalid request", the only 400 example on these pages (§3.13 P2-17).
-    static func invalid() -> Self { Self(400, "INVALID_REQUEST", "Invalid request") }
-}
-
 /// Everything one Yuno mock remembers (providers.md §3.11), behind the mutex of ``YunoStore``.
 struct YunoState: Sendable {
     struct Customer { var id: String; var merchantCustomerId: String; var json: Value }
@@ -38,9 +14,56 @@ struct YunoState: Sendable {
     struct Token {
         var token: String
         var session: String
+        /// `CARD`, `PIX` or `APPLE_PAY`.
+        var type = "CARD"
         var number: String
         var brand: String
         var used = false
+    }
+
+    /// A card saved for a customer by a payment with `vault_on_success: true` (§3.5, §3.13 decision "saved cards").
+    struct Vaulted {
+        var token: String
+        var customer: String
+        var number: String
+        var brand: String
+        var lastUsedAt: Date
+    }
+
+    /// How the mock's test gateway behaves (`mock: gateway`); where providers.md is silent these are choices, listed
+    /// in docs/providers/yuno.md.
+    struct Gateway {
+        /// How long the gateway takes to answer a card payment: `0` answers inside the create call (§3.6 sync flow);
+        /// longer leaves the payment `CREATED/CREATED` until the mock clock passes it.
+        var latency: TimeInterval = 0
+        /// `approve`, `retry` (`CAPTURE_RETRY_IN_PROCESS`) or `reject` (`REJECTED`, "incl. capture rejection", §3.6).
+        var capture = "approve"
+        /// `approve`, `retry` (`REFUND_RETRY_IN_PROCESS`) or `confirm` (`REFUNDED/PENDING_PROVIDER_CONFIRMATION`).
+        var refund = "approve"
+        /// `approve` or `confirm` (`CANCELED/PENDING_PROVIDER_CONFIRMATION`).
+        var cancel = "approve"
+        /// How long a PIX QR stays valid.
+        var qrExpiry: TimeInterval = 3600
+        /// How long a wallet payment waits for the PSP before `ERROR/TIMEOUT` (seed guide: "PSP timeout").
+        var pspTimeout: TimeInterval = 600
+        /// `true`: webhook URLs must be public, as on the real API (`WEBHOOK_URL_UNSAFE`, §3.13 decision); by default
+        /// loopback and private addresses are accepted so the mock can reach local receivers.
+        var strictWebhookURLs = false
+
+        var json: Value {
+            .object(["latency": .string("\(Value.format(latency))s"), "capture": .string(capture), "refund": .string(refund),
+                     "cancel": .string(cancel), "qr_expiry": .string("\(Value.format(qrExpiry))s"),
+                     "psp_timeout": .string("\(Value.format(pspTimeout))s"), "strict_webhook_urls": .bool(strictWebhookURLs)])
+        }
+    }
+
+    /// A webhook of the webhooks API (§3.13 P1-13).
+    struct Hook {
+        var id: String
+        var json: [String: Value]
+        var url: String { json["url"]?.stringValue ?? "" }
+        var active: Bool { json["state"]?.stringValue == "ACTIVE" }
+        var triggers: [String] { json["payment_triggers"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
     }
 
     /// The countries of §3.4.
@@ -50,7 +73,16 @@ struct YunoState: Sendable {
     var sessions: [String: Session] = [:]
     var tokens: [String: Token] = [:]
     var payments: [String: YunoPayment] = [:]
+    var vaulted: [String: Vaulted] = [:]
     var paymentOrder: [String] = []
+    var gateway = Gateway()
+    /// The clock scope and reset count `gateway` was set under; another one means the defaults (``YunoContext/gatewaySettings()``).
+    var gatewayEpoch = ""
+    var hooks: [String: Hook] = [:]
+    var hookOrder: [String] = []
+    var nextHook = 12345
+    /// Every webhook attempt (`mock: webhooks`).
+    var webhookLog: [Value] = []
     let random: @Sendable () -> UInt64
 
     init(random: @escaping @Sendable () -> UInt64) { self.random = random }
@@ -165,18 +197,37 @@ struct YunoState: Sendable {
         return .object(json)
     }
 
-    /// `POST /checkout/sessions/{id}/token` → 201 (§3.13 P1-3): what the SDK does with the card the payer typed.
+    /// `POST /checkout/sessions/{id}/token` → 201 (§3.13 P1-3): what the SDK does with what the payer chose — a card
+    /// typed in, a PIX QR (Brazil only; elsewhere `UNAVAILABLE_PAYMENT_METHOD`, §3.7) or an Apple Pay sheet.
     mutating func createToken(session id: String, _ body: [String: Value]) throws(YunoFailure) -> Value {
         guard let session = sessions[id], !session.used else {
             throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
         }
-        guard let method = body["payment_method"]?.objectValue, let card = method["card"]?.objectValue,
+        guard let method = body["payment_method"]?.objectValue else { throw .invalid() }
+        let type = method["type"]?.stringValue ?? "CARD"
+        let country = session.json["country"] ?? .null
+        let token = uuid()
+        switch type {
+        case "CARD":
+            break
+        case "PIX", "APPLE_PAY":
+            if type == "PIX", country.stringValue != "BR" {
+                throw YunoFailure(400, "UNAVAILABLE_PAYMENT_METHOD", "Payment method not available")
+            }
+            tokens[token] = Token(token: token, session: id, type: type, number: type == "APPLE_PAY" ? "4507990000000002" : "", brand: type == "APPLE_PAY" ? "VISA" : "")
+            return .object([
+                "token": .string(token), "vaulted_token": .null, "vault_on_success": .bool(false), "type": .string(type),
+                "card_data": .null, "customer": .null, "installment": .null, "country": country, "customer_session": .null,
+            ])
+        default:
+            throw YunoFailure(400, "UNAVAILABLE_PAYMENT_METHOD", "Payment method not available")
+        }
+        guard let card = method["card"]?.objectValue,
             let number = card["number"]?.stringValue, (13...19).contains(number.count), number.allSatisfy(\.isNumber),
             let month = card["expiration_month"]?.intValue, (1...12).contains(month),
             let year = card["expiration_year"]?.intValue, card["security_code"]?.stringValue != nil
         else { throw .invalid() }
         let brand = YunoTestCards.brand(number)
-        let token = uuid()
         tokens[token] = Token(token: token, session: id, number: number, brand: brand)
         let holder = card["holder_name"] ?? .null
         return .object([
@@ -186,11 +237,50 @@ struct YunoState: Sendable {
                 "holder_name": holder, "iin": .string(String(number.prefix(8))), "lfd": .string(String(number.suffix(4))),
                 "number_length": .int(number.count), "security_code_length": .int(card["security_code"]?.stringValue?.count ?? 3),
                 "brand": .string(brand), "type": "CREDIT", "category": .null, "issuer_name": .null, "issuer_code": .null,
-                "fingerprint": .string(uuid()), "country_code": session.json["country"] ?? .null,
+                "fingerprint": .string(uuid()), "country_code": country,
                 "expiration_month": .int(month), "expiration_year": .int(year),
             ]),
-            "customer": .null, "installment": .null, "country": session.json["country"] ?? .null, "customer_session": .null,
+            "customer": .null, "installment": .null, "country": country, "customer_session": .null,
         ])
+    }
+
+    /// `GET /checkout/sessions/{id}/payment-methods`: a bare array (§3.13 P1-2, the docs example wins over yuno-mcp's
+    /// `{payment_methods}`), note the key `sdk_required_action`. Cards and Apple Pay everywhere, PIX in Brazil.
+    func paymentMethods(session id: String) throws(YunoFailure) -> Value {
+        guard let session = sessions[id] else {
+            throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
+        }
+        var methods: [(String, String, String)] = [("Card", "CARD", "CARD"), ("Apple Pay", "APPLE_PAY", "WALLET")]
+        if session.json["country"]?.stringValue == "BR" { methods.append(("PIX", "PIX", "BANK_TRANSFER")) }
+        // The session customer's saved cards first, each with its vaulted_token and card_data (§3.13 P1-2).
+        let customer = session.json["customer_id"]?.stringValue
+        let saved: [Value] = vaulted.values.filter { $0.customer == customer }.sorted { $0.token < $1.token }.map { card in
+            .object([
+                "name": .string("\(card.brand) ****\(card.number.suffix(4))"), "vaulted_token": .string(card.token),
+                "description": .string(card.brand), "type": "CARD", "category": "CARD",
+                "icon": .string("https://icons.prod.y.uno/\(card.brand.lowercased()).png"),
+                "last_successfully_used": .bool(true), "last_successfully_used_at": YunoPayment.stamp(card.lastUsedAt),
+                "checkout": .object(["session": .string(id), "sdk_required_action": .bool(false),
+                                     "conditions": .object(["enabled": .bool(true), "rules": .array([])])]),
+                "card_data": .object([
+                    "iin": .string(String(card.number.prefix(8))), "lfd": .string(String(card.number.suffix(4))),
+                    "expiration_month": .int(11), "expiration_year": .int(28), "number_length": .int(card.number.count),
+                    "security_code_length": .int(3), "brand": .string(card.brand), "issuer": .null, "issuer_code": .null,
+                    "category": .null, "type": "CREDIT",
+                ]),
+                "preferred": .bool(false),
+            ])
+        }
+        return .array(saved + methods.map { name, type, category in
+            .object([
+                "name": .string(name), "vaulted_token": .null, "description": .string(name), "type": .string(type),
+                "category": .string(category), "icon": .string("https://icons.prod.y.uno/\(type.lowercased()).png"),
+                "last_successfully_used": .bool(false), "last_successfully_used_at": .null,
+                "checkout": .object(["session": .string(id), "sdk_required_action": .bool(type != "CARD"),
+                                     "conditions": .object(["enabled": .bool(true), "rules": .array([])])]),
+                "preferred": .bool(false),
+            ])
+        })
     }
 
     /// Validates a create-payment body (§3.5, §3.13 P1-4, P2-17): a violation here is "rejected before processing",
@@ -207,77 +297,101 @@ struct YunoState: Sendable {
         guard ["SDK_CHECKOUT", "CHECKOUT", "REDIRECT", "DIRECT", "SDK_SEAMLESS"].contains(workflow) else { throw .invalid() }
         if workflow == "SDK_CHECKOUT" || workflow == "SDK_SEAMLESS" || workflow == "CHECKOUT" {
             guard body["checkout"]?["session"]?.stringValue != nil else { throw .invalid() }
-            guard let token = method["token"]?.stringValue, (36...64).contains(token.count) else { throw .invalid() }
+            // A one-time token, or a vaulted token of a saved card (36–64 characters, §3.13 P2-17).
+            let token = method["token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? method["vaulted_token"]?.stringValue
+            guard let token, (36...64).contains(token.count) else { throw .invalid() }
         }
     }
 
     /// Creates the payment (§3.5): the session must exist and be unused, the one-time token must be this session's
-    /// and unused (a later reuse is 401 `INVALID_TOKEN`, §3.13 P1-12); the outcome comes from the test card, else
-    /// the description (§3.10).
+    /// and unused (a later reuse is 401 `INVALID_TOKEN`, §3.13 P1-12); a currency other than the session's is
+    /// `CURRENCY_NOT_ALLOWED` (§3.7). Cards: the outcome comes from the test card, else the description (§3.10),
+    /// answered at once or after the gateway latency; PIX: `READY_TO_PAY/CREATED` with a QR (§3.13 P2-23); Apple Pay:
+    /// `PENDING/PENDING_PROVIDER_CONFIRMATION` while the wallet sheet waits for the PSP (seed guide).
     mutating func createPayment(_ body: [String: Value], idempotencyKey: String, now: Date) throws(YunoFailure) -> YunoPayment {
         let sessionId = body["checkout"]?["session"]?.stringValue ?? ""
         guard let session = sessions[sessionId] else {
             throw YunoFailure(400, "CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive")
         }
+        let customer = body["customer_payer"]?["id"]?.stringValue ?? session.json["customer_id"]?.stringValue
         let tokenId = body["payment_method"]?["token"]?.stringValue ?? ""
-        guard let token = tokens[tokenId], !token.used, token.session == session.id else {
-            throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.")
+        let vaultedId = tokenId.isEmpty ? body["payment_method"]?["vaulted_token"]?.stringValue : nil
+        let token: Token
+        if let vaultedId {
+            // A saved card: unknown → 401 INVALID_TOKEN; another customer's → 400 INVALID_CUSTOMER_FOR_TOKEN (§3.7).
+            guard let saved = vaulted[vaultedId] else { throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.") }
+            guard saved.customer == customer else {
+                throw YunoFailure(400, "INVALID_CUSTOMER_FOR_TOKEN", "Invalid customer for token")
+            }
+            token = Token(token: "", session: session.id, number: saved.number, brand: saved.brand)
+        } else {
+            guard let found = tokens[tokenId], !found.used, found.session == session.id else {
+                throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.")
+            }
+            token = found
         }
-        tokens[tokenId]?.used = true
+        let (currency, value) = try Self.amount(body["amount"])
+        if let expected = session.json["amount"]?["currency"]?.stringValue, expected != currency {
+            throw YunoFailure(400, "CURRENCY_NOT_ALLOWED", "Currency not allowed")
+        }
+        if vaultedId == nil { tokens[tokenId]?.used = true }
         sessions[sessionId]?.used = true
         let description = body["description"]?.stringValue ?? ""
-        let code = YunoTestCards.code(number: token.number) ?? YunoTestCards.code(description: description) ?? "SUCCEEDED"
         let capture = body["payment_method"]?["detail"]?["card"]?["capture"]?.boolValue ?? true
-        let (currency, value) = try Self.amount(body["amount"])
         var payment = YunoPayment(
             id: uuid(), body: body, session: sessionId, token: token, currency: currency, value: value,
             idempotencyKey: idempotencyKey, createdAt: now)
-        payment.settle(code: code, capture: capture, transactionId: uuid(), now: now)
+        payment.capture = capture
+        payment.vaultedToken = vaultedId
+        payment.customer = customer
+        payment.code = YunoTestCards.code(number: token.number) ?? YunoTestCards.code(description: description) ?? "SUCCEEDED"
+        let transaction = uuid()
+        switch token.type {
+        case "PIX":
+            payment.qrCode = "00020101021226850014br.gov.bcb.pix2563qr.y.uno/pix/" + payment.id + "5204000053039865802BR6304"
+            payment.expiresAt = now.addingTimeInterval(gateway.qrExpiry)
+            payment.sdkActionRequired = true
+            payment.add("PURCHASE", status: "CREATED", amount: value, code: "SUCCEEDED", id: transaction, now: now)
+            payment.move("READY_TO_PAY", "CREATED", now: now)
+        case "APPLE_PAY":
+            payment.sdkActionRequired = true
+            payment.expiresAt = now.addingTimeInterval(gateway.pspTimeout)
+            payment.add("PURCHASE", status: "PENDING", amount: value, code: "PENDING_PROVIDER_CONFIRMATION", id: transaction, now: now)
+            payment.move("PENDING", "PENDING_PROVIDER_CONFIRMATION", now: now)
+        default:
+            if body["fraud_screening"]?["stand_alone"]?.boolValue == true {
+                // A standalone fraud screening (§3.6 `FRAUD/FRAUD_VERIFIED`): no authorization.
+                payment.add("FRAUD_SCREENING", status: "SUCCEEDED", amount: value, code: "SUCCEEDED", id: transaction, now: now)
+                payment.move("FRAUD", "FRAUD_VERIFIED", now: now)
+            } else {
+                let verify = value == 0 && body["payment_method"]?["detail"]?["card"]?["verify"]?.boolValue == true
+                payment.add(verify ? "VERIFY" : capture ? "PURCHASE" : "AUTHORIZE", status: "CREATED", amount: value, code: nil, id: transaction, now: now)
+                if gateway.latency <= 0 { payment.applyGateway(now: now) }
+            }
+        }
+        vaultIfAsked(&payment, now: now)
+        if let vaultedId, payment.status == "SUCCEEDED" { vaulted[vaultedId]?.lastUsedAt = now }
         payments[payment.id] = payment
         paymentOrder.append(payment.id)
         return payment
     }
 
+    /// `payment_method.vault_on_success: true` saves the card once the payment succeeds, is authorized or verified,
+    /// for the payment's customer (`customer_payer.id` or the session's `customer_id`); the payment then carries the
+    /// `vaulted_token` a later payment uses instead of a one-time token. Without a known customer nothing is saved.
+    mutating func vaultIfAsked(_ payment: inout YunoPayment, now: Date) {
+        guard payment.method == "CARD", payment.vaultedToken == nil,
+            payment.body["payment_method"]?["vault_on_success"]?.boolValue == true,
+            ["SUCCEEDED/APPROVED", "PENDING/AUTHORIZED", "VERIFIED/VERIFIED"].contains(payment.key),
+            let customer = payment.customer, customers[customer] != nil
+        else { return }
+        let id = uuid()
+        vaulted[id] = Vaulted(token: id, customer: customer, number: payment.number, brand: payment.brand, lastUsedAt: now)
+        payment.vaultedToken = id
+    }
+
     func payment(_ id: String) throws(YunoFailure) -> YunoPayment {
         guard let payment = payments[id] else { throw YunoFailure(400, "PAYMENT_NOT_FOUND", "Payment not found") }
         return payment
-    }
-}
-
-/// The Yuno Test Payment Gateway table (providers.md §3.10, §3.13 P2-24): five brands, eight suffixes, one
-/// transaction response code each; or the description set to the code; card data wins.
-enum YunoTestCards {
-    static let prefixes = ["45079900000000", "52524400000000", "3700000000000", "36471660000000", "11390000000000"]
-    static let suffixes = ["02": "SUCCEEDED", "10": "INSUFFICIENT_FUNDS", "28": "DECLINED_BY_BANK", "36": "DO_NOT_HONOR",
-                           "44": "INVALID_SECURITY_CODE", "51": "INVALID_CARD_DATA", "69": "REPORTED_STOLEN", "77": "ERROR"]
-
-    static func code(number: String) -> String? {
-        guard prefixes.contains(where: { number.hasPrefix($0) && number.count == $0.count + 2 }) else { return nil }
-        return suffixes[String(number.suffix(2))]
-    }
-
-    static func code(description: String) -> String? { Set(suffixes.values).contains(description) ? description : nil }
-
-    static func brand(_ number: String) -> String {
-        if number.hasPrefix("1139") { return "UATP" }
-        if number.hasPrefix("4") { return "VISA" }
-        if number.hasPrefix("5") { return "MASTERCARD" }
-        if number.hasPrefix("34") || number.hasPrefix("37") { return "AMERICAN_EXPRESS" }
-        if number.hasPrefix("36") || number.hasPrefix("30") { return "DINERS" }
-        return "UNKNOWN"
-    }
-
-    /// Transaction messages for the codes.
-    static func message(_ code: String) -> String {
-        switch code {
-        case "SUCCEEDED": "Transaction successful"
-        case "INSUFFICIENT_FUNDS": "Insufficient funds"
-        case "DECLINED_BY_BANK": "Declined by bank"
-        case "DO_NOT_HONOR": "Do not honor"
-        case "INVALID_SECURITY_CODE": "Invalid security code"
-        case "INVALID_CARD_DATA": "Invalid card data"
-        case "REPORTED_STOLEN": "Reported stolen"
-        default: "Error"
-        }
     }
 }

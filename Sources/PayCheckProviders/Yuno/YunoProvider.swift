@@ -34,7 +34,10 @@ public struct YunoProvider: Provider {
 
     public var outcomeMapping: OutcomeMapping { Self.mapping }
     public var errorCatalog: ErrorCatalog { Self.catalog }
-    public var secretFieldNames: [String] { ["publicApiKey", "privateSecretKey", "public-api-key", "private-secret-key", "number", "security_code"] }
+    public var secretFieldNames: [String] {
+        ["publicApiKey", "privateSecretKey", "public-api-key", "private-secret-key", "number", "security_code", "hmac_client_secret", "secret",
+         "api_key", "x-secret", "x-api-key"]
+    }
 
     /// `auth:` overrides: another key, a missing key, or the two keys swapped (issue #13 item 1).
     static let authKeys = ["publicApiKey", "privateSecretKey", "omit", "swap"]
@@ -67,6 +70,53 @@ public struct YunoProvider: Provider {
             ProviderOperation("getPayment", method: "GET", path: "/v1/payments/{payment_id}",
                               parameters: [paymentId, P("raw_response", .query), P("transactions_history", .query)],
                               bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation("checkoutPaymentMethods", method: "GET", path: "/v1/checkout/sessions/{checkout_session}/payment-methods",
+                              parameters: [session, P("category", .query)], bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation("getPaymentsByOrder", method: "GET", path: "/v1/payments",
+                              parameters: [P("merchant_order_id", .query, required: true)], bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation("cancelOrRefund", method: "POST", path: "/v1/payments/{payment_id}/cancel-or-refund",
+                              parameters: [paymentId] + ["reason", "amount", "description", "merchant_reference"].map { P($0) },
+                              idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
+            ProviderOperation("capture", method: "POST", path: "/v1/payments/{payment_id}/transactions/{transaction_id}/capture",
+                              parameters: [paymentId, P("transaction_id", .path, required: true)] + ["merchant_reference", "reason", "amount"].map { P($0) },
+                              idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
+        ] + webhookOperations
+    }
+
+    /// The webhooks API (§3.3, §3.13 P1-13): `account_id` in the body on create (filled from the credential) and in
+    /// the query otherwise (a `with:` key; the suites pass the account).
+    var webhookOperations: [ProviderOperation] {
+        typealias P = ProviderOperation.Parameter
+        let keys = Self.authKeys
+        let accept = [("Accept", "application/json")]
+        let webhook = P("webhook_id", .path, required: true)
+        let account = P("account_id", .query, required: true)
+        let fields = ["name", "url", "state", "api_key", "secret", "hmac_client_secret", "oauth2_client_id", "oauth2_client_secret",
+                      "oauth2_token_url", "enrollment_triggers", "payment_triggers", "report_triggers", "subscription_triggers",
+                      "onboarding_triggers", "renewal_days"]
+        return [
+            ProviderOperation("createWebhook", method: "POST", path: "/v1/webhooks", parameters: (["account_id"] + fields).map { P($0) },
+                              bodyCodec: Self.json, authKeys: keys, headers: accept),
+            ProviderOperation("listWebhooks", method: "GET", path: "/v1/webhooks", parameters: [account], bodyCodec: .none, authKeys: keys,
+                              headers: accept),
+            ProviderOperation("getWebhook", method: "GET", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account], bodyCodec: .none,
+                              authKeys: keys, headers: accept),
+            ProviderOperation("updateWebhook", method: "PATCH", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account] + fields.map { P($0) },
+                              authKeys: keys, headers: accept),
+            ProviderOperation("deleteWebhook", method: "DELETE", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account],
+                              bodyCodec: .none, authKeys: keys, headers: accept),
+        ]
+    }
+
+    /// The payer in the SDK and the mock's provider side (``YunoControlAction``).
+    public var controlActions: [ControlAction] { YunoControlAction.all }
+
+    /// `deeplink: yunoPaymentResult` (what the SDK's delegate reports, ``YunoSDKResult``) and `call: verifyWebhook`
+    /// (the merchant's check of `x-hmac-signature`, §3.8).
+    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+        [
+            .call: [ActionSpec("verifyWebhook", parameters: ["signature", "body", "secret"])],
+            .deeplink: [ActionSpec("yunoPaymentResult", parameters: ["payment", "status", "sub_status", "method", "closed_by_user", "http_status"])],
         ]
     }
 
@@ -115,60 +165,47 @@ public struct YunoProvider: Provider {
             observation.error = ErrorCatalog.observed(entry, message: message ?? entry.message)
             return observation
         }
-        let payment = operation.name == "getPayment" ? (body["payment"] ?? body) : body
-        if operation.name == "createPayment" || operation.name == "getPayment", let status = payment["status"]?.stringValue {
+        let payment: Value? = switch operation.name {
+        case "createPayment": body
+        case "getPayment": body["payment"] ?? body
+        case "cancelOrRefund", "capture": body["payment"]
+        case "getPaymentsByOrder": body.arrayValue?.last
+        default: nil
+        }
+        if let payment, let status = payment["status"]?.stringValue {
             try map(status, reason: payment["sub_status"]?.stringValue, in: "the \(operation.name) answer (providers.md §3.6)", into: &observation)
         }
         return observation
     }
 
-    /// Backend `status` (with `sub_status` where it changes the meaning) → canonical outcome (§3.9, §6).
-    public static let mapping = OutcomeMapping([
-        .init("CREATED", .pending, "created, nothing attempted yet (§3.6)"),
-        .init("READY_TO_PAY", .pending, "waiting for the customer (async APM, §3.6)"),
-        .init("PENDING", .pending, "in process, 3DS or provider confirmation (§3.6)"),
-        .init("SUCCEEDED", .succeeded, "approved or captured (§3.6, §3.9)"),
-        .init("VERIFIED", .succeeded, "zero-amount card verification succeeded (§3.9)"),
-        .init("DECLINED", .declined, "declined by the provider or by fraud screening (§3.6)"),
-        .init("REJECTED", .declined, "rejected by Yuno (§3.6, §3.9)"),
-        .init("FRAUD", .declined, "standalone fraud screening verdict (§3.9)"),
-        .init("CANCELED", .canceled, "canceled by the merchant (§3.9)"),
-        .init("EXPIRED", .expired, "offline method or authorization expired (§3.6)"),
-        .init("ERROR", .error, "error, timeout or reversal (§3.6)"),
-        .init("REFUNDED", .succeeded, "post-payment: paid, then refunded (§3.9 'post-payment states')"),
-        .init("IN_DISPUTE", .succeeded, "post-payment: paid, dispute open (§3.9)"),
-        .init("CHARGEBACK", .succeeded, "post-payment: paid, chargeback lost (§3.9)"),
-    ])
+    /// A `payer:` or `mock: event` answer carries the payment after the action.
+    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+        var observation = observation
+        guard let status = observation.status, (200..<300).contains(status), let payment = observation.body?["payment"],
+            let state = payment["status"]?.stringValue
+        else { return observation }
+        try map(state, reason: payment["sub_status"]?.stringValue, in: "the \(action.kind.rawValue): \(action.name) answer (providers.md §3.6)",
+                into: &observation)
+        return observation
+    }
 
-    /// The codes of §3.7 and §3.13 P2-18, with their HTTP statuses.
-    public static let catalog: ErrorCatalog = {
-        func p(_ code: String, _ message: String) -> ErrorCatalog.Entry {
-            .init(code, .P, message, httpStatus: 400, source: "providers.md §3.7")
+    /// `deeplink: yunoPaymentResult` and `call: verifyWebhook`.
+    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+        switch (kind, name) {
+        case (.deeplink, "yunoPaymentResult"):
+            return try YunoSDKResult.observe(parameters)
+        case (.call, "verifyWebhook"):
+            guard let signature = parameters["signature"]?.stringValue, let body = parameters["body"]?.stringValue,
+                let secret = parameters["secret"]?.stringValue
+            else {
+                throw ProviderError.invalidStep("'call: verifyWebhook' needs 'with: { signature, body, secret }' (x-hmac-signature, the raw body, the HMAC client secret)")
+            }
+            context.addSecret(secret)
+            let valid = YunoWebhookSignature.verify(signature: signature, body: Array(body.utf8), secret: secret)
+            let answer = Value.object(["valid": .bool(valid)])
+            return Observation(status: nil, body: answer, rawBody: JSONText.encode(answer))
+        default:
+            throw ProviderError.invalidStep("Yuno has no local \(kind.rawValue) action '\(name)'")
         }
-        return ErrorCatalog([
-            p("INVALID_REQUEST", "Invalid request"),
-            p("INVALID_PARAMETERS", "Invalid parameters"),
-            p("MISSING_PARAMETERS", "Missing parameters"),
-            p("INVALID_STATUS", "The payment's status does not allow this operation"),
-            p("COUNTRY_NOT_SUPPORTED", "Country not supported"),
-            p("CURRENCY_NOT_ALLOWED", "Currency not allowed"),
-            p("CUSTOMER_ID_DUPLICATED", "Customer id duplicated"),
-            p("INVALID_AMOUNT", "Invalid amount"),
-            p("INVALID_ACCOUNT_ID", "Account id is invalid"),
-            p("PAYMENT_NOT_FOUND", "Payment not found"),
-            p("CUSTOMER_NOT_FOUND", "Customer not found."),
-            p("CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive"),
-            .init("IDEMPOTENCY_DUPLICATED", .P, "Idempotency is duplicated.", httpStatus: 400, source: "providers.md §3.2, §3.13 P2-18"),
-            .init("REQUEST_IN_PROCESS", .P, "Request with the same idempotency is already in process. Try again in a few seconds.",
-                  httpStatus: 400, source: "providers.md §3.2, §3.13 P2-18"),
-            .init("INVALID_CREDENTIALS", .A, "Invalid credentials", httpStatus: 401, source: "providers.md §3.7, §3.13 P2-18"),
-            .init("INVALID_TOKEN", .P, "Invalid Token.", httpStatus: 401, source: "providers.md §3.7, §3.13 P1-12"),
-            .init("TOKEN_IN_USE", .P, "The token provided is currently being used in another request.", httpStatus: 401,
-                  source: "providers.md §3.7, §3.13 P1-12"),
-            .init("AUTHORIZATION_REQUIRED", .A, "The merchant has no authorization to use this API.", httpStatus: 403, source: "providers.md §3.7"),
-            .init("UNSUPPORTED_METHOD", .P, "Unsupported method", httpStatus: 405, source: "providers.md §3.7"),
-            .init("INTERNAL_ERROR", .S, "Internal error", httpStatus: 500, source: "providers.md §3.7"),
-            .init("REQUEST_TIMEOUT", .S, "Request timeout", httpStatus: 504, source: "providers.md §3.7"),
-        ])
-    }()
+    }
 }
