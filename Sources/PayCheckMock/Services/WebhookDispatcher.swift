@@ -172,10 +172,24 @@ public final class WebhookDispatcher: Sendable {
         return (headers, body.isEmpty ? Array("x".utf8) : Array(Self.flipped(text).utf8))
     }
 
-    /// `text` with its last character changed.
+    /// `text` with one letter or digit changed, the one nearest its middle (inside an encrypted value or a signature
+    /// rather than at an edge a parser might ignore).
     private static func flipped(_ text: String) -> String {
-        guard let last = text.last else { return "x" }
-        return String(text.dropLast()) + (last == "0" ? "1" : "0")
+        var scalars = Array(text.unicodeScalars)
+        let middle = scalars.count / 2
+        let order = scalars.indices.sorted { abs($0 - middle) < abs($1 - middle) }
+        guard let index = order.first(where: { scalars[$0].properties.isASCIIHexDigit || ("a"..."z").contains(scalars[$0]) || ("A"..."Z").contains(scalars[$0]) })
+        else { return text + "x" }
+        let scalar = scalars[index]
+        let next: Unicode.Scalar =
+            switch scalar {
+            case "9": "0"
+            case "z": "a"
+            case "Z": "A"
+            default: Unicode.Scalar(scalar.value + 1)!
+            }
+        scalars[index] = next
+        return String(String.UnicodeScalarView(scalars))
     }
 
     /// Every attempt so far, oldest first, optionally only those of `provider` and of `scope`.
