@@ -30,6 +30,26 @@ extension ControlRoutes {
         }
     }
 
+    /// Adds `GET /__paycheck/limits`: the host's bounds (``MockLimits``) and what each bounded store holds and has
+    /// evicted so far.
+    func registerLimits(on router: Router<BasicRequestContext>) {
+        let host = self.host
+        router.get(RouterPath(ControlAPI.path("limits"))) { _, _ in
+            let journal = host.journal.usage
+            let keyValue = host.keyValueStore.usage
+            let webhooks = host.webhooks.usage
+            return MockResponse.json(
+                .object([
+                    "limits": .object(host.limits.json.mapValues { .int($0) }),
+                    "usage": .object([
+                        "journal": .object(["entries": .int(journal.entries), "bytes": .int(journal.bytes), "evicted": .int(journal.evicted)]),
+                        "kv": .object(["entries": .int(keyValue.entries), "bytes": .int(keyValue.bytes), "evicted": .int(keyValue.evicted)]),
+                        "webhooks": .object(["entries": .int(webhooks.entries), "evicted": .int(webhooks.evicted)]),
+                    ]),
+                ]))
+        }
+    }
+
     /// Adds the fault-injection routes under `/__paycheck/faults`.
     func registerFaults(on router: Router<BasicRequestContext>) {
         let root = RouterPath("\(ControlPath.root)/faults")

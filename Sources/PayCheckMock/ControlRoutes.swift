@@ -24,6 +24,7 @@ struct ControlRoutes: Sendable {
         self.registerKeyValue(on: router)
         self.registerFaults(on: router)
         self.registerWebhooks(on: router)
+        self.registerLimits(on: router)
     }
 
     /// `GET /__paycheck/health`.
@@ -85,7 +86,7 @@ struct ControlRoutes: Sendable {
 
     /// The request body, already collected (and size-checked) by ``MockMiddleware``.
     static func body(of request: Request) async throws -> [UInt8] {
-        let buffer = try await request.body.collect(upTo: MockMiddleware.maximumBodyBytes)
+        let buffer = try await request.body.collect(upTo: .max)
         return Array(buffer.readableBytesView)
     }
 }

@@ -16,6 +16,8 @@ extension MockHost {
     ) -> some ApplicationProtocol {
         Application(
             responder: ConnectionFaultResponder(router: self.makeRouter().buildResponder()),
+            // Slow headers and idle keep-alive connections are closed after the idle timeout (MockLimits).
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(self.limits.idleTimeoutSeconds)))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "PayCheckMock"),
             onServerRunning: { [self] channel in
                 let boundPort = channel.localAddress?.port ?? port
@@ -47,11 +49,16 @@ extension MockHost {
         handleSignals: Bool = false,
         onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
-        let serviceGroup = ServiceGroup(
+        var configuration = ServiceGroupConfiguration(
             services: [self.makeApplication(host: host, port: port, onRunning: onRunning)],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: self.logger
         )
+        // A graceful shutdown waits for requests in flight at most this long, then cancels them (a client holding a
+        // half-sent body cannot keep the mock from exiting).
+        configuration.maximumGracefulShutdownDuration = .seconds(self.limits.shutdownGraceSeconds)
+        configuration.maximumCancellationDuration = .seconds(1)
+        let serviceGroup = ServiceGroup(configuration: configuration)
         let (cancellations, cancellation) = AsyncStream.makeStream(of: Void.self)
         // The server runs in its own task so that cancelling the caller does not cancel it outright
         // (which would drop connections mid-request and log errors); instead the caller's

@@ -31,8 +31,10 @@ public final class MockHost: Sendable {
     public let outbound: any OutboundHTTP
     /// The logger of the server.
     public let logger: Logger
+    /// What the host keeps and accepts.
+    public let limits: MockLimits
     /// The store behind `/__paycheck/kv`.
-    let keyValueStore = KeyValueStore()
+    let keyValueStore: KeyValueStore
     /// Pending faults injected through `/__paycheck/faults`.
     let faults: FaultRegistry
     /// Fires when the host starts shutting down, ending `delay` faults early.
@@ -49,14 +51,18 @@ public final class MockHost: Sendable {
     ///   - webhookTransport: Sends webhook attempts; defaults to ``OutboundWebhookTransport`` over `outbound`
     ///     (tests inject a fake receiver).
     ///   - policy: Who may drive the control API and where `outbound` may send; loopback only by default.
+    ///   - limits: What the host keeps and accepts (journal, key-value store, webhook log, bodies, timeouts).
     public init(
         providers: [any ProviderMock],
         clock: MockClock = MockClock(),
         logger: Logger? = nil,
         outbound: any OutboundHTTP = NoOutboundHTTP(),
         webhookTransport: (any WebhookTransport)? = nil,
-        policy: NetworkPolicy = NetworkPolicy()
+        policy: NetworkPolicy = NetworkPolicy(),
+        limits: MockLimits = MockLimits()
     ) {
+        self.limits = limits
+        self.keyValueStore = KeyValueStore(capacity: limits.keyValueEntries, byteCapacity: limits.keyValueBytes)
         let outbound = PolicedOutbound(base: outbound, policy: policy)
         self.outbound = outbound
         self.policy = policy
@@ -69,8 +75,8 @@ public final class MockHost: Sendable {
         self.scheduler = MockScheduler(scopes: self.clockScopes)
         self.webhooks = WebhookDispatcher(
             transport: webhookTransport ?? OutboundWebhookTransport(outbound: outbound), scheduler: self.scheduler,
-            scopes: self.clockScopes, faults: self.faults)
-        self.journal = RequestJournal()
+            scopes: self.clockScopes, maximumLogEntries: limits.webhookLogEntries, faults: self.faults)
+        self.journal = RequestJournal(capacity: limits.journalEntries, byteCapacity: limits.journalBytes)
         self.merchants = MockRegistry.referenceMerchants(
             for: providers, baseURL: { boundBaseURL.value }, outbound: outbound)
         self.logger =
@@ -110,7 +116,8 @@ public final class MockHost: Sendable {
             middleware: MockMiddleware(
                 clock: self.clock, journal: self.journal, faults: self.faults, shutdown: self.shutdown, policy: self.policy,
                 boundHost: { [boundBaseURL] in boundBaseURL.host }, secretFields: Self.secretFields(of: self.providers),
-                malformedBodies: Self.malformedBodies(of: self.providers)))
+                malformedBodies: Self.malformedBodies(of: self.providers), limits: self.limits,
+                errorAnswers: self.providers.flatMap { mock in mock.provider.mockBasePaths.map { (prefix: $0, mock: mock) } }))
         router.add(middleware: ClockScopeMiddleware(scopes: self.clockScopes))
         ControlRoutes(host: self).register(on: router)
         let environment = self.environment

@@ -10,8 +10,6 @@ struct MockMiddleware: RouterMiddleware {
     /// The request context of the host's router.
     typealias Context = BasicRequestContext
 
-    /// The largest request body accepted; larger bodies are answered with 413.
-    static let maximumBodyBytes = 2 * 1024 * 1024
     /// The response header that marks an injected connection reset for ``ConnectionFaultResponder``.
     static let resetMarkerHeader = HTTPFields.Element.Name("x-paycheck-fault")!
     /// The marker header's value for a connection reset.
@@ -34,6 +32,10 @@ struct MockMiddleware: RouterMiddleware {
     var secretFields: [(prefix: String, names: Set<String>)] = []
     /// Each provider's path prefixes with what a `malformed` fault answers there.
     var malformedBodies: [(prefix: String, body: MalformedBody)] = []
+    /// The body size limit and the body read timeout.
+    var limits = MockLimits()
+    /// Each provider's path prefixes with its mock, whose own error shape answers a refused body.
+    var errorAnswers: [(prefix: String, mock: any ProviderMock)] = []
 
     /// Handles one request; see the type's documentation.
     func handle(
@@ -54,15 +56,20 @@ struct MockMiddleware: RouterMiddleware {
         }
 
         let body: [UInt8]
-        do {
-            let buffer = try await request.collectBody(upTo: Self.maximumBodyBytes)
-            body = Array(buffer.readableBytesView)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+        switch await self.collectBody(of: &request) {
+        case .collected(let bytes):
+            body = bytes
+        case .tooLarge:
             if isJournaled { self.record(request, body: []) }
-            return MockResponse.error(
-                .contentTooLarge,
-                "request body of '\(request.method.rawValue) \(path)' exceeds the mock's limit of 2 MiB"
-            )
+            let bytes = self.limits.requestBodyBytes
+            let limit = bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes) bytes"
+            return self.refusal(413, "request body of '\(request.method.rawValue) \(path)' exceeds the mock's limit of \(limit)", path: path)
+        case .tooSlow:
+            if isJournaled { self.record(request, body: []) }
+            return self.refusal(
+                408, "request body of '\(request.method.rawValue) \(path)' did not arrive within \(self.limits.bodyReadTimeoutSeconds)s", path: path)
+        case .broken:
+            return self.refusal(400, "request body of '\(request.method.rawValue) \(path)' could not be read", path: path)
         }
         if isJournaled { self.record(request, body: body) }
 
@@ -193,6 +200,52 @@ struct MockMiddleware: RouterMiddleware {
                     try await writer.finish(nil)
                 })
         }
+    }
+
+    /// How reading a request body ended.
+    private enum BodyRead {
+        case collected([UInt8])
+        case tooLarge
+        case tooSlow
+        case broken
+    }
+
+    /// Reads the whole body (so routes can read it again), within the size limit and the body read timeout.
+    private func collectBody(of request: inout Request) async -> BodyRead {
+        let limit = self.limits.requestBodyBytes
+        let seconds = self.limits.bodyReadTimeoutSeconds
+        let stream = request.body
+        let outcome: Result<ByteBuffer, any Error>? = await withTaskGroup(of: Result<ByteBuffer, any Error>?.self) { group in
+            group.addTask {
+                do { return .success(try await stream.collect(upTo: limit)) } catch { return .failure(error) }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case .success(let buffer)?:
+            request.body = RequestBody(buffer: buffer)
+            return .collected(Array(buffer.readableBytesView))
+        case .failure(let error as any HTTPResponseError)? where error.status == .contentTooLarge:
+            return .tooLarge
+        case .failure?:
+            return .broken
+        case nil:
+            return .tooSlow
+        }
+    }
+
+    /// A refusal before routing: in the provider's own error shape on its routes, the host's elsewhere.
+    private func refusal(_ status: Int, _ message: String, path: String) -> Response {
+        if let owner = self.errorAnswers.first(where: { path == $0.prefix || path.hasPrefix($0.prefix + "/") }) {
+            return owner.mock.errorAnswer(status: status, message: message, now: self.clock.now()).response
+        }
+        return MockResponse.error(HTTPResponse.Status(code: status), message)
     }
 
     /// The `Host` header, for requests whose authority was not lifted out of the fields.

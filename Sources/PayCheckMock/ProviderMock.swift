@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PayCheckCore
 import PayCheckProviders
@@ -26,11 +27,20 @@ public protocol ProviderMock: Sendable {
 
     /// What a `malformed` fault answers on this provider's routes (a default extension answers cut JSON).
     var malformedBody: MalformedBody { get }
+
+    /// The provider's own error answer for a request the host refuses before routing it (a body over the size
+    /// limit: 413, or too slow to arrive: 408); `now` is mock time. The default is the host's `{"error": …}`.
+    func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData
 }
 
 extension ProviderMock {
     /// The provider id: the URL prefix and the name in `/__paycheck/health`.
     public var id: String { provider.id }
+
+    /// The host's generic `{"error": message}`.
+    public func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
+        HTTPResponseData.json(status: status, JSONText.encode(.object(["error": .string(message)])))
+    }
 
     /// What a `malformed` fault answers on this provider's routes: by default a JSON body cut short.
     public var malformedBody: MalformedBody { MalformedBody(contentType: "application/json", body: #"{"truncated": "#) }

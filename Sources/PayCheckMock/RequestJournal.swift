@@ -3,55 +3,85 @@ import Synchronization
 
 /// A bounded, thread-safe log of the requests the mock host received, oldest first.
 ///
-/// When full, the oldest entry is dropped for each new one (a ring buffer), so recording stays O(1).
+/// It keeps at most ``capacity`` requests and ``byteCapacity`` bytes; past either bound the oldest records are
+/// evicted (and counted in ``evicted``), so recording stays amortised O(1) and memory stays bounded.
 public final class RequestJournal: Sendable {
-    /// Ring-buffer storage guarded by the mutex.
+    /// Storage guarded by the mutex.
     private struct Storage {
-        /// Stored records; at most `capacity` of them.
+        /// Stored records from `start` on; the slots before `start` were evicted and are compacted away.
         var items: [RecordedRequest] = []
-        /// Index of the oldest record once `items` is full.
+        /// Index of the oldest kept record.
         var start = 0
+        /// Bytes of the kept records.
+        var bytes = 0
+        /// Records evicted so far.
+        var evicted = 0
     }
 
-    /// The number of records kept; older ones are discarded.
+    /// The number of records kept; older ones are evicted.
     public let capacity: Int
-    /// The guarded ring buffer.
+    /// The bytes kept; older records are evicted.
+    public let byteCapacity: Int
+    /// The guarded storage.
     private let storage = Mutex(Storage())
 
-    /// Creates an empty journal that keeps the last `capacity` requests (at least one).
-    public init(capacity: Int = 10_000) {
+    /// Creates an empty journal that keeps the last `capacity` requests (at least one) and at most `byteCapacity`
+    /// bytes of them (a single larger record is still kept, alone).
+    public init(capacity: Int = 10_000, byteCapacity: Int = 32 * 1024 * 1024) {
         self.capacity = max(1, capacity)
+        self.byteCapacity = max(1, byteCapacity)
     }
 
-    /// Appends `request`, dropping the oldest record when the journal is full.
+    /// Appends `request`, evicting the oldest records past the bounds.
     public func record(_ request: RecordedRequest) {
-        let capacity = self.capacity
+        let (capacity, byteCapacity) = (self.capacity, self.byteCapacity)
+        let size = request.byteSize
         self.storage.withLock { storage in
-            if storage.items.count < capacity {
-                storage.items.append(request)
-            } else {
-                storage.items[storage.start] = request
-                storage.start = (storage.start + 1) % capacity
+            storage.items.append(request)
+            storage.bytes += size
+            while storage.items.count - storage.start > capacity
+                || (storage.bytes > byteCapacity && storage.items.count - storage.start > 1)
+            {
+                storage.bytes -= storage.items[storage.start].byteSize
+                storage.start += 1
+                storage.evicted += 1
+            }
+            if storage.start > 1024, storage.start * 2 > storage.items.count {
+                storage.items.removeFirst(storage.start)
+                storage.start = 0
             }
         }
     }
 
     /// Returns the kept records, oldest first, whose path starts with `pathPrefix` (all when empty).
     public func entries(pathPrefix: String = "") -> [RecordedRequest] {
-        let ordered = self.storage.withLock { storage in
-            Array(storage.items[storage.start...] + storage.items[..<storage.start])
-        }
+        let ordered = self.storage.withLock { Array($0.items[$0.start...]) }
         guard !pathPrefix.isEmpty else { return ordered }
         return ordered.filter { $0.path.hasPrefix(pathPrefix) }
     }
 
     /// The number of records kept.
     public var count: Int {
-        self.storage.withLock { $0.items.count }
+        self.storage.withLock { $0.items.count - $0.start }
     }
 
-    /// Removes every record.
+    /// The bytes kept and the records evicted so far.
+    public var usage: (entries: Int, bytes: Int, evicted: Int) {
+        self.storage.withLock { ($0.items.count - $0.start, $0.bytes, $0.evicted) }
+    }
+
+    /// Removes every record (the eviction count stays).
     public func clear() {
-        self.storage.withLock { $0 = Storage() }
+        self.storage.withLock { storage in
+            storage = Storage(evicted: storage.evicted)
+        }
+    }
+}
+
+extension RecordedRequest {
+    /// What the record holds, roughly in bytes: body, headers, path and query.
+    var byteSize: Int {
+        self.body.utf8.count + self.path.utf8.count + self.query.utf8.count
+            + self.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 }

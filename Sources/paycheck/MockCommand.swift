@@ -31,6 +31,9 @@ struct MockCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A host notifications and webhooks may be sent to besides loopback (repeatable).")
     var allowNotifyHost: [String] = []
 
+    @OptionGroup(title: "Limits (what the mock keeps and accepts; GET /__paycheck/limits shows them with what was evicted)")
+    var limits: MockLimitOptions
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard NetworkPolicy.isLoopback(host) || allowRemote else {
@@ -47,10 +50,13 @@ struct MockCommand: AsyncParsableCommand {
         let remote = !NetworkPolicy.isLoopback(host)
         let token = remote ? Self.newToken() : nil
         let policy = NetworkPolicy(controlToken: token, allowedHostNames: allowHost, notifyHosts: allowNotifyHost)
+        let limits = self.limits.limits
         do {
             // Webhooks (e.g. PlacetoPay's notification) go out through a real HTTP client.
             try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
-                let mock = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client), policy: policy)
+                let mock = MockHost(
+                    providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client), policy: policy,
+                    limits: limits)
                 try await mock.run(host: bindHost, port: port, handleSignals: true) { bound in
                     let base = "http://\(bindHost):\(bound)"
                     var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)\(ControlAPI.root)/"]
@@ -88,5 +94,54 @@ extension String {
     /// The string left-padded with zeros to `width` characters.
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - self.count)) + self
+    }
+}
+
+/// `paycheck mock`'s limit options, each defaulting to ``MockLimits``.
+struct MockLimitOptions: ParsableArguments {
+    private static let defaults = MockLimits()
+
+    @Option(name: .long, help: "Requests the journal keeps (the oldest are evicted).")
+    var journalEntries = defaults.journalEntries
+    @Option(name: .long, help: "Bytes of requests the journal keeps.")
+    var journalBytes = defaults.journalBytes
+    @Option(name: .long, help: "Values the /__paycheck/kv store keeps.")
+    var kvEntries = defaults.keyValueEntries
+    @Option(name: .long, help: "Bytes of JSON the /__paycheck/kv store keeps.")
+    var kvBytes = defaults.keyValueBytes
+    @Option(name: .long, help: "Webhook attempts the webhook log keeps.")
+    var webhookLogEntries = defaults.webhookLogEntries
+    @Option(name: .long, help: "The largest request body accepted (413 in the provider's error shape above it).")
+    var maxBodyBytes = defaults.requestBodyBytes
+    @Option(name: .long, help: "Seconds before an idle or slow-header connection is closed.")
+    var idleTimeout = defaults.idleTimeoutSeconds
+    @Option(name: .long, help: "Seconds a request body may take to arrive (408 after).")
+    var bodyTimeout = defaults.bodyReadTimeoutSeconds
+    @Option(name: .long, help: "Seconds Ctrl-C/SIGTERM waits for requests in flight before closing them.")
+    var shutdownGrace = defaults.shutdownGraceSeconds
+
+    func validate() throws {
+        let values = [
+            ("--journal-entries", journalEntries), ("--journal-bytes", journalBytes), ("--kv-entries", kvEntries),
+            ("--kv-bytes", kvBytes), ("--webhook-log-entries", webhookLogEntries), ("--max-body-bytes", maxBodyBytes),
+            ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout),
+        ]
+        for (flag, value) in values where value < 1 { throw ValidationError("\(flag) must be at least 1, got \(value)") }
+        if shutdownGrace < 0 { throw ValidationError("--shutdown-grace must not be negative, got \(shutdownGrace)") }
+    }
+
+    /// The limits these options give.
+    var limits: MockLimits {
+        var limits = MockLimits()
+        limits.journalEntries = journalEntries
+        limits.journalBytes = journalBytes
+        limits.keyValueEntries = kvEntries
+        limits.keyValueBytes = kvBytes
+        limits.webhookLogEntries = webhookLogEntries
+        limits.requestBodyBytes = maxBodyBytes
+        limits.idleTimeoutSeconds = idleTimeout
+        limits.bodyReadTimeoutSeconds = bodyTimeout
+        limits.shutdownGraceSeconds = shutdownGrace
+        return limits
     }
 }

@@ -38,6 +38,8 @@ public final class WebhookDispatcher: Sendable {
         var nextDelivery = 1
         /// Incremented by ``reset()``.
         var generation = 0
+        /// Log entries dropped past ``maximumLogEntries``.
+        var evicted = 0
         /// Per provider, a delivery held back by an `outOfOrder` fault until the provider's next one was sent.
         var held: [String: Delivery] = [:]
         /// Per provider, the last webhook sent, which a `replay` fault sends again.
@@ -201,11 +203,16 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
+    /// The attempts logged and the attempts dropped from the log so far.
+    public var usage: (entries: Int, evicted: Int) {
+        self.state.withLock { ($0.log.count, $0.evicted) }
+    }
+
     /// Clears the log and forgets pending retries (their jobs are dropped by the host's scheduler reset; a retry
     /// that is running finishes but is neither logged nor retried).
     public func reset() {
         self.state.withLock { state in
-            state = State(generation: state.generation + 1)
+            state = State(generation: state.generation + 1, evicted: state.evicted)
         }
     }
 
@@ -246,6 +253,7 @@ public final class WebhookDispatcher: Sendable {
             guard state.generation == delivery.generation else { return false }
             state.log.append(record)
             if state.log.count > self.maximumLogEntries {
+                state.evicted += state.log.count - self.maximumLogEntries
                 state.log.removeFirst(state.log.count - self.maximumLogEntries)
             }
             return true
