@@ -62,6 +62,7 @@ public final class MockHost: Sendable {
         limits: MockLimits = MockLimits()
     ) {
         self.limits = limits
+        for provider in providers { provider.apply(limits) }
         self.keyValueStore = KeyValueStore(capacity: limits.keyValueEntries, byteCapacity: limits.keyValueBytes)
         let outbound = PolicedOutbound(base: outbound, policy: policy)
         self.outbound = outbound

@@ -11,6 +11,8 @@ public struct MockLimits: Sendable, Equatable {
     public var keyValueEntries = 10_000
     /// Bytes of JSON the key-value store keeps.
     public var keyValueBytes = 32 * 1024 * 1024
+    /// Resources (sessions, payments) each provider mock keeps; the oldest are evicted past it.
+    public var providerResources = 10_000
     /// Webhook attempts the webhook log keeps.
     public var webhookLogEntries = 10_000
     /// The largest request body accepted; a larger one is answered 413 in the provider's own error shape.
@@ -30,7 +32,7 @@ public struct MockLimits: Sendable, Equatable {
         [
             "journalEntries": self.journalEntries, "journalBytes": self.journalBytes,
             "keyValueEntries": self.keyValueEntries, "keyValueBytes": self.keyValueBytes,
-            "webhookLogEntries": self.webhookLogEntries, "requestBodyBytes": self.requestBodyBytes,
+            "webhookLogEntries": self.webhookLogEntries, "providerResources": self.providerResources, "requestBodyBytes": self.requestBodyBytes,
             "idleTimeoutSeconds": self.idleTimeoutSeconds, "bodyReadTimeoutSeconds": self.bodyReadTimeoutSeconds,
             "shutdownGraceSeconds": self.shutdownGraceSeconds,
         ]

@@ -31,11 +31,23 @@ public protocol ProviderMock: Sendable {
     /// The provider's own error answer for a request the host refuses before routing it (a body over the size
     /// limit: 413, or too slow to arrive: 408); `now` is mock time. The default is the host's `{"error": …}`.
     func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData
+
+    /// Applies the host's limits (the state store's capacity); the default does nothing.
+    func apply(_ limits: MockLimits)
+
+    /// The resources the mock's state holds and has evicted, for `GET /__paycheck/limits`; `nil` when unbounded.
+    var stateUsage: (entries: Int, evicted: Int)? { get }
 }
 
 extension ProviderMock {
     /// The provider id: the URL prefix and the name in `/__paycheck/health`.
     public var id: String { provider.id }
+
+    /// Nothing to apply.
+    public func apply(_ limits: MockLimits) {}
+
+    /// Not bounded.
+    public var stateUsage: (entries: Int, evicted: Int)? { nil }
 
     /// The host's generic `{"error": message}`.
     public func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {

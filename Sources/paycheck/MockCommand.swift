@@ -109,6 +109,8 @@ struct MockLimitOptions: ParsableArguments {
     var kvEntries = defaults.keyValueEntries
     @Option(name: .long, help: "Bytes of JSON the /__paycheck/kv store keeps.")
     var kvBytes = defaults.keyValueBytes
+    @Option(name: .long, help: "Sessions or payments each provider mock keeps (the oldest are evicted).")
+    var providerResources = defaults.providerResources
     @Option(name: .long, help: "Webhook attempts the webhook log keeps.")
     var webhookLogEntries = defaults.webhookLogEntries
     @Option(name: .long, help: "The largest request body accepted (413 in the provider's error shape above it).")
@@ -124,7 +126,7 @@ struct MockLimitOptions: ParsableArguments {
         let values = [
             ("--journal-entries", journalEntries), ("--journal-bytes", journalBytes), ("--kv-entries", kvEntries),
             ("--kv-bytes", kvBytes), ("--webhook-log-entries", webhookLogEntries), ("--max-body-bytes", maxBodyBytes),
-            ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout),
+            ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout), ("--provider-resources", providerResources),
         ]
         for (flag, value) in values where value < 1 { throw ValidationError("\(flag) must be at least 1, got \(value)") }
         if shutdownGrace < 0 { throw ValidationError("--shutdown-grace must not be negative, got \(shutdownGrace)") }
@@ -138,6 +140,7 @@ struct MockLimitOptions: ParsableArguments {
         limits.keyValueEntries = kvEntries
         limits.keyValueBytes = kvBytes
         limits.webhookLogEntries = webhookLogEntries
+        limits.providerResources = providerResources
         limits.requestBodyBytes = maxBodyBytes
         limits.idleTimeoutSeconds = idleTimeout
         limits.bodyReadTimeoutSeconds = bodyTimeout

@@ -69,4 +69,29 @@ struct MockLimitsTests {
             #expect(control.status == .contentTooLarge && control.errorMessage?.contains("exceeds the mock's limit") == true)
         }
     }
+
+    @Test("each provider mock keeps at most providerResources sessions or payments, evicting the oldest")
+    func providerStateBounds() async throws {
+        var limits = MockLimits()
+        limits.providerResources = 2
+        let host = MockHost(providers: MockRegistry.builtIn, clock: fixedClock(), limits: limits)
+        let key = "Bearer test_PayCheckMollieMockKey0123456789ab"
+        try await withRouter(host) { client in
+            var ids: [String] = []
+            for _ in 0..<3 {
+                let headers: HTTPFields = [.authorization: key, .contentType: "application/json"]
+                let created = try await client.send(
+                    .post, "/mollie/v2/payments",
+                    body: #"{"amount":{"currency":"EUR","value":"1.00"},"description":"bounded","redirectUrl":"https://m.test/r"}"#,
+                    headers: headers)
+                ids.append(try #require(created.object()["id"] as? String))
+            }
+            let headers: HTTPFields = [.authorization: key]
+            #expect(try await client.send(.get, "/mollie/v2/payments/\(ids[0])", headers: headers).status == .notFound)
+            #expect(try await client.send(.get, "/mollie/v2/payments/\(ids[2])", headers: headers).status == .ok)
+            let usage = try await client.send(.get, "/__paycheck/limits").object()
+            let mollie = ((usage["usage"] as? [String: Any])?["providers"] as? [String: Any])?["mollie"] as? [String: Any]
+            #expect(mollie?["entries"] as? Int == 2 && mollie?["evicted"] as? Int == 1)
+        }
+    }
 }

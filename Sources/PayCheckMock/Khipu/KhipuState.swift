@@ -37,6 +37,9 @@ struct KhipuState: Sendable {
     var account = Account()
     var payments: [String: KhipuPayment] = [:]
     var byToken: [String: String] = [:]
+    /// Payment ids, oldest first (for eviction past the store's capacity); from `oldest` on.
+    var creationOrder: [String] = []
+    var oldest = 0
     /// Notification attempts, oldest first: `{payment_id, url, attempt, status, error, api_version}`.
     var deliveries: [Value] = []
     let random: @Sendable () -> UInt64
@@ -61,6 +64,7 @@ struct KhipuState: Sendable {
             id: id, apiVersion: apiVersion, fields: fields, amount: amount, createdAt: now, expiresAt: expiresAt, notificationToken: token)
         payments[id] = payment
         byToken[token] = id
+        creationOrder.append(id)
         return payment
     }
 

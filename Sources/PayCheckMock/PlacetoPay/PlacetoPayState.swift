@@ -28,6 +28,8 @@ struct PlacetoPayState: Sendable {
     var unscheduledWakeUps: [(requestId: Int, at: Date)] = []
     /// The next `requestId`; ids start at 1 per mock instance.
     var nextRequestId = 1
+    /// The oldest `requestId` that may still be stored (eviction moves it on).
+    var oldestRequestId = 1
     /// The next `internalReference`.
     var nextInternalReference = 100_001
     /// The source of random bits for process URLs and tokens.

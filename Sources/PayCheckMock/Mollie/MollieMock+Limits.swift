@@ -1,0 +1,24 @@
+extension MollieState: BoundedState {
+    /// Payments.
+    var resourceCount: Int { self.payments.count }
+
+    /// Removes the oldest payment (lists are built from `order`, so it leaves them too).
+    mutating func evictOldest() -> Bool {
+        while !self.order.isEmpty {
+            let id = self.order.removeFirst()
+            if self.payments.removeValue(forKey: id) != nil { return true }
+        }
+        return false
+    }
+}
+
+extension MollieMock {
+    /// Keeps at most `providerResources` payments.
+    public func apply(_ limits: MockLimits) { self.store.capacity = limits.providerResources }
+
+    /// Payments held and evicted.
+    public var stateUsage: (entries: Int, evicted: Int)? {
+        let usage = self.store.usage
+        return (usage.entries ?? 0, usage.evicted)
+    }
+}
