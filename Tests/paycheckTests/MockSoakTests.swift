@@ -111,7 +111,8 @@ struct MockSoakTests {
         process.waitUntilExit()
         let took = Date().timeIntervalSince(began)
         print("shutdown with \(sockets.count) half-open clients took \(String(format: "%.2f", took))s")
-        #expect(took < 4, "the mock took \(took)s to exit with half-sent requests open")
+        // The grace (1 s) plus the cancellation bound (1 s), with room for a loaded machine; measured 1.0 s idle.
+        #expect(took < 6, "the mock took \(took)s to exit with half-sent requests open")
     }
 
     /// A TCP connection to 127.0.0.1:`port`, or nil.
