@@ -138,8 +138,7 @@ struct KhipuAPIRoutes: Sendable {
     static func refund(_ context: KhipuContext, _ call: Call) throws -> Value {
         var amount: Double?
         if let text = call.parameters["amount"], !text.isEmpty {
-            guard let value = KhipuCreateRequest.amount(text) else { throw KhipuFailure.invalid("amount", "Monto inválido") }
-            amount = value
+            amount = try KhipuCreateRequest.checkedAmount(text, currency: nil)
         }
         return try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
             let answer = try state.refund(call.id, amount: amount, apiVersion: call.apiVersion, now: call.now)
@@ -165,7 +164,7 @@ struct KhipuAPIRoutes: Sendable {
         for key in ["payer_email", "bank_id", "amount", "currency"] where (call.parameters[key] ?? "").isEmpty {
             throw KhipuFailure.invalid(key, "El parámetro \(key) es obligatorio")
         }
-        guard let amount = KhipuCreateRequest.amount(call.parameters["amount"] ?? "") else { throw KhipuFailure.invalid("amount", "Monto inválido") }
+        let amount = try KhipuCreateRequest.checkedAmount(call.parameters["amount"] ?? "", currency: call.parameters["currency"])
         let limit = 5_000_000.0
         return .object([
             "result": .string(amount > limit ? "max_amount_exceeded" : "ok"), "max_amount": Value(number: limit),

@@ -147,10 +147,10 @@ struct KhipuState: Sendable {
             throw KhipuFailure.invalid("amount", "El monto no se puede indicar en una devolución total")
         }
         if type == "partial" {
-            guard let text = parameters["amount"], let value = KhipuCreateRequest.amount(text) else {
+            guard let text = parameters["amount"], !text.isEmpty else {
                 throw KhipuFailure.invalid("amount", "Un reembolso parcial necesita un monto válido")
             }
-            amount = value
+            amount = try KhipuCreateRequest.checkedAmount(text, currency: payment.fields["currency"])
         }
         let value = amount ?? (payment.amount - payment.refunded)
         // Choice: a refund larger than the wallet's balance is refused (the spec says refunds go on while the wallet

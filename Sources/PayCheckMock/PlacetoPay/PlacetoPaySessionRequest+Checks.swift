@@ -24,8 +24,10 @@ extension PlacetoPaySessionRequest {
     }
 
     /// `amount.taxes[].kind` and `amount.details[].kind` from the documented enumerations (OpenAPI `Taxes`,
-    /// `Details`), each with a numeric `amount`.
-    static func checkAmountItems(_ amount: [String: Value], check: PlacetoPayFieldCheck) throws(PlacetoPayFailure) {
+    /// `Details`), each with an `amount` (and a tax's optional `base`) of 0 or more in the payment's currency.
+    static func checkAmountItems(
+        _ amount: [String: Value], currency: String, check: PlacetoPayFieldCheck
+    ) throws(PlacetoPayFailure) {
         for (key, kinds) in [("taxes", Self.taxKinds), ("details", Self.detailKinds)] {
             guard let value = amount[key], value != .null else { continue }
             guard let items = value.arrayValue else {
@@ -39,8 +41,12 @@ extension PlacetoPaySessionRequest {
                     throw check.fail(
                         "The \(path).kind field must be one of \(kinds.sorted().joined(separator: ", ")), got \(Self.quoted(kind))")
                 }
-                guard object["amount"]?.numberValue != nil else {
+                guard let lineAmount = object["amount"], lineAmount != .null else {
                     throw check.fail("The \(path).amount field must be a number")
+                }
+                try check.amount(lineAmount, "\(path).amount", currency: currency, allowsZero: true)
+                if let base = object["base"], base != .null {
+                    try check.amount(base, "\(path).base", currency: currency, allowsZero: true)
                 }
             }
         }

@@ -39,8 +39,7 @@ extension YunoState {
             let left = payment.captured - payment.refunded
             var amount = left
             if let given = body["amount"], given != .null {
-                guard let number = given["value"]?.numberValue ?? given.numberValue else { throw .invalid() }
-                amount = number
+                amount = try Self.amountValue(given.objectValue == nil ? given : given["value"] ?? .null)
             }
             guard amount > 0, amount <= left + 1e-9 else { throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount") }
             payment.previousSubStatus = payment.subStatus

@@ -118,13 +118,29 @@ struct YunoState: Sendable {
         return account
     }
 
-    /// `{currency (3), value (number, multiple of 0.0001)}` (§3.4, §3.13 P2-17).
+    /// `{currency (3), value}` (§3.4, §3.13 P2-17): a malformed object is `INVALID_REQUEST`, a bad value
+    /// ``amountValue(_:)``'s `INVALID_AMOUNT`.
     static func amount(_ value: Value?) throws(YunoFailure) -> (currency: String, value: Double) {
         guard let object = value?.objectValue, let currency = object["currency"]?.stringValue, currency.count == 3,
-            let number = object["value"]?.numberValue ?? object["value"]?.stringValue.flatMap(Double.init), number >= 0,
-            abs((number * 10000).rounded() - number * 10000) < 1e-6
+            let given = object["value"], given != .null
         else { throw .invalid() }
-        return (currency, number)
+        return (currency, try amountValue(given))
+    }
+
+    /// The most digits before the point of an amount. Yuno documents none (§3.13 P2-17); 12 is the mock's choice
+    /// (docs/providers/yuno.md).
+    static let maxAmountDigits = AmountRule.defaultIntegerDigits
+
+    /// The one check of every Yuno amount value (sessions, payments, refunds, captures): a finite number (or numeric
+    /// string) of 0 or more — 0 is a card verification (§3.6 `VERIFIED`) — that is a multiple of 0.0001, i.e. at most
+    /// 4 decimals (§3.13 P2-17), with at most ``maxAmountDigits`` digits before the point; else 400
+    /// `INVALID_AMOUNT` "Invalid amount" (§3.7), so `1e308` and `1e-300` are refused.
+    static func amountValue(_ value: Value) throws(YunoFailure) -> Double {
+        let rule = AmountRule(maxIntegerDigits: Self.maxAmountDigits, maxFractionDigits: 4, allowsZero: true)
+        guard rule.check(value) == nil, let number = value.numberValue else {
+            throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount")
+        }
+        return number
     }
 
     /// `POST /customers` → 201 (§3.13 P1-10): duplicate `merchant_customer_id` → `CUSTOMER_ID_DUPLICATED`.
@@ -293,6 +309,10 @@ struct YunoState: Sendable {
         guard let country = body["country"]?.stringValue, countries.contains(country) else { throw .invalid() }
         _ = try amount(body["amount"])
         guard let method = body["payment_method"]?.objectValue else { throw .invalid() }
+        // Card `installments`: 1–50 (§3.13 P2-17).
+        if let installments = method["detail"]?["card"]?["installments"], installments != .null {
+            guard let count = installments.wholeNumber, (1...50).contains(count) else { throw .invalid() }
+        }
         let workflow = try optionalText(body, "workflow", 1...32) ?? "SDK_CHECKOUT"
         guard ["SDK_CHECKOUT", "CHECKOUT", "REDIRECT", "DIRECT", "SDK_SEAMLESS"].contains(workflow) else { throw .invalid() }
         if workflow == "SDK_CHECKOUT" || workflow == "SDK_SEAMLESS" || workflow == "CHECKOUT" {
