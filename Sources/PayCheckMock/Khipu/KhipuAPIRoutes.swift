@@ -141,6 +141,10 @@ struct KhipuAPIRoutes: Sendable {
             amount = try KhipuCreateRequest.checkedAmount(text, currency: nil)
         }
         return try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
+            // The payment's currency decides the decimals (none in CLP, §2.12 B15).
+            if let text = call.parameters["amount"], !text.isEmpty, let currency = state.payments[call.id]?.fields["currency"] {
+                amount = try KhipuCreateRequest.checkedAmount(text, currency: currency)
+            }
             let answer = try state.refund(call.id, amount: amount, apiVersion: call.apiVersion, now: call.now)
             return .object(["message": answer["message"] ?? .null])
         }

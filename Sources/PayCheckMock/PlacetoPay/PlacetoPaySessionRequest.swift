@@ -237,5 +237,10 @@ struct PlacetoPaySessionRequest: Sendable {
         if type == "FIXED", autopay["amount"] == nil || autopay["amount"] == .null {
             throw check.fail("The autopay.amount field is required for a FIXED recurrence")
         }
+        // `autopay.amount` is an `Amount` {currency, total} (OpenAPI `AutopayRequest`): its total is checked like a
+        // payment's.
+        if let amount = autopay["amount"]?.objectValue, let total = amount["total"], total != .null {
+            try check.amount(total, "autopay.amount.total", currency: amount["currency"]?.stringValue ?? "")
+        }
     }
 }
