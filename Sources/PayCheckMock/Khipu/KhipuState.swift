@@ -24,6 +24,9 @@ struct KhipuState: Sendable {
         var refundWallet = true
         /// The wallet's balance in CLP (choice: the docs publish no starting value); each refund draws on it.
         var refundWalletBalance = 1_000_000.0
+        /// The most digits before the point of an amount: khipu publishes no bound (§2.4); 12 by default, a choice
+        /// (`mock: account {maxAmountDigits}`).
+        var maxAmountDigits = AmountRule.defaultIntegerDigits
     }
 
     /// A notification to send.
@@ -150,7 +153,7 @@ struct KhipuState: Sendable {
             guard let text = parameters["amount"], !text.isEmpty else {
                 throw KhipuFailure.invalid("amount", "Un reembolso parcial necesita un monto válido")
             }
-            amount = try KhipuCreateRequest.checkedAmount(text, currency: payment.fields["currency"])
+            amount = try KhipuCreateRequest.checkedAmount(text, currency: payment.fields["currency"], maxDigits: account.maxAmountDigits)
         }
         let value = amount ?? (payment.amount - payment.refunded)
         // Choice: a refund larger than the wallet's balance is refused (the spec says refunds go on while the wallet
