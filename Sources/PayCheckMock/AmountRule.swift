@@ -112,7 +112,8 @@ struct DecimalText: Sendable, Equatable {
     /// Decimals as written (`10.50` has 2).
     var writtenFractionDigits: Int
 
-    /// Reads `text`; `nil` when it is not a plain or exponent-notation decimal (no spaces, no thousands separators).
+    /// Reads `text`; `nil` when it is not a plain or exponent-notation decimal with a digit on each side of the point
+    /// (no `.5`, no `5.`, no spaces, no thousands separators).
     init?(_ text: String) {
         var bytes = Array(text.utf8)[...]
         guard !bytes.isEmpty else { return nil }
@@ -125,8 +126,7 @@ struct DecimalText: Sendable, Equatable {
         let point = mantissa.firstIndex(of: UInt8(ascii: "."))
         let whole = mantissa[..<(point ?? mantissa.endIndex)]
         let fraction = point.map { mantissa[mantissa.index(after: $0)...] } ?? []
-        guard !whole.isEmpty || !fraction.isEmpty, whole.allSatisfy(isDigit), fraction.allSatisfy(isDigit),
-            point == nil || !fraction.isEmpty
+        guard !whole.isEmpty, whole.allSatisfy(isDigit), fraction.allSatisfy(isDigit), point == nil || !fraction.isEmpty
         else { return nil }
         var exponent = 0
         self.hasExponent = mantissaEnd != bytes.endIndex

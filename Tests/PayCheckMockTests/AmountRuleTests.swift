@@ -20,7 +20,7 @@ struct AmountRuleTests {
         #expect(decimal.writtenFractionDigits == written)
     }
 
-    @Test("text that is no decimal is not read", arguments: ["", "-", ".", "1.", "1,000", "1 000", "0x10", "1e", "e5", "١٢", "1.2.3"])
+    @Test("text that is no decimal is not read", arguments: ["", "-", ".", "1.", ".5", "1,000", "1 000", "0x10", "1e", "e5", "١٢", "1.2.3"])
     func refusesNonDecimals(text: String) {
         #expect(DecimalText(text) == nil)
     }

@@ -95,10 +95,10 @@ extension PlacetoPayState {
             site.settlementDelay = seconds
         }
         if let value = json["maxAmountDigits"] {
-            guard let digits = value.wholeNumber, (1...30).contains(digits) else {
+            guard let digits = value.wholeNumber, (1...18).contains(digits) else {
                 throw MockHTTPError(
                     .badRequest,
-                    "'maxAmountDigits' must be a whole number from 1 to 30, got \(MockHTTPError.quoted(value.displayText))")
+                    "'maxAmountDigits' must be a whole number from 1 to 18, got \(MockHTTPError.quoted(value.displayText))")
             }
             site.maxAmountDigits = digits
         }

@@ -39,7 +39,9 @@ extension YunoState {
             let left = payment.captured - payment.refunded
             var amount = left
             if let given = body["amount"], given != .null {
-                amount = try Self.amountValue(given.objectValue == nil ? given : given["value"] ?? .null, maxDigits: gateway.maxAmountDigits)
+                // A bare number or `{currency, value}`; an object without a value is malformed.
+                guard let value = given.objectValue == nil ? given : given["value"], value != .null else { throw .invalid() }
+                amount = try Self.amountValue(value, maxDigits: gateway.maxAmountDigits)
             }
             guard amount > 0, amount <= left + 1e-9 else { throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount") }
             payment.previousSubStatus = payment.subStatus
