@@ -52,6 +52,33 @@ extension PlacetoPaySessionRequest {
         }
     }
 
+    /// `payment.recurring` (§1.4, OpenAPI `Recurring`): `periodicity` D, M or Y; `interval` a whole number of at least
+    /// 1; `maxPeriods` -1 (unlimited) or at least 1. The upper bound of both is the mock's choice (9999).
+    static func checkRecurring(_ value: Value?, _ path: String, check: PlacetoPayFieldCheck) throws(PlacetoPayFailure) {
+        guard let value, value != .null else { return }
+        let recurring = try check.object(value, path)
+        let periodicity = try check.string(recurring, "periodicity", in: path, required: true, maxLength: 1) ?? ""
+        guard ["D", "M", "Y"].contains(periodicity) else {
+            throw check.fail("The \(path).periodicity field must be D, M or Y, got \(Self.quoted(periodicity))")
+        }
+        try Self.checkCount(recurring["interval"], "\(path).interval", allowsUnlimited: false, required: true, check: check)
+        try Self.checkCount(recurring["maxPeriods"], "\(path).maxPeriods", allowsUnlimited: true, required: false, check: check)
+    }
+
+    /// A count such as `interval` or `maxPeriods`: a whole number from 1 to 9999, or -1 (unlimited) where allowed.
+    static func checkCount(
+        _ value: Value?, _ path: String, allowsUnlimited: Bool, required: Bool, check: PlacetoPayFieldCheck
+    ) throws(PlacetoPayFailure) {
+        guard let value, value != .null else {
+            if required { throw check.fail("The \(path) field is required") }
+            return
+        }
+        guard let count = value.intValue, (1...9999).contains(count) || (allowsUnlimited && count == -1) else {
+            throw check.fail(
+                "The \(path) field must be a whole number from 1 to 9999\(allowsUnlimited ? " or -1" : ""), got \(Self.describe(value))")
+        }
+    }
+
     /// `ipAddress` (≤ 46 characters) must be an IPv4 or IPv6 address.
     static func checkIPAddress(_ text: String?, check: PlacetoPayFieldCheck) throws(PlacetoPayFailure) {
         guard let text, !Self.isIPv4(text), !Self.isIPv6(text) else { return }

@@ -184,6 +184,7 @@ struct PlacetoPaySessionRequest: Sendable {
         guard let total = totalValue.numberValue else { throw check.fail("The payment.amount.total field is required") }
         var request = Self(kind: .payment, reference: reference ?? "", currency: currency, total: total, echo: [:])
         try Self.checkAmountItems(amount, currency: currency, check: check)
+        try Self.checkRecurring(payment["recurring"], "payment.recurring", check: check)
         request.allowPartial = try check.bool(payment["allowPartial"], "payment.allowPartial") ?? false
         request.subscribe = try check.bool(payment["subscribe"], "payment.subscribe") ?? false
         try check.fields(payment["fields"], "payment.fields")
@@ -232,7 +233,7 @@ struct PlacetoPaySessionRequest: Sendable {
                 "The autopay.recurring.type field must be FIXED, MINIMUM_BALANCE or TOTAL_BALANCE, got \(Self.quoted(type))")
         }
         _ = try check.string(recurring, "periodicity", in: "autopay.recurring", required: true, maxLength: 1)
-        guard recurring["interval"]?.intValue != nil else { throw check.fail("The autopay.recurring.interval field is required") }
+        try Self.checkCount(recurring["interval"], "autopay.recurring.interval", allowsUnlimited: false, required: true, check: check)
         _ = try check.string(recurring, "nextPayment", in: "autopay.recurring", required: true, maxLength: 10)
         if type == "FIXED", autopay["amount"] == nil || autopay["amount"] == .null {
             throw check.fail("The autopay.amount field is required for a FIXED recurrence")
