@@ -17,7 +17,7 @@ struct AmountRule: Sendable, Equatable {
         case negative
         /// Zero where the provider wants a positive amount.
         case zero
-        /// More digits before the point than `maxIntegerDigits`, or above `maximum`.
+        /// More digits before the point than `maxIntegerDigits`.
         case tooLarge
         /// More decimals than the currency has (`maxFractionDigits`).
         case tooManyDecimals(Int)
@@ -39,8 +39,6 @@ struct AmountRule: Sendable, Equatable {
     var allowsZero = false
     /// Whether an exponent (`1e3`) or a leading `+` is read; a plain-decimal provider sets it off.
     var allowsExponent = true
-    /// An upper bound on the value itself, checked after the digits.
-    var maximum: Double?
 
     /// Checks a JSON value: a number, or a string holding a decimal. Other types are ``Violation/notANumber``.
     func check(_ value: Value) -> Violation? {
@@ -70,9 +68,6 @@ struct AmountRule: Sendable, Equatable {
             }
         } else if decimal.significantFractionDigits > self.maxFractionDigits {
             return .tooManyDecimals(self.maxFractionDigits)
-        }
-        if let maximum = self.maximum, let number = Double(text.trimmingCharacters(in: .whitespaces)), number > maximum {
-            return .tooLarge
         }
         return nil
     }
