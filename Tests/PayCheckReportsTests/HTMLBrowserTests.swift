@@ -23,7 +23,10 @@ struct HTMLBrowserTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(chromium))
         process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile", "--dump-dom",
+            // The virtual time budget makes Chromium dump the DOM only after the page's script has run, however loaded
+            // the machine is.
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile",
+            "--virtual-time-budget=10000", "--dump-dom",
             page.absoluteString + fragment,
         ]
         let out = Pipe()

@@ -110,7 +110,8 @@ struct KhipuAPIRoutes: Sendable {
     }
 
     static func create(_ context: KhipuContext, _ call: Call) throws -> Value {
-        let parsed = try KhipuCreateRequest.parse(call.parameters, apiVersion: call.apiVersion, now: call.now)
+        let digits = context.store.withState { $0.account.maxAmountDigits }
+        let parsed = try KhipuCreateRequest.parse(call.parameters, apiVersion: call.apiVersion, maxAmountDigits: digits, now: call.now)
         let payment = context.store.withState {
             $0.create(parsed.fields, amount: parsed.amount, expiresAt: parsed.expiresAt, apiVersion: call.apiVersion, now: call.now)
         }
@@ -136,12 +137,13 @@ struct KhipuAPIRoutes: Sendable {
     }
 
     static func refund(_ context: KhipuContext, _ call: Call) throws -> Value {
-        var amount: Double?
-        if let text = call.parameters["amount"], !text.isEmpty {
-            guard let value = KhipuCreateRequest.amount(text) else { throw KhipuFailure.invalid("amount", "Monto inválido") }
-            amount = value
-        }
         return try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in
+            // The payment's currency decides the decimals (none in CLP, §2.12 B15).
+            var amount: Double?
+            if let text = call.parameters["amount"], !text.isEmpty {
+                let currency = state.payments[call.id]?.fields["currency"]
+                amount = try KhipuCreateRequest.checkedAmount(text, currency: currency, maxDigits: state.account.maxAmountDigits)
+            }
             let answer = try state.refund(call.id, amount: amount, apiVersion: call.apiVersion, now: call.now)
             return .object(["message": answer["message"] ?? .null])
         }
@@ -165,7 +167,8 @@ struct KhipuAPIRoutes: Sendable {
         for key in ["payer_email", "bank_id", "amount", "currency"] where (call.parameters[key] ?? "").isEmpty {
             throw KhipuFailure.invalid(key, "El parámetro \(key) es obligatorio")
         }
-        guard let amount = KhipuCreateRequest.amount(call.parameters["amount"] ?? "") else { throw KhipuFailure.invalid("amount", "Monto inválido") }
+        let digits = context.store.withState { $0.account.maxAmountDigits }
+        let amount = try KhipuCreateRequest.checkedAmount(call.parameters["amount"] ?? "", currency: call.parameters["currency"], maxDigits: digits)
         let limit = 5_000_000.0
         return .object([
             "result": .string(amount > limit ? "max_amount_exceeded" : "ok"), "max_amount": Value(number: limit),

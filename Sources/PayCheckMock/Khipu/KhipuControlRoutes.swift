@@ -80,7 +80,7 @@ struct KhipuControlRoutes: Sendable {
         return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
     }
 
-    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?}`.
+    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?, maxAmountDigits?}`.
     private func account(_ request: Request) async throws -> Response {
         let json = try await Self.object(request)
         var delay: TimeInterval?
@@ -110,6 +110,13 @@ struct KhipuControlRoutes: Sendable {
             }
             balance = number
         }
+        var digits: Int?
+        if let value = json["maxAmountDigits"] {
+            guard let number = value.wholeNumber, (1...18).contains(number) else {
+                throw MockHTTPError(.badRequest, "'maxAmountDigits' must be a whole number from 1 to 18")
+            }
+            digits = number
+        }
         let account = context.store.withState { state in
             if let delay { state.account.conciliationDelay = delay }
             if let retries { state.account.notificationRetries = retries }
@@ -117,6 +124,7 @@ struct KhipuControlRoutes: Sendable {
             if let available { state.account.available = available }
             if let wallet { state.account.refundWallet = wallet }
             if let balance { state.account.refundWalletBalance = balance }
+            if let digits { state.account.maxAmountDigits = digits }
             return state.account
         }
         return MockResponse.json(.object([
@@ -124,6 +132,7 @@ struct KhipuControlRoutes: Sendable {
             "notificationRetries": .array(account.notificationRetries.retryOffsetTexts.map(Value.string)),
             "signNotificationsWith": .string(account.signNotificationsWith), "available": .bool(account.available),
             "refundWallet": .bool(account.refundWallet), "refundWalletBalance": Value(number: account.refundWalletBalance),
+            "maxAmountDigits": .int(account.maxAmountDigits),
         ]))
     }
 

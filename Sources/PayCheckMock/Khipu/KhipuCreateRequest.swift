@@ -14,7 +14,9 @@ enum KhipuCreateRequest {
     static let defaultLifetime: TimeInterval = 24 * 3600
 
     /// The validated fields (as strings), the amount and the expiry.
-    static func parse(_ fields: [String: String], apiVersion: String, now: Date) throws(KhipuFailure)
+    static func parse(
+        _ fields: [String: String], apiVersion: String, maxAmountDigits: Int = AmountRule.defaultIntegerDigits, now: Date
+    ) throws(KhipuFailure)
         -> (fields: [String: String], amount: Double, expiresAt: Date)
     {
         for (key, limit) in maxLengths {
@@ -28,12 +30,7 @@ enum KhipuCreateRequest {
         guard let currency = fields["currency"], allowed.contains(currency) else {
             throw KhipuFailure.invalid("currency", "Moneda inválida; use \(allowed.joined(separator: ", "))")
         }
-        guard let text = fields["amount"], let amount = Self.amount(text), amount > 0 else {
-            throw KhipuFailure.invalid("amount", "Monto inválido")
-        }
-        if currency == "CLP", amount != amount.rounded() {
-            throw KhipuFailure.invalid("amount", "Los montos en CLP no tienen decimales")
-        }
+        let amount = try Self.checkedAmount(fields["amount"] ?? "", currency: currency, maxDigits: maxAmountDigits)
         if let version = fields["notify_api_version"], !version.isEmpty, !["1.3", "3.0"].contains(version) {
             throw KhipuFailure.invalid("notify_api_version", "Versión de notificación inválida; use 1.3 o 3.0")
         }
@@ -53,13 +50,29 @@ enum KhipuCreateRequest {
         return (fields, amount, expiresAt)
     }
 
-    /// A decimal with `.` and at most 4 decimals (§2.4), e.g. `1000`, `1000.5`, `3.0000`.
-    static func amount(_ text: String) -> Double? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].allSatisfy(\.isNumber),
-            parts.count == 1 || (parts[1].count <= 4 && !parts[1].isEmpty && parts[1].allSatisfy(\.isNumber))
-        else { return nil }
-        return Double(text)
+    /// The one check of every khipu amount (create, refunds, predict): a plain decimal with `.` (§2.4: "number,
+    /// '.' decimal separator, up to 4 decimals" — no exponent, sign or thousands separator), above zero, at most
+    /// 4 decimals as written and none that are not zero in CLP (§2.12 B15), at most `maxDigits` digits before the
+    /// point (the account's `maxAmountDigits`: khipu documents no bound, 12 by default, docs/providers/khipu.md).
+    /// Every violation is 400 "Error de validación" naming `amount` (§2.12 A8).
+    static func checkedAmount(
+        _ text: String, currency: String?, maxDigits: Int = AmountRule.defaultIntegerDigits
+    ) throws(KhipuFailure) -> Double {
+        let rule = AmountRule(maxIntegerDigits: maxDigits, maxFractionDigits: currency == "CLP" ? 0 : 4, allowsExponent: false)
+        switch rule.check(text: text) {
+        case nil:
+            guard (DecimalText(text)?.writtenFractionDigits ?? 0) <= 4, let amount = Double(text) else {
+                throw KhipuFailure.invalid("amount", "El monto admite a lo más 4 decimales")
+            }
+            return amount
+        case .zero: throw KhipuFailure.invalid("amount", "El monto debe ser mayor que 0")
+        case .tooLarge:
+            throw KhipuFailure.invalid("amount", "El monto admite a lo más \(maxDigits) dígitos enteros")
+        case .tooManyDecimals where currency == "CLP":
+            throw KhipuFailure.invalid("amount", "Los montos en CLP no tienen decimales")
+        case .tooManyDecimals, .wrongDecimals: throw KhipuFailure.invalid("amount", "El monto admite a lo más 4 decimales")
+        case .notANumber, .notFinite, .negative: throw KhipuFailure.invalid("amount", "Monto inválido")
+        }
     }
 
     /// ISO 8601 in every spelling the official clients send (§2.12 A12): `Z`, `+00:00`, `+0000`, with or without

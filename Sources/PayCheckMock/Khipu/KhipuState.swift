@@ -24,6 +24,9 @@ struct KhipuState: Sendable {
         var refundWallet = true
         /// The wallet's balance in CLP (choice: the docs publish no starting value); each refund draws on it.
         var refundWalletBalance = 1_000_000.0
+        /// The most digits before the point of an amount: khipu publishes no bound (§2.4); 12 by default, a choice
+        /// (`mock: account {maxAmountDigits}`).
+        var maxAmountDigits = AmountRule.defaultIntegerDigits
     }
 
     /// A notification to send.
@@ -151,10 +154,10 @@ struct KhipuState: Sendable {
             throw KhipuFailure.invalid("amount", "El monto no se puede indicar en una devolución total")
         }
         if type == "partial" {
-            guard let text = parameters["amount"], let value = KhipuCreateRequest.amount(text) else {
+            guard let text = parameters["amount"], !text.isEmpty else {
                 throw KhipuFailure.invalid("amount", "Un reembolso parcial necesita un monto válido")
             }
-            amount = value
+            amount = try KhipuCreateRequest.checkedAmount(text, currency: payment.fields["currency"], maxDigits: account.maxAmountDigits)
         }
         let value = amount ?? (payment.amount - payment.refunded)
         // Choice: a refund larger than the wallet's balance is refused (the spec says refunds go on while the wallet

@@ -19,11 +19,28 @@ enum MITLinkCheck {
         var additionalData: String
     }
 
-    static func check(_ document: [String: Value], strict: Bool, credentials: [String: String]) -> Result<Fields, Failure> {
-        do { return .success(try fields(document, strict: strict, credentials: credentials)) } catch { return .failure(error) }
+    static func check(
+        _ document: [String: Value], strict: Bool, maxAmountDigits: Int = AmountRule.defaultIntegerDigits, credentials: [String: String]
+    ) -> Result<Fields, Failure> {
+        do { return .success(try fields(document, strict: strict, maxAmountDigits: maxAmountDigits, credentials: credentials)) } catch { return .failure(error) }
     }
 
-    private static func fields(_ document: [String: Value], strict: Bool, credentials: [String: String]) throws(Failure) -> Fields {
+    /// The one check of an MIT amount's size (`/gen` `P/url/amount` and the Cobro's `xmlA` `amount`, once their form
+    /// has matched): the portal's "2 decimales" (§5.11 C4) read as at most 2 decimals that are not zero, so the .NET
+    /// SDK's `10` and a `10.50` pass; more than `maxDigits` digits before the point (the site's `maxAmountDigits`,
+    /// 12 by default: MIT publishes no bound) is refused. `nil` when the amount is fine.
+    static func amountProblem(_ amount: String, maxDigits: Int) -> String? {
+        switch AmountRule(maxIntegerDigits: maxDigits, maxFractionDigits: 2, allowsExponent: false).check(text: amount) {
+        case nil: return nil
+        case .tooLarge: return "amount must have at most \(maxDigits) digits before the decimal point, got \"\(amount)\""
+        case .tooManyDecimals, .wrongDecimals: return "amount must have at most 2 decimals, got \"\(amount)\""
+        case .notANumber, .notFinite, .negative, .zero: return "amount must be a decimal greater than 0, got \"\(amount)\""
+        }
+    }
+
+    private static func fields(
+        _ document: [String: Value], strict: Bool, maxAmountDigits: Int, credentials: [String: String]
+    ) throws(Failure) -> Fields {
         let schema = { (text: String) in Failure(code: "01", message: "El XML no cumple con el esquema: \(text)") }
         let limits = { (text: String) in Failure(code: "02", message: "El XML no cumple con las restricciones: \(text)") }
         guard let business = document["business"]?.objectValue else { throw schema("P/business is missing") }
@@ -43,6 +60,7 @@ enum MITLinkCheck {
         guard amount.range(of: #"^[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil, let number = Double(amount), number > 0 else {
             throw limits("P/url/amount must be a decimal greater than 0, got \"\(amount)\"")
         }
+        if let problem = Self.amountProblem(amount, maxDigits: maxAmountDigits) { throw limits("P/url/\(problem)") }
         let currency = try text(url, "moneda", "P/url/moneda", min: 3, max: 3)
         let currencies = strict ? ["MXN", "DLS"] : ["MXN", "USD", "DLS"]
         guard currencies.contains(currency) else { throw limits("P/url/moneda must be \(currencies.joined(separator: " or ")), got \"\(currency)\"") }

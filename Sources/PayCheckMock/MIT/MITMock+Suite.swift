@@ -117,7 +117,7 @@ extension MITMock {
         } else {
             problem = "does not decrypt with the merchant's key"
         }
-        if problem == nil { problem = Self.xmlAProblem(fields) }
+        if problem == nil { problem = Self.xmlAProblem(fields, maxAmountDigits: site.maxAmountDigits) }
         let results: [(code: String, passes: Bool)] = [
             ("P001", payload["company"]?.stringValue == credentials["idCompany"]), ("P002", problem == nil),
             ("P003", payload["xmlM"]?.stringValue == credentials["xmlM"]),
@@ -141,13 +141,14 @@ extension MITMock {
     }
 
     /// What is wrong with the `xmlA` fields (§5.4), or nil.
-    static func xmlAProblem(_ fields: [String: Value]) -> String? {
+    static func xmlAProblem(_ fields: [String: Value], maxAmountDigits: Int = AmountRule.defaultIntegerDigits) -> String? {
         let value = { (name: String) in fields[name]?.stringValue ?? "" }
         if !["C", "3M", "6M", "9M", "12M"].contains(value("tpPago")) { return "tpPago must be C or nM with n in 3, 6, 9, 12, got \"\(value("tpPago"))\"" }
         let amount = value("amount")
         guard amount.range(of: #"^[0-9]+\.[0-9]{2}$"#, options: .regularExpression) != nil, (Double(amount) ?? 0) > 0 else {
             return "amount must be greater than 0 with a dot, two decimals and no thousands separator, got \"\(amount)\""
         }
+        if let problem = MITLinkCheck.amountProblem(amount, maxDigits: maxAmountDigits) { return problem }
         if value("urlResponse").isEmpty { return "urlResponse is missing" }
         if !(1...50).contains(value("referencia").count) { return "referencia must be 1–50 characters" }
         if !MITSuiteRules.currencies.contains(value("moneda")) { return "moneda must be MXN or USD, got \"\(value("moneda"))\"" }

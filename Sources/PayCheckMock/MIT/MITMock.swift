@@ -14,7 +14,7 @@ import PayCheckProviders
 /// - `payer: pay {url, result, card, cd_error, nb_error}`: the payer approves, is denied or hits an error on the page;
 ///   the mock then POSTs `strResponse` (the encrypted `CENTEROFPAYMENTS` of §5.11 D1, CRLF-wrapped Base64, URL-encoded
 ///   as in D2), `strIdCompany`, `strIdMerchant` to the site's response URL through the shared webhook dispatcher.
-/// - `mock: site {responseUrl, strict, wrapNotification, operationTypes, maxAmount, spanishResponse}`: the merchant's
+/// - `mock: site {responseUrl, strict, wrapNotification, operationTypes, maxAmount, maxAmountDigits, spanishResponse}`: the merchant's
 ///   settings at MIT (the response URL is configured with MIT, not sent in the link, §6.1; the last three are the Suite's).
 /// - `POST /mit/mcommerce/{init|pay|authenticate|payWithToken}`: the Suite mCommerce services (`MITMock+Suite.swift`).
 public final class MITMock: ProviderMock {
@@ -40,6 +40,9 @@ public final class MITMock: ProviderMock {
         var operationTypes = ["1"]
         /// Suite mCommerce: the largest amount the affiliation may charge (PayCheck's choice).
         var maxAmount = 250_000.0
+        /// `/gen` and the Cobro: the most digits before the point of an amount (MIT publishes no bound; PayCheck's
+        /// choice, 12).
+        var maxAmountDigits = AmountRule.defaultIntegerDigits
         /// Suite mCommerce: the Cobro answers `Aprobada`/`denegada`, the older texts of the guide (§5.4).
         var spanishResponse = false
     }
@@ -122,7 +125,7 @@ public final class MITMock: ProviderMock {
         guard let parsed = XMLValue.parse(plain), let document = parsed["P"]?.objectValue else {
             return sealed("01", "01 -- El XML no cumple con el esquema: not a <P> document", "")
         }
-        switch MITLinkCheck.check(document, strict: site.strict, credentials: credentials) {
+        switch MITLinkCheck.check(document, strict: site.strict, maxAmountDigits: site.maxAmountDigits, credentials: credentials) {
         case .failure(let failure):
             return sealed(failure.code, "\(failure.code) -- \(failure.message)", "")
         case .success(let fields):
@@ -202,7 +205,7 @@ public final class MITMock: ProviderMock {
         MockResponse.json(try putSite(try await Self.object(request)))
     }
 
-    /// `mock: site {data0, responseUrl, strict, wrapNotification, operationTypes, maxAmount, spanishResponse}`: creates or changes the merchant site of a
+    /// `mock: site {data0, responseUrl, strict, wrapNotification, operationTypes, maxAmount, maxAmountDigits, spanishResponse}`: creates or changes the merchant site of a
     /// `data0` (MIT assigns one per merchant; a suite uses its own to run in parallel with others). The site shares
     /// the mock merchant's company, branch, user, password and key.
     func putSite(_ members: [String: Value]) throws -> Value {
@@ -224,6 +227,12 @@ public final class MITMock: ProviderMock {
                 guard let value = limit.numberValue, value > 0 else { throw MockHTTPError(.badRequest, "'maxAmount' must be a positive number") }
                 site.maxAmount = value
             }
+            if let digits = members["maxAmountDigits"] {
+                guard let value = digits.wholeNumber, (1...18).contains(value) else {
+                    throw MockHTTPError(.badRequest, "'maxAmountDigits' must be a whole number from 1 to 18")
+                }
+                site.maxAmountDigits = value
+            }
             if let spanish = members["spanishResponse"] {
                 guard case .bool(let value) = spanish else { throw MockHTTPError(.badRequest, "'spanishResponse' must be true or false") }
                 site.spanishResponse = value
@@ -236,7 +245,7 @@ public final class MITMock: ProviderMock {
             return .object([
                 "data0": .string(data0), "responseUrl": site.responseUrl.map(Value.string) ?? .null, "strict": .bool(site.strict),
                 "wrapNotification": .bool(site.wrapNotification), "operationTypes": .array(site.operationTypes.map(Value.string)),
-                "maxAmount": .double(site.maxAmount), "spanishResponse": .bool(site.spanishResponse),
+                "maxAmount": .double(site.maxAmount), "maxAmountDigits": .int(site.maxAmountDigits), "spanishResponse": .bool(site.spanishResponse),
             ])
         }
     }

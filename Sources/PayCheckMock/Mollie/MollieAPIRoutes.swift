@@ -168,8 +168,7 @@ struct MollieAPIRoutes: Sendable {
         let include = Set((query["include"] ?? "").split(separator: ",").map(String.init))
         var amount: Decimal?
         if let text = query["amount[value]"] {
-            guard let value = Decimal(string: text) else { throw MollieFailure(code: 422, detail: "The amount contains an invalid value", field: "amount.value") }
-            amount = value
+            amount = try MollieState.amountValue(.string(text), currency: query["amount[currency]"] ?? "EUR")
         }
         let base = Self.base(request)
         let methods = context.store.withState { $0.methods }.filter { method in

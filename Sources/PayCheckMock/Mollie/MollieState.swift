@@ -75,14 +75,33 @@ struct MollieState: Sendable {
         guard let currency = amount["currency"]?.stringValue, currency.count == 3, currency.allSatisfy({ $0.isUppercase }) else {
             throw .invalid("The amount contains an invalid currency", field: "amount.currency")
         }
-        guard let text = amount["value"]?.stringValue, let value = Decimal(string: text), value > 0 else {
+        return (try Self.amountValue(amount["value"], currency: currency), currency)
+    }
+
+    /// The most digits before the point of an amount: Mollie publishes no upper bound beyond its per-method
+    /// maximums (§4.12 2.3 "The amount is higher than the maximum"); 12 is the mock's choice (docs/providers/mollie.md).
+    static let maxAmountDigits = AmountRule.defaultIntegerDigits
+
+    /// The one check of every Mollie amount value (payments, refunds, the methods filter): a string (§4.2 "string
+    /// with exact decimals") of plain digits, above zero, with exactly the currency's decimals (§4.12 4.10: 2, JPY 0),
+    /// else 422 "The amount contains an invalid value" on `amount.value`; more than ``maxAmountDigits`` digits
+    /// before the point is 422 "The amount is higher than the maximum" on `amount` (§4.12 2.3).
+    static func amountValue(_ value: Value?, currency: String) throws(MollieFailure) -> Decimal {
+        let rule = AmountRule(
+            maxIntegerDigits: Self.maxAmountDigits, maxFractionDigits: MollieFormat.decimals(currency),
+            exactFractionDigits: true, allowsExponent: false)
+        guard let text = value?.stringValue else {
             throw .invalid("The amount contains an invalid value", field: "amount.value")
         }
-        let decimals = text.split(separator: ".").dropFirst().first?.count ?? 0
-        guard decimals == MollieFormat.decimals(currency) else {
-            throw .invalid("The amount contains an invalid value", field: "amount.value")
+        switch rule.check(text: text) {
+        case .tooLarge?: throw .invalid("The amount is higher than the maximum", field: "amount")
+        case _?: throw .invalid("The amount contains an invalid value", field: "amount.value")
+        case nil:
+            guard let decimal = Decimal(string: text) else {
+                throw .invalid("The amount contains an invalid value", field: "amount.value")
+            }
+            return decimal
         }
-        return (value, currency)
     }
 
     func payment(_ id: String) throws(MollieFailure) -> MolliePayment {

@@ -6,6 +6,8 @@ import PayCheckCore
 struct PlacetoPayFieldCheck {
     /// The mock time stamped on failures.
     let now: Date
+    /// The site's limit on digits before the decimal point of an amount (`maxAmountDigits`).
+    var maxAmountDigits = AmountRule.defaultIntegerDigits
 
     /// A validation failure with `message`.
     func fail(_ message: String) -> PlacetoPayFailure {
@@ -51,6 +53,15 @@ struct PlacetoPayFieldCheck {
                     + PlacetoPaySessionRequest.quoted(text))
         }
         return text
+    }
+
+    /// An amount in `currency` (see ``PlacetoPaySessionRequest/amountProblem(_:_:currency:maxDigits:allowsZero:)``).
+    func amount(_ value: Value, _ path: String, currency: String, allowsZero: Bool = false) throws(PlacetoPayFailure) {
+        if let problem = PlacetoPaySessionRequest.amountProblem(
+            value, path, currency: currency, maxDigits: self.maxAmountDigits, allowsZero: allowsZero)
+        {
+            throw self.fail(problem)
+        }
     }
 
     /// A URL member (max 255 characters, §1.4) with a scheme, e.g. `https://…` or an app deep link.

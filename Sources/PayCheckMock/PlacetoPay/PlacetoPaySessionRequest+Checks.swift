@@ -24,8 +24,10 @@ extension PlacetoPaySessionRequest {
     }
 
     /// `amount.taxes[].kind` and `amount.details[].kind` from the documented enumerations (OpenAPI `Taxes`,
-    /// `Details`), each with a numeric `amount`.
-    static func checkAmountItems(_ amount: [String: Value], check: PlacetoPayFieldCheck) throws(PlacetoPayFailure) {
+    /// `Details`), each with an `amount` (and a tax's optional `base`) of 0 or more in the payment's currency.
+    static func checkAmountItems(
+        _ amount: [String: Value], currency: String, check: PlacetoPayFieldCheck
+    ) throws(PlacetoPayFailure) {
         for (key, kinds) in [("taxes", Self.taxKinds), ("details", Self.detailKinds)] {
             guard let value = amount[key], value != .null else { continue }
             guard let items = value.arrayValue else {
@@ -39,10 +41,41 @@ extension PlacetoPaySessionRequest {
                     throw check.fail(
                         "The \(path).kind field must be one of \(kinds.sorted().joined(separator: ", ")), got \(Self.quoted(kind))")
                 }
-                guard object["amount"]?.numberValue != nil else {
+                guard let lineAmount = object["amount"], lineAmount != .null else {
                     throw check.fail("The \(path).amount field must be a number")
                 }
+                try check.amount(lineAmount, "\(path).amount", currency: currency, allowsZero: true)
+                if let base = object["base"], base != .null {
+                    try check.amount(base, "\(path).base", currency: currency, allowsZero: true)
+                }
             }
+        }
+    }
+
+    /// `payment.recurring` (§1.4, OpenAPI `Recurring`): `periodicity` D, M or Y; `interval` a whole number of at least
+    /// 1; `maxPeriods` -1 (unlimited) or at least 1. The upper bound of both is the mock's choice (9999).
+    static func checkRecurring(_ value: Value?, _ path: String, check: PlacetoPayFieldCheck) throws(PlacetoPayFailure) {
+        guard let value, value != .null else { return }
+        let recurring = try check.object(value, path)
+        let periodicity = try check.string(recurring, "periodicity", in: path, required: true, maxLength: 1) ?? ""
+        guard ["D", "M", "Y"].contains(periodicity) else {
+            throw check.fail("The \(path).periodicity field must be D, M or Y, got \(Self.quoted(periodicity))")
+        }
+        try Self.checkCount(recurring["interval"], "\(path).interval", allowsUnlimited: false, required: true, check: check)
+        try Self.checkCount(recurring["maxPeriods"], "\(path).maxPeriods", allowsUnlimited: true, required: false, check: check)
+    }
+
+    /// A count such as `interval` or `maxPeriods`: a whole number from 1 to 9999, or -1 (unlimited) where allowed.
+    static func checkCount(
+        _ value: Value?, _ path: String, allowsUnlimited: Bool, required: Bool, check: PlacetoPayFieldCheck
+    ) throws(PlacetoPayFailure) {
+        guard let value, value != .null else {
+            if required { throw check.fail("The \(path) field is required") }
+            return
+        }
+        guard let count = value.intValue, (1...9999).contains(count) || (allowsUnlimited && count == -1) else {
+            throw check.fail(
+                "The \(path) field must be a whole number from 1 to 9999\(allowsUnlimited ? " or -1" : ""), got \(Self.describe(value))")
         }
     }
 

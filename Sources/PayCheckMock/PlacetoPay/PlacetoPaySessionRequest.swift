@@ -57,8 +57,10 @@ struct PlacetoPaySessionRequest: Sendable {
 
     /// Validates `body` (already authenticated) at mock time `now`.
     /// - Throws: ``PlacetoPayFailure/invalidField(_:at:)`` (400 `BR`) naming the first offending field.
-    static func parse(_ body: [String: Value], mode: Mode, now: Date) throws(PlacetoPayFailure) -> Self {
-        let check = PlacetoPayFieldCheck(now: now)
+    static func parse(
+        _ body: [String: Value], mode: Mode, maxAmountDigits: Int = AmountRule.defaultIntegerDigits, now: Date
+    ) throws(PlacetoPayFailure) -> Self {
+        let check = PlacetoPayFieldCheck(now: now, maxAmountDigits: maxAmountDigits)
         let required = mode == .create
         try Self.checkIPAddress(try check.string(body, "ipAddress", required: required, maxLength: 46), check: check)
         _ = try check.string(body, "userAgent", required: required, maxLength: 255)
@@ -178,12 +180,11 @@ struct PlacetoPaySessionRequest: Sendable {
             )
         }
         guard let totalValue = amount["total"] else { throw check.fail("The payment.amount.total field is required") }
-        guard let total = totalValue.numberValue, total > 0 else {
-            throw check.fail(
-                "The payment.amount.total field must be a number greater than 0, got \(Self.describe(totalValue))")
-        }
+        try check.amount(totalValue, "payment.amount.total", currency: currency)
+        guard let total = totalValue.numberValue else { throw check.fail("The payment.amount.total field is required") }
         var request = Self(kind: .payment, reference: reference ?? "", currency: currency, total: total, echo: [:])
-        try Self.checkAmountItems(amount, check: check)
+        try Self.checkAmountItems(amount, currency: currency, check: check)
+        try Self.checkRecurring(payment["recurring"], "payment.recurring", check: check)
         request.allowPartial = try check.bool(payment["allowPartial"], "payment.allowPartial") ?? false
         request.subscribe = try check.bool(payment["subscribe"], "payment.subscribe") ?? false
         try check.fields(payment["fields"], "payment.fields")
@@ -232,10 +233,15 @@ struct PlacetoPaySessionRequest: Sendable {
                 "The autopay.recurring.type field must be FIXED, MINIMUM_BALANCE or TOTAL_BALANCE, got \(Self.quoted(type))")
         }
         _ = try check.string(recurring, "periodicity", in: "autopay.recurring", required: true, maxLength: 1)
-        guard recurring["interval"]?.intValue != nil else { throw check.fail("The autopay.recurring.interval field is required") }
+        try Self.checkCount(recurring["interval"], "autopay.recurring.interval", allowsUnlimited: false, required: true, check: check)
         _ = try check.string(recurring, "nextPayment", in: "autopay.recurring", required: true, maxLength: 10)
         if type == "FIXED", autopay["amount"] == nil || autopay["amount"] == .null {
             throw check.fail("The autopay.amount field is required for a FIXED recurrence")
+        }
+        // `autopay.amount` is an `Amount` {currency, total} (OpenAPI `AutopayRequest`): its total is checked like a
+        // payment's.
+        if let amount = autopay["amount"]?.objectValue, let total = amount["total"], total != .null {
+            try check.amount(total, "autopay.amount.total", currency: amount["currency"]?.stringValue ?? "")
         }
     }
 }

@@ -33,6 +33,10 @@ struct PlacetoPaySite: Sendable, Equatable {
     /// full (refund page: "partial refunds cannot be made"). The page gives no timing; the default `0s` settles at
     /// once, and a site may set e.g. `1d` (`mock: site` with `settlementDelay`).
     var settlementDelay: TimeInterval = 0
+    /// The most digits before the decimal point of an amount (`payment.amount.total`, tax and detail lines, a
+    /// transaction action's `amount.total`). The docs give no bound (§1.4 "number, major units"); 12 by default,
+    /// a choice (`mock: site` with `maxAmountDigits`).
+    var maxAmountDigits = AmountRule.defaultIntegerDigits
 
     /// The sites every mock starts with (and returns to on reset): the test site and one per auth code 104–106.
     static let defaults: [PlacetoPaySite] = [
@@ -57,6 +61,7 @@ struct PlacetoPaySite: Sendable, Equatable {
             "locale": .string(self.locale),
             "allowConfirmationFlow": .bool(self.allowConfirmationFlow),
             "settlementDelay": .string("\(Value.format(self.settlementDelay))s"),
+            "maxAmountDigits": .int(self.maxAmountDigits),
         ])
     }
 

@@ -94,6 +94,14 @@ extension PlacetoPayState {
             }
             site.settlementDelay = seconds
         }
+        if let value = json["maxAmountDigits"] {
+            guard let digits = value.wholeNumber, (1...18).contains(digits) else {
+                throw MockHTTPError(
+                    .badRequest,
+                    "'maxAmountDigits' must be a whole number from 1 to 18, got \(MockHTTPError.quoted(value.displayText))")
+            }
+            site.maxAmountDigits = digits
+        }
         self.sites[login] = site
         return site.json
     }

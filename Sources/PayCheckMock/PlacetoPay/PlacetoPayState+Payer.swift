@@ -133,6 +133,12 @@ extension PlacetoPayState {
     private static func amountToPay(_ amount: Double?, session: PlacetoPaySession) throws(MockHTTPError) -> Double {
         let remaining = session.request.allowPartial ? session.remainingAmount : session.request.total
         guard let amount else { return remaining }
+        // The payer pays in the session's currency: its decimals hold (a partial 1e-300 is no payment).
+        if let problem = PlacetoPaySessionRequest.amountProblem(
+            Value(number: amount), "amount", currency: session.request.currency, maxDigits: AmountRule.defaultIntegerDigits)
+        {
+            throw MockHTTPError(.badRequest, "'amount': \(problem)")
+        }
         let tolerance = PlacetoPayTransaction.amountTolerance
         guard session.request.allowPartial else {
             guard abs(amount - session.request.total) <= tolerance else {

@@ -10,7 +10,8 @@ extension PlacetoPayState {
         now: Date,
         baseURL: String
     ) throws(PlacetoPayFailure) -> Value {
-        let request = try PlacetoPaySessionRequest.parse(body, mode: .create, now: now)
+        let request = try PlacetoPaySessionRequest.parse(
+            body, mode: .create, maxAmountDigits: site.maxAmountDigits, now: now)
         if request.requiresConfirmation, !site.allowConfirmationFlow {
             throw PlacetoPayFailure.invalidField(
                 "The metadata.requiresConfirmation field needs a site with the allowConfirmationFlow setting enabled",
@@ -67,7 +68,8 @@ extension PlacetoPayState {
         baseURL: String,
         outbox: inout [PlacetoPayNotification]
     ) throws(PlacetoPayFailure) -> Value {
-        let request = try PlacetoPaySessionRequest.parse(body, mode: .collect, now: now)
+        let request = try PlacetoPaySessionRequest.parse(
+            body, mode: .collect, maxAmountDigits: site.maxAmountDigits, now: now)
         guard let stored = self.storedToken(token: request.token, subtoken: request.subtoken, site: site) else {
             throw PlacetoPayFailure.invalidToken(at: now)
         }

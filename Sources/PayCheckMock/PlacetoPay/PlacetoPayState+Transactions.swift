@@ -27,11 +27,12 @@ extension PlacetoPayState {
                     + "reverse, confirm or cancel",
                 at: now)
         }
-        let amount = try Self.amount(body["amount"], now: now)
         var session = try self.sessionHolding(internalReference, site: site, now: now, outbox: &outbox)
         guard let index = session.transactionIndex(internalReference) else {
             throw PlacetoPayFailure.requestNotValid("The transaction you are looking for does not exist", at: now)
         }
+        let amount = try Self.amount(
+            body["amount"], currency: session.transactions[index].currency, maxDigits: site.maxAmountDigits, now: now)
         // The answer's top-level `status` is the resulting transaction's (OpenAPI `/api/transaction` examples:
         // APPROVED/00 for checkout, reauthorization, reverse and confirm, REJECTED/?C for cancel).
         let result: PlacetoPayTransaction
@@ -203,17 +204,26 @@ extension PlacetoPayState {
     }
 
     /// The optional `amount{currency, total}` member; `total` must be a number greater than 0.
-    private static func amount(_ value: Value?, now: Date) throws(PlacetoPayFailure) -> (
-        currency: String?, total: Double
-    )? {
+    /// The optional `amount{currency, total}` of an action: `total` checked like a session's in the transaction's
+    /// currency (``PlacetoPaySessionRequest/amountProblem(_:_:currency:maxDigits:allowsZero:)``).
+    private static func amount(_ value: Value?, currency: String, maxDigits: Int, now: Date) throws(PlacetoPayFailure)
+        -> (currency: String?, total: Double)?
+    {
         guard let value, value != .null else { return nil }
         guard let object = value.objectValue else {
             throw PlacetoPayFailure.requestNotValid("The amount field must be an object {currency, total}", at: now)
         }
-        guard let total = object["total"]?.numberValue, total > 0 else {
+        let given = object["currency"]?.stringValue
+        let total = object["total"] ?? .null
+        if let problem = PlacetoPaySessionRequest.amountProblem(
+            total, "amount.total", currency: given ?? currency, maxDigits: maxDigits)
+        {
+            throw PlacetoPayFailure.requestNotValid(problem, at: now)
+        }
+        guard let number = total.numberValue else {
             throw PlacetoPayFailure.requestNotValid("The amount.total field must be a number greater than 0", at: now)
         }
-        return (object["currency"]?.stringValue, total)
+        return (given, number)
     }
 
     /// Fails when `currency` is given and differs from the transaction's.

@@ -85,6 +85,7 @@ struct YunoAPIRoutes: Sendable {
         try authenticate(request, message: "Invalid credentials")
         let body = try await Self.body(request)
         let now = context.environment.clock.now()
+        context.refreshGateway()
         let session = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in
             try state.createSession(body, account: Self.account, now: now)
         }
@@ -113,8 +114,8 @@ struct YunoAPIRoutes: Sendable {
         try authenticate(request)
         let body = try await Self.body(request)
         guard let key = request.headers[idempotencyHeader], !key.isEmpty else { throw YunoFailure.invalid() }
-        try YunoState.validatePayment(body, account: Self.account)
         context.refreshGateway()
+        try YunoState.validatePayment(body, account: Self.account, maxAmountDigits: context.store.withState { $0.gateway.maxAmountDigits })
         let fingerprint = RequestFingerprint(method: "POST", path: "/yuno/v1/payments", body: [])
         let outcome = await context.environment.idempotency.perform(IdempotencyKey(provider: "yuno", key: key), fingerprint: fingerprint) {
             Self.runCreate(body, key: key, context)

@@ -107,6 +107,12 @@ struct YunoControlRoutes: Sendable {
             guard let flag = value.boolValue else { throw MockHTTPError(.badRequest, "'strict_webhook_urls' must be true or false") }
             gateway.strictWebhookURLs = flag
         }
+        if let value = json["max_amount_digits"], value != .null {
+            guard let digits = value.wholeNumber, (1...18).contains(digits) else {
+                throw MockHTTPError(.badRequest, "'max_amount_digits' must be a whole number from 1 to 18")
+            }
+            gateway.maxAmountDigits = digits
+        }
         let epoch = context.epoch
         context.store.withState {
             $0.gateway = gateway

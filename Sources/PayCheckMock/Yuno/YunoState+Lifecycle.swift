@@ -39,8 +39,9 @@ extension YunoState {
             let left = payment.captured - payment.refunded
             var amount = left
             if let given = body["amount"], given != .null {
-                guard let number = given["value"]?.numberValue ?? given.numberValue else { throw .invalid() }
-                amount = number
+                // A bare number or `{currency, value}`; an object without a value is malformed.
+                guard let value = given.objectValue == nil ? given : given["value"], value != .null else { throw .invalid() }
+                amount = try Self.amountValue(value, maxDigits: gateway.maxAmountDigits)
             }
             guard amount > 0, amount <= left + 1e-9 else { throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount") }
             payment.previousSubStatus = payment.subStatus
@@ -81,7 +82,7 @@ extension YunoState {
         }
         let reference = try Self.optionalText(body, "merchant_reference", 3...255)
         if let reason = body["reason"]?.stringValue, !["PRODUCT_CONFIRMED", "REQUESTED_BY_CUSTOMER"].contains(reason) { throw .invalid() }
-        let (currency, amount) = try Self.amount(body["amount"])
+        let (currency, amount) = try Self.amount(body["amount"], maxDigits: gateway.maxAmountDigits)
         guard currency == payment.currency else { throw YunoFailure(400, "CURRENCY_NOT_ALLOWED", "Currency not allowed") }
         guard amount > 0, amount <= payment.approved + 1e-9 else { throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount") }
         let id = uuid()

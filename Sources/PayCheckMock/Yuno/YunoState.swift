@@ -49,11 +49,15 @@ struct YunoState: Sendable {
         /// `true`: webhook URLs must be public, as on the real API (`WEBHOOK_URL_UNSAFE`, §3.13 decision); by default
         /// loopback and private addresses are accepted so the mock can reach local receivers.
         var strictWebhookURLs = false
+        /// The most digits before the point of an amount: Yuno publishes no bound (§3.13 P2-17); 12 by default, a
+        /// choice (`mock: gateway {max_amount_digits}`).
+        var maxAmountDigits = AmountRule.defaultIntegerDigits
 
         var json: Value {
             .object(["latency": .string("\(Value.format(latency))s"), "capture": .string(capture), "refund": .string(refund),
                      "cancel": .string(cancel), "qr_expiry": .string("\(Value.format(qrExpiry))s"),
-                     "psp_timeout": .string("\(Value.format(pspTimeout))s"), "strict_webhook_urls": .bool(strictWebhookURLs)])
+                     "psp_timeout": .string("\(Value.format(pspTimeout))s"), "strict_webhook_urls": .bool(strictWebhookURLs),
+                     "max_amount_digits": .int(maxAmountDigits)])
         }
     }
 
@@ -118,13 +122,26 @@ struct YunoState: Sendable {
         return account
     }
 
-    /// `{currency (3), value (number, multiple of 0.0001)}` (§3.4, §3.13 P2-17).
-    static func amount(_ value: Value?) throws(YunoFailure) -> (currency: String, value: Double) {
+    /// `{currency (3), value}` (§3.4, §3.13 P2-17): a malformed object is `INVALID_REQUEST`, a bad value
+    /// ``amountValue(_:maxDigits:)``'s `INVALID_AMOUNT`.
+    static func amount(_ value: Value?, maxDigits: Int) throws(YunoFailure) -> (currency: String, value: Double) {
         guard let object = value?.objectValue, let currency = object["currency"]?.stringValue, currency.count == 3,
-            let number = object["value"]?.numberValue ?? object["value"]?.stringValue.flatMap(Double.init), number >= 0,
-            abs((number * 10000).rounded() - number * 10000) < 1e-6
+            let given = object["value"], given != .null
         else { throw .invalid() }
-        return (currency, number)
+        return (currency, try amountValue(given, maxDigits: maxDigits))
+    }
+
+    /// The one check of every Yuno amount value (sessions, payments, refunds, captures): a finite number (or numeric
+    /// string) of 0 or more — 0 is a card verification (§3.6 `VERIFIED`) — that is a multiple of 0.0001, i.e. at most
+    /// 4 decimals (§3.13 P2-17), with at most `maxDigits` digits before the point (the gateway's
+    /// `max_amount_digits`: Yuno documents no bound, 12 by default, docs/providers/yuno.md); else 400
+    /// `INVALID_AMOUNT` "Invalid amount" (§3.7), so `1e308` and `1e-300` are refused.
+    static func amountValue(_ value: Value, maxDigits: Int = AmountRule.defaultIntegerDigits) throws(YunoFailure) -> Double {
+        let rule = AmountRule(maxIntegerDigits: maxDigits, maxFractionDigits: 4, allowsZero: true)
+        guard rule.check(value) == nil, let number = value.numberValue else {
+            throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount")
+        }
+        return number
     }
 
     /// `POST /customers` → 201 (§3.13 P1-10): duplicate `merchant_customer_id` → `CUSTOMER_ID_DUPLICATED`.
@@ -164,7 +181,7 @@ struct YunoState: Sendable {
         }
         var amount: Value = .null
         if let given = body["amount"], given != .null {
-            let (currency, value) = try Self.amount(given)
+            let (currency, value) = try Self.amount(given, maxDigits: gateway.maxAmountDigits)
             amount = .object(["currency": .string(currency), "value": .double(value)])
         }
         let workflow = try Self.optionalText(body, "workflow", 1...32) ?? "SDK_CHECKOUT"
@@ -285,14 +302,20 @@ struct YunoState: Sendable {
 
     /// Validates a create-payment body (§3.5, §3.13 P1-4, P2-17): a violation here is "rejected before processing",
     /// so it does not consume the idempotency key (§3.2).
-    static func validatePayment(_ body: [String: Value], account: String) throws(YunoFailure) {
+    static func validatePayment(
+        _ body: [String: Value], account: String, maxAmountDigits: Int = AmountRule.defaultIntegerDigits
+    ) throws(YunoFailure) {
         _ = try Self.account(body, expected: account)
         _ = try text(body, "description", 3...255)
         _ = try text(body, "merchant_order_id", 3...255)
         _ = try optionalText(body, "merchant_reference", 3...255)
         guard let country = body["country"]?.stringValue, countries.contains(country) else { throw .invalid() }
-        _ = try amount(body["amount"])
+        _ = try amount(body["amount"], maxDigits: maxAmountDigits)
         guard let method = body["payment_method"]?.objectValue else { throw .invalid() }
+        // Card `installments`: 1–50 (§3.13 P2-17).
+        if let installments = method["detail"]?["card"]?["installments"], installments != .null {
+            guard let count = installments.wholeNumber, (1...50).contains(count) else { throw .invalid() }
+        }
         let workflow = try optionalText(body, "workflow", 1...32) ?? "SDK_CHECKOUT"
         guard ["SDK_CHECKOUT", "CHECKOUT", "REDIRECT", "DIRECT", "SDK_SEAMLESS"].contains(workflow) else { throw .invalid() }
         if workflow == "SDK_CHECKOUT" || workflow == "SDK_SEAMLESS" || workflow == "CHECKOUT" {
@@ -330,7 +353,7 @@ struct YunoState: Sendable {
             }
             token = found
         }
-        let (currency, value) = try Self.amount(body["amount"])
+        let (currency, value) = try Self.amount(body["amount"], maxDigits: gateway.maxAmountDigits)
         if let expected = session.json["amount"]?["currency"]?.stringValue, expected != currency {
             throw YunoFailure(400, "CURRENCY_NOT_ALLOWED", "Currency not allowed")
         }

@@ -45,7 +45,7 @@ public enum KhipuControlAction {
         ControlAction(.payer, "reject", parameters: ["payment_id", "abuse"], required: ["payment_id"]),
         ControlAction(.mock, "conciliate", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "markPaid", parameters: ["payment_id"], required: ["payment_id"]),
-        ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance"], runsAlone: true),
+        ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance", "maxAmountDigits"], runsAlone: true),
         ControlAction(.mock, "notifications", parameters: ["payment_id"]),
         ControlAction(.mock, "refundStatus", parameters: ["payment_id", "refund_id", "status"], required: ["payment_id", "refund_id", "status"]),
     ]

@@ -93,7 +93,7 @@ public struct MITProvider: Provider {
     public var controlActions: [ControlAction] {
         [
             ControlAction(.payer, "pay", parameters: ["url", "result", "card", "cd_error", "nb_error"], required: ["url"]),
-            ControlAction(.mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification", "operationTypes", "maxAmount", "spanishResponse"], required: ["data0"]),
+            ControlAction(.mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification", "operationTypes", "maxAmount", "maxAmountDigits", "spanishResponse"], required: ["data0"]),
         ]
     }
 

@@ -9,7 +9,7 @@ import PayCheckCore
 /// | `payer: pay` `{requestId, card, expiry?, cvv?, otp?, amount?}` | the payer pays on the checkout page |
 /// | `payer: cancel` `{requestId}` | the payer's "I don't want to continue": `REJECTED/?C` |
 /// | `payer: abandon` `{requestId}` | the payer closes the page; the session stays pending |
-/// | `mock: site` `{login, secretKey, status, notificationUrl, acceptsSHA1, notificationAlgorithm, locale, notificationRetries, settlementDelay, allowConfirmationFlow}` | creates or changes a site |
+/// | `mock: site` `{login, secretKey, status, notificationUrl, acceptsSHA1, notificationAlgorithm, locale, notificationRetries, settlementDelay, allowConfirmationFlow, maxAmountDigits}` | creates or changes a site |
 /// | `mock: notifications` `{requestId?}` | the notification delivery log |
 /// | `mock: notify` `{requestId, url?}` | re-sends the final-state notification |
 ///
@@ -25,7 +25,7 @@ public enum PlacetoPayControlAction {
             .mock, "site",
             parameters: [
                 "login", "secretKey", "status", "notificationUrl", "acceptsSHA1", "notificationAlgorithm", "locale",
-                "notificationRetries", "settlementDelay", "allowConfirmationFlow",
+                "notificationRetries", "settlementDelay", "allowConfirmationFlow", "maxAmountDigits",
             ],
             required: ["login"]),
         ControlAction(.mock, "notifications", parameters: ["requestId"]),

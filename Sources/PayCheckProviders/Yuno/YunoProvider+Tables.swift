@@ -118,7 +118,7 @@ public enum YunoControlAction {
         ControlAction(.payer, "authenticate", parameters: ["payment_id", "success"], required: ["payment_id"]),
         ControlAction(.payer, "close", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "event", parameters: ["payment_id", "event", "amount"], required: ["payment_id", "event"]),
-        ControlAction(.mock, "gateway", parameters: ["latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout", "strict_webhook_urls"],
+        ControlAction(.mock, "gateway", parameters: ["latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout", "strict_webhook_urls", "max_amount_digits"],
                       runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["payment_id", "webhook_id"]),
     ]
