@@ -60,6 +60,29 @@ struct CLI {
         try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
     }
 
+    /// Starts `paycheck mock` with `arguments` and reads its banner until `marker`; the caller stops the process.
+    func startMock(_ arguments: [String], until marker: String = "control API") throws -> (process: Process, banner: String) {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["mock"] + arguments
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var banner = ""
+        while !banner.contains(marker) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        return (process, banner)
+    }
+
+    /// The first `http://` URL of a mock's banner.
+    static func baseURL(in banner: String) -> String? {
+        banner.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("http://") }.map(String.init)
+    }
+
     /// Runs the binary, sends SIGINT once `marker` appears on stdout, and waits for it to exit.
     func runInterrupted(_ arguments: [String], after marker: String) throws -> Output {
         let process = Process()
@@ -419,22 +442,9 @@ struct CLITests {
 
     @Test("mock serves the control API standalone until interrupted")
     func standaloneMock() async throws {
-        let cli = try CLI(files: [:])
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["mock", "--port", "0"]
-        process.currentDirectoryURL = cli.folder
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let (process, banner) = try CLI(files: [:]).startMock(["--port", "0"])
         defer { if process.isRunning { process.terminate() } }
-        var banner = ""
-        while !banner.contains("control API") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        let base = try #require(banner.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("http://") }.map(String.init))
+        let base = try #require(CLI.baseURL(in: banner))
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/__paycheck/health"), timeout: .seconds(5))
         let body = try await response.body.collect(upTo: 1 << 16)
         #expect(response.status.code == 200)
@@ -451,20 +461,9 @@ struct CLITests {
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--allow-remote") && refused.stderr.contains("beyond this machine"))
 
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["mock", "--host", "0.0.0.0", "--allow-remote", "--port", "0"]
-        process.currentDirectoryURL = cli.folder
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let (process, banner) = try cli.startMock(
+            ["--host", "0.0.0.0", "--allow-remote", "--port", "0"], until: "paycheck run --control-token")
         defer { if process.isRunning { process.terminate() } }
-        var banner = ""
-        while !banner.contains("paycheck run --control-token") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
         #expect(banner.contains("warning: listening on 0.0.0.0"))
         let port = try #require(banner.split(separator: "\n").first.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) })
         let token = try #require(banner.components(separatedBy: "--control-token ").last?.prefix { $0.isHexDigit })

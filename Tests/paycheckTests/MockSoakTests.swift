@@ -17,22 +17,8 @@ struct MockSoakTests {
 
     /// Starts `paycheck mock` on a free port with `arguments`; returns the process and its base URL.
     static func startMock(_ arguments: [String] = []) throws -> (Process, String) {
-        let cli = try CLI(files: [:])
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["mock", "--port", "0"] + arguments
-        process.currentDirectoryURL = cli.folder
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var banner = ""
-        while !banner.contains("control API") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        let base = try #require(banner.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("http://") }.map(String.init))
-        return (process, base)
+        let (process, banner) = try CLI(files: [:]).startMock(["--port", "0"] + arguments)
+        return (process, try #require(CLI.baseURL(in: banner)))
     }
 
     /// The process's peak resident set size in MiB (`VmHWM` of /proc/<pid>/status).
