@@ -108,7 +108,7 @@ def measure(paycheck, hello, bench, work, sessions=2000, concurrency=32, rounds=
     return {
         "sessions": sessions, "concurrency": concurrency, "rounds": rounds, "rows": rows,
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "nproc": os.cpu_count(), "loads": loads,
+        "nproc": os.cpu_count(), "loads": loads, "bin": os.path.realpath(os.path.dirname(paycheck)),
         "build": build or ("release (`swift build -c release`)" if "release" in os.path.realpath(paycheck) else
                            f"the binaries in {os.path.dirname(paycheck)}"),
         "command": f"LifecycleBench --url http://127.0.0.1:$PORT --target <provider|hello> --sessions {sessions} "
@@ -144,8 +144,14 @@ def render(result, command=None):
     out.append(f"Produced by `{command or 'Benchmarks/lifecycle.py'}`, which runs (and rewrites only this section of "
                f"docs/benchmarks.md):\n")
     out.append("```sh")
-    out.append("for p in paycheck HelloBench LifecycleBench; do swift build -c release --product $p; done")
-    out.append(f"python3 Benchmarks/lifecycle.py --bin $(swift build -c release --show-bin-path) "
+    release = result.get("bin") is None or "release" in result["bin"]
+    if release:
+        out.append("for p in paycheck HelloBench LifecycleBench; do swift build -c release --product $p; done")
+        binaries = "$(swift build -c release --show-bin-path)"
+    else:
+        out.append("swift build")
+        binaries = ".build/debug"
+    out.append(f"python3 Benchmarks/lifecycle.py --bin {binaries} "
                f"--sessions {result['sessions']} --concurrency {result['concurrency']} --rounds {result['rounds']}")
     out.append(f"# each run, against a fresh `paycheck mock --port $PORT` or `HelloBench --port $PORT`:")
     out.append(f"#   {result['command']}")
