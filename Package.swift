@@ -115,6 +115,18 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Benchmarks/HelloServer"
         ),
+        // Benchmarks only: drives the stress test's provider lifecycles (or hello-world GETs) against a running server.
+        .executableTarget(
+            name: "LifecycleBench",
+            dependencies: [
+                "PayCheckTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/LifecycleBench",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "PayCheckRunnerTests",

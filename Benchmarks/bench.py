@@ -505,6 +505,14 @@ class Bench:
         self.wrk_series("flow", "flow.lua", "", needs_mock=True, needs_pool=True)
         self.wrk_series("kv", "kv.lua", "", needs_mock=True, needs_pool=False)
 
+        # 3b. Each provider's lifecycle on the mock next to hello world, side by side (Benchmarks/lifecycle.py).
+        if self.args.lifecycle_bench:
+            import lifecycle
+            r["lifecycles"] = lifecycle.measure(
+                self.paycheck, self.hello, self.args.lifecycle_bench, self.work, sessions=500 if self.quick else 2000,
+                concurrency=32, rounds=self.reps, quiet=self.quiet)
+            self.commands["lifecycles"] = r["lifecycles"]["command"]
+
         # 2. Workloads at several sizes.
         suites = {}
         for workload in ("ptp", "kv"):
@@ -690,6 +698,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--command", default="Benchmarks/run.sh")
+    parser.add_argument("--lifecycle-bench", help="the LifecycleBench binary: also measure each provider's lifecycle")
     parser.add_argument("--results", help="render docs from an earlier results.json instead of measuring")
     parser.add_argument("--baseline", help="an older paycheck binary: also measure it against --paycheck, interleaved, "
                                            "and add a Before/after section")

@@ -265,7 +265,8 @@ def render(r, command):
     out.append("```sh\nBenchmarks/run.sh          # everything, medians of 3 runs (about 45 minutes on 2 cores, more if it must wait for a quiet machine)\n"
                "Benchmarks/run.sh --quick  # smaller sizes, one run each, 3 s wrk runs (for iterating)\n"
                "Benchmarks/run.sh --baseline OLD/.build/release/paycheck  # also: a Before/after section, the older "
-               "binary against this tree's, interleaved\n```\n")
+               "binary against this tree's, interleaved\n"
+               "Benchmarks/run.sh --lifecycles  # only the provider lifecycles next to hello world (rewrites only that section)\n```\n")
     out.append(f"This document was produced by `{command}` ({m['mode']} mode) on {m['date']}. It builds "
                "`paycheck` and `HelloBench` with `swift build -c release`, generates the workloads into a "
                "temporary directory, starts and stops every server itself, and waits before each measurement "
@@ -292,6 +293,9 @@ def render(r, command):
     if r.get("compare"):
         out.extend(before_after(r))
 
+    if r.get("lifecycles"):
+        import lifecycle
+        out.append(lifecycle.render(r["lifecycles"], command))
     out.append("## The limit: the servers under wrk\n")
     out.append(f"Each row is the median of {len(r['wrk_hello'][0]['runs'])} run(s) of {r.get('wrk_duration_s', '?')} s "
                "against a freshly started server (the mock is restarted for every run, so its state starts empty); "

@@ -10,6 +10,10 @@
 #                               and the built-in suites (a full run takes about 20-25 minutes more, --quick
 #                               5-15 more, mostly waiting for a quiet machine)
 #   --baseline-mock current     in that section, both runners talk to this tree's mock (default: each its own)
+#   Benchmarks/run.sh --lifecycles
+#                               only the provider lifecycles next to hello world (Benchmarks/lifecycle.py: 2,000
+#                               sessions per provider, 32 at once, 3 interleaved rounds, about 5 minutes): rewrites
+#                               only that section of docs/benchmarks.md, needs neither wrk nor Tavern
 #   --max-wait SECONDS          longest wait for a 1-minute load below 1.0 before a measurement (default 600,
 #                               --quick 120); on a busy machine it then measures anyway and records the load
 #
@@ -24,8 +28,9 @@ set -euo pipefail
 
 quick=()
 extra=()
+lifecycles_only=""
 shown=""
-usage="usage: Benchmarks/run.sh [--quick] [--baseline PATH [--baseline-mock own|current]] [--max-wait SECONDS]"
+usage="usage: Benchmarks/run.sh [--quick] [--lifecycles] [--baseline PATH [--baseline-mock own|current]] [--max-wait SECONDS]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick); shown+=" --quick" ;;
@@ -37,7 +42,8 @@ while [ $# -gt 0 ]; do
         value=$(cd "$(dirname "$value")" && pwd)/$(basename "$value")
       fi
       extra+=("$1" "$value"); shown+=" $1 $value"; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --lifecycles) lifecycles_only=1 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
   shift
@@ -57,6 +63,15 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+if [ -n "$lifecycles_only" ]; then
+  step "release build"
+  for product in paycheck HelloBench LifecycleBench; do swift build -c release --product "$product" 2>&1 | tail -n 1; done
+  step "provider lifecycles next to hello world"
+  python3 Benchmarks/lifecycle.py --bin "$(swift build -c release --show-bin-path)" --work "$work" \
+    --out "$root/docs/benchmarks.md" --command "Benchmarks/run.sh --lifecycles"
+  exit 0
+fi
 
 step "tools"
 missing=()
@@ -79,11 +94,12 @@ echo "wrk, hyperfine, /usr/bin/time and Tavern ready" >&2
 step "release build"
 swift build -c release --product paycheck 2>&1 | tail -n 1
 swift build -c release --product HelloBench 2>&1 | tail -n 1
+swift build -c release --product LifecycleBench 2>&1 | tail -n 1
 bin=$(swift build -c release --show-bin-path)
 
 step "measurements (work directory $work)"
 python3 Benchmarks/bench.py "${quick[@]}" "${extra[@]}" \
-  --paycheck "$bin/paycheck" --hello "$bin/HelloBench" --venv "$venv" --work "$work" \
+  --paycheck "$bin/paycheck" --hello "$bin/HelloBench" --lifecycle-bench "$bin/LifecycleBench" --venv "$venv" --work "$work" \
   --out "$root/docs/benchmarks.md" --command "Benchmarks/run.sh$shown" &
 bench_pid=$!
 wait "$bench_pid"

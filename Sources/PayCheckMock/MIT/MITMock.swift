@@ -130,7 +130,10 @@ public final class MITMock: ProviderMock {
             return sealed(failure.code, "\(failure.code) -- \(failure.message)", "")
         case .success(let fields):
             let link: Link = state.withState { state in
-                let id = String(format: "PCMIT%03d", state.next % 1000)
+                // 8 upper-case alphanumerics (§5.11 C8): "PC" and the link's number in base 36, so ids never repeat
+                // within a run (a number modulo 1000 overwrote the 1001st link's predecessor).
+                let number = String(state.next, radix: 36, uppercase: true)
+                let id = "PC" + String(repeating: "0", count: max(0, 6 - number.count)) + number
                 state.next += 1
                 let link = Link(
                     id: id, reference: fields.reference, amount: fields.amount, currency: fields.currency,

@@ -44,9 +44,13 @@ struct YunoControlRoutes: Sendable {
         let id = try Self.paymentId(json)
         let success = json["success"]?.boolValue ?? true
         let now = context.environment.clock.now()
-        let before = context.store.withState { $0.payments[id]?.key }
-        let result = context.store.withState { state -> Result<(YunoPayment, Value), YunoState.Refused> in
-            do throws(YunoState.Refused) { return .success(try state.payer(action, on: id, success: success, now: now)) } catch { return .failure(error) }
+        // The state before and the move in one critical section: two copies of one payer action racing must not both
+        // see the old state (each would then notify the move, a duplicated webhook).
+        let (before, result) = context.store.withState { state -> (String?, Result<(YunoPayment, Value), YunoState.Refused>) in
+            let before = state.payments[id]?.key
+            do throws(YunoState.Refused) { return (before, .success(try state.payer(action, on: id, success: success, now: now))) } catch {
+                return (before, .failure(error))
+            }
         }
         guard case .success(let (payment, screen)) = result else {
             if case .failure(let refused) = result { throw MockHTTPError(before == nil ? .notFound : .conflict, refused.message) }
