@@ -50,6 +50,8 @@ public final class MITMock: ProviderMock {
     struct State: Sendable {
         var links: [String: Link] = [:]
         var next = 1
+        /// The oldest link number that may still be stored (eviction moves it on).
+        var oldestLink = 1
         var folio = 551_635
         /// Sites by `data0`; the mock credentials' `data0` is always known (with defaults).
         var sites: [String: Site] = [:]
@@ -132,8 +134,7 @@ public final class MITMock: ProviderMock {
             let link: Link = state.withState { state in
                 // 8 upper-case alphanumerics (§5.11 C8): "PC" and the link's number in base 36, so ids never repeat
                 // within a run (a number modulo 1000 overwrote the 1001st link's predecessor).
-                let number = String(state.next, radix: 36, uppercase: true)
-                let id = "PC" + String(repeating: "0", count: max(0, 6 - number.count)) + number
+                let id = State.linkID(state.next)
                 state.next += 1
                 let link = Link(
                     id: id, reference: fields.reference, amount: fields.amount, currency: fields.currency,
