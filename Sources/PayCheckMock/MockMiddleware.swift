@@ -59,58 +59,71 @@ struct MockMiddleware: RouterMiddleware {
         switch await self.collectBody(of: &request) {
         case .collected(let bytes):
             body = bytes
-        case .tooLarge:
+        case let refused:
             if isJournaled { self.record(request, body: []) }
-            let bytes = self.limits.requestBodyBytes
-            let limit = bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes) bytes"
-            return self.refusal(413, "request body of '\(request.method.rawValue) \(path)' exceeds the mock's limit of \(limit)", path: path)
-        case .tooSlow:
-            if isJournaled { self.record(request, body: []) }
-            return self.refusal(
-                408, "request body of '\(request.method.rawValue) \(path)' did not arrive within \(self.limits.bodyReadTimeoutSeconds)s", path: path)
-        case .broken:
-            return self.refusal(400, "request body of '\(request.method.rawValue) \(path)' could not be read", path: path)
+            return self.refusal(refused, request: request, path: path)
         }
         if isJournaled { self.record(request, body: body) }
 
         // Journaled routes (provider routes, echo, key-value) can be given faults; the rest of the
         // control API never is.
-        var afterRoute: Fault?
-        if isJournaled, let fault = self.faults.consume(method: request.method.rawValue, path: path) {
-            switch fault.kind {
-            case .status:
-                var response = MockResponse.error(HTTPResponse.Status(code: fault.number("status", 503)), "injected fault")
-                if let seconds = fault.parameters["retryAfter"]?.wholeNumber { response.headers[.retryAfter] = String(seconds) }
-                return response
-            case .malformed:
-                let malformed = self.malformedBodies.first { path.hasPrefix($0.prefix) }?.body
-                    ?? MalformedBody(contentType: "application/json", body: #"{"truncated": "#)
-                return Response(
-                    status: .ok, headers: [.contentType: malformed.contentType],
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: malformed.body)))
-            case .empty:
-                return Response(status: .ok, headers: [.contentLength: "0"])
-            case .delay:
-                let jitter = fault.number("jitterMs")
-                let milliseconds = fault.number("delayMs") + (jitter > 0 ? Int.random(in: 0...jitter) : 0)
-                // Cut short when the host stops: nobody waits for this answer any more.
-                await self.shutdown.sleep(for: .milliseconds(milliseconds))
-                try Task.checkCancellation()
-            case .reset:
-                var response = MockResponse.error(.badGateway, "injected fault: connection reset")
-                response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
-                return response
-            case .truncated, .contentType, .slowDrip:
-                afterRoute = fault
-            case .duplicate, .outOfOrder, .delayedDelivery, .tamperedSignature, .replay, .receiverTimeout:
-                break  // webhook faults never match a request
-            }
+        let fault = isJournaled ? self.faults.consume(method: request.method.rawValue, path: path) : nil
+        if let fault, let answer = try await self.answer(for: fault, path: path) {
+            return answer
         }
-        if let fault = afterRoute {
-            let response = try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
-            return try await Self.apply(fault, to: response, shutdown: self.shutdown)
+        let response = try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+        guard let fault, [.truncated, .contentType, .slowDrip].contains(fault.kind) else { return response }
+        return try await Self.apply(fault, to: response, shutdown: self.shutdown)
+    }
+
+    /// What a fault answers instead of the route (`nil`: route the request, after a `delay` once it passed).
+    private func answer(for fault: Fault, path: String) async throws -> Response? {
+        switch fault.kind {
+        case .status:
+            var response = MockResponse.error(HTTPResponse.Status(code: fault.number("status", 503)), "injected fault")
+            if let seconds = fault.parameters["retryAfter"]?.wholeNumber { response.headers[.retryAfter] = String(seconds) }
+            return response
+        case .malformed:
+            let malformed = self.malformedBodies.first { path.hasPrefix($0.prefix) }?.body
+                ?? MalformedBody(contentType: "application/json", body: #"{"truncated": "#)
+            return Response(
+                status: .ok, headers: [.contentType: malformed.contentType],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: malformed.body)))
+        case .empty:
+            return Response(status: .ok, headers: [.contentLength: "0"])
+        case .delay:
+            let jitter = fault.number("jitterMs")
+            let milliseconds = fault.number("delayMs") + (jitter > 0 ? Int.random(in: 0...jitter) : 0)
+            // Cut short when the host stops: nobody waits for this answer any more.
+            await self.shutdown.sleep(for: .milliseconds(milliseconds))
+            try Task.checkCancellation()
+            return nil
+        case .reset:
+            var response = MockResponse.error(.badGateway, "injected fault: connection reset")
+            response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
+            return response
+        case .truncated, .contentType, .slowDrip:
+            return nil  // applied to the routed answer
+        case .duplicate, .outOfOrder, .delayedDelivery, .tamperedSignature, .replay, .receiverTimeout:
+            return nil  // webhook faults never match a request
         }
-        return try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+    }
+
+    /// The answer to a body that could not be read whole: 413 over the size limit, 408 too slow, 400 broken off.
+    private func refusal(_ read: BodyRead, request: Request, path: String) -> Response {
+        let what = "request body of '\(request.method.rawValue) \(path)'"
+        switch read {
+        case .collected:
+            return self.refusal(500, "\(what) was read", path: path)
+        case .tooLarge:
+            let bytes = self.limits.requestBodyBytes
+            let limit = bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes) bytes"
+            return self.refusal(413, "\(what) exceeds the mock's limit of \(limit)", path: path)
+        case .tooSlow:
+            return self.refusal(408, "\(what) did not arrive within \(self.limits.bodyReadTimeoutSeconds)s", path: path)
+        case .broken:
+            return self.refusal(400, "\(what) could not be read", path: path)
+        }
     }
 
     /// Routes a request (echo, control or provider route), or answers the JSON 404 of an unknown path.
