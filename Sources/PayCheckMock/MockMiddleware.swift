@@ -77,6 +77,7 @@ struct MockMiddleware: RouterMiddleware {
     }
 
     /// What a fault answers instead of the route (`nil`: route the request, after a `delay` once it passed).
+    @inline(never)
     private func answer(for fault: Fault, path: String) async throws -> Response? {
         switch fault.kind {
         case .status:
@@ -110,6 +111,7 @@ struct MockMiddleware: RouterMiddleware {
     }
 
     /// The answer to a body that could not be read whole: 413 over the size limit, 408 too slow, 400 broken off.
+    @inline(never)
     private func refusal(_ read: BodyRead, request: Request, path: String) -> Response {
         let what = "request body of '\(request.method.rawValue) \(path)'"
         switch read {
@@ -127,6 +129,7 @@ struct MockMiddleware: RouterMiddleware {
     }
 
     /// Routes a request (echo, control or provider route), or answers the JSON 404 of an unknown path.
+    @inline(never)
     private func routeOrRespond(
         _ request: Request, path: String, isControl: Bool, body: [UInt8], context: Context,
         next: (Request, Context) async throws -> Response
@@ -148,6 +151,7 @@ struct MockMiddleware: RouterMiddleware {
     }
 
     /// Calls the matched route, turning unexpected errors into a JSON 500 instead of an empty body.
+    @inline(never)
     private func route(
         _ request: Request,
         context: Context,
@@ -170,6 +174,7 @@ struct MockMiddleware: RouterMiddleware {
 
     /// Appends `request` with `body` to the journal, stamped with mock time, with the provider's declared secret
     /// fields masked.
+    @inline(never)
     private func record(_ request: Request, body: [UInt8]) {
         let path = request.uri.path
         let secrets = self.secretFields.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.names ?? []
@@ -186,6 +191,8 @@ struct MockMiddleware: RouterMiddleware {
 
     /// Applies a fault that changes a routed answer: its body cut in half, its content type replaced, or its body
     /// sent in small pieces with pauses.
+    // Not inlined: inlined into `handle`, it crashes the 6.3 optimizer while it splits the coroutine (release builds).
+    @inline(never)
     static func apply(_ fault: Fault, to response: Response, shutdown: ShutdownSignal) async throws -> Response {
         let collected = CollectedBody()
         try await response.body.write(CollectingBodyWriter(target: collected))
@@ -224,6 +231,7 @@ struct MockMiddleware: RouterMiddleware {
     }
 
     /// Reads the whole body (so routes can read it again), within the size limit and the body read timeout.
+    @inline(never)
     private func collectBody(of request: inout Request) async -> BodyRead {
         let limit = self.limits.requestBodyBytes
         let seconds = self.limits.bodyReadTimeoutSeconds
