@@ -55,9 +55,9 @@ extension MockHost {
             logger: self.logger
         )
         // A graceful shutdown waits for requests in flight at most this long, then cancels them (a client holding a
-        // half-sent body cannot keep the mock from exiting).
+        // half-sent body cannot keep the mock from exiting). No `maximumCancellationDuration`: past it ServiceGroup
+        // ends the process with a fatal error, which would take an embedding test run down with it.
         configuration.maximumGracefulShutdownDuration = .seconds(self.limits.shutdownGraceSeconds)
-        configuration.maximumCancellationDuration = .seconds(1)
         let serviceGroup = ServiceGroup(configuration: configuration)
         let (cancellations, cancellation) = AsyncStream.makeStream(of: Void.self)
         // The server runs in its own task so that cancelling the caller does not cancel it outright
