@@ -93,19 +93,10 @@ class Bench:
     # --- servers ---------------------------------------------------------------------------------
 
     def start(self, argv, port, name):
-        logf = open(os.path.join(self.work, f"{name}.log"), "ab")
-        proc = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT, start_new_session=True)
+        import lifecycle  # one way to start a server and wait for its port (Benchmarks/lifecycle.py)
+        proc = lifecycle.start(argv, port, os.path.join(self.work, f"{name}.log"))
         self.servers.append(proc)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if proc.poll() is not None:
-                raise SystemExit(f"{name} exited early; see {logf.name}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    return proc
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit(f"{name} did not listen on port {port}")
+        return proc
 
     def stop(self, proc):
         if proc.poll() is None:
