@@ -327,16 +327,22 @@ extension SuiteParser {
     /// Checks a `mock: fault`'s literal arguments (kind names, ranges, combinations) with ``FaultSpec``; templated
     /// values are left to the mock, which checks them once rendered.
     mutating func checkFault(_ parameters: TemplateValue, at location: SourceLocation) {
-        guard case .object(let pairs, _) = parameters else {
-            if case .literal(.object(let members), _) = parameters, members.isEmpty {
-                error(at: location, "'mock: fault' needs 'with:' (at least 'kind')", hint: "e.g. with: { provider: mollie, operation: createPayment, kind: status, status: 503 }")
-            }
-            return
-        }
         var literals: [String: Value] = [:]
         var templated: Set<String> = []
-        for (key, value) in pairs {
-            if case .literal(let literal, _) = value { literals[key] = literal } else { templated.insert(key); literals[key] = .null }
+        switch parameters {
+        case .literal(.object(let members), _):
+            // A mapping without templates is one literal value.
+            guard !members.isEmpty else {
+                error(at: location, "'mock: fault' needs 'with:' (at least 'kind')", hint: "e.g. with: { provider: mollie, operation: createPayment, kind: status, status: 503 }")
+                return
+            }
+            literals = members
+        case .object(let pairs, _):
+            for (key, value) in pairs {
+                if case .literal(let literal, _) = value { literals[key] = literal } else { templated.insert(key); literals[key] = .null }
+            }
+        default:
+            return
         }
         for problem in FaultSpec.problems(literals, templated: templated) {
             error(at: location, problem, hint: "see 'paycheck mock --help' and README's faults table")

@@ -229,6 +229,32 @@ struct CLITests {
         #expect(result.stderr.contains("4 errors in 1 file"), "\(result.stderr)")
     }
 
+    @Test("lint: a fault's kind, arguments and combinations are checked, literal or partly templated")
+    func lintFaults() throws {
+        let cli = try CLI(files: ["f.yaml": """
+            suite: lint faults
+            provider: mollie
+            cases:
+              - name: bad faults
+                requires: [mock]
+                steps:
+                  - mock: fault
+                    with: { provider: mollie, operation: createPayment, kind: explode }
+                  - mock: fault
+                    with: { provider: mollie, kind: status, status: 999 }
+                  - mock: fault
+                    with: { path: "/mollie{{ suffix }}", kind: reset, status: 503 }
+                  - mock: fault
+                    with: { provider: mollie, kind: "{{ kind }}", status: 1 }
+            """])
+        let lint = try cli.run(["lint", "f.yaml"])
+        #expect(lint.status == 2)
+        #expect(lint.stderr.contains("f.yaml:8:") && lint.stderr.contains("unknown fault kind 'explode'"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("fault 'status' must be a number in 200…599, got 999"))
+        #expect(lint.stderr.contains("'status' does not apply to fault kind 'reset'"))
+        #expect(lint.stderr.contains("3 errors"), "a templated kind is left to the mock")
+    }
+
     @Test("run: a run that checks nothing exits 4 and says so in every report; --allow-empty accepts it")
     func nothingChecked() throws {
         let cli = try CLI(files: ["m.yaml": "suite: m\ncases:\n  - name: needs the mock\n    requires: [mock]\n    steps:\n      - wait: 1ms\n"])
