@@ -89,8 +89,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["BuildInfo"]
         ),
+        // Stamps the commit into the paycheck binary for `paycheck version`.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // A reference merchant backend for Mollie's iOS Checkout demo: an example merchant that knows Mollie only
         // through HTTP. The mock host serves it under /merchants/mollie-checkout-demo, for Suites/mollie/demo-backend.yaml.
         .target(
@@ -140,7 +143,7 @@ let package = Package(
         ),
         .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
-        .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], swiftSettings: swiftSettings),
+        .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "paycheckTests",
             dependencies: ["PayCheckTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")],

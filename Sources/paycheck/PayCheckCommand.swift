@@ -40,7 +40,7 @@ struct PayCheckCommand: AsyncParsableCommand {
             configuration · 3 could not run (transport errors, timeouts, sandbox down) · 4 nothing
             was checked · 130 interrupted.
             """,
-        version: payCheckVersion,
+        version: BuildDescription.current.line,
         subcommands: [
             RunCommand.self, MergeCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self,
             StatesCommand.self, SchemaCommand.self, InitCommand.self, VersionCommand.self,

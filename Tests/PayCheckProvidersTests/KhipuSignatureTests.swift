@@ -3,7 +3,7 @@ import PayCheckCore
 import PayCheckProviders
 import Testing
 
-/// The khipu signing vectors of `../shared/vectors/khipu.json` (providers.md §2.2, §2.7, §2.12 B1).
+/// The khipu signing vectors of `Fixtures/khipu.json` (providers.md §2.2, §2.7, §2.12 B1).
 @Suite("khipu signatures")
 struct KhipuSignatureTests {
     struct Vector: Sendable, CustomTestStringConvertible {
@@ -13,8 +13,7 @@ struct KhipuSignatureTests {
     }
 
     static func vectors() throws -> [Vector] {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/khipu.json")
+        let file = try #require(Bundle.module.url(forResource: "khipu", withExtension: "json", subdirectory: "Fixtures"))
         let root = try #require(JSONText.parse(try String(contentsOf: file, encoding: .utf8)))
         return try #require(root["v2_signing"]?.arrayValue).map { item in
             Vector(

@@ -3,7 +3,7 @@ import PayCheckCore
 import PayCheckProviders
 import Testing
 
-/// MIT's AES-128-CBC cipher against every vector of `../shared/vectors/mit.json` (providers.md §5.1, §5.11 A4), its
+/// MIT's AES-128-CBC cipher against every vector of `Fixtures/mit.json` (providers.md §5.1, §5.11 A4), its
 /// distinct rejections, and interoperation with OpenSSL in both directions.
 @Suite("MIT cipher")
 struct MITCipherTests {
@@ -14,8 +14,7 @@ struct MITCipherTests {
     }
 
     static func vectors() throws -> [Vector] {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/vectors/mit.json")
+        let file = try #require(Bundle.module.url(forResource: "mit", withExtension: "json", subdirectory: "Fixtures"))
         let root = try #require(JSONText.parse(try String(contentsOf: file, encoding: .utf8)))
         return try #require(root["vectors"]?.arrayValue).map { item in
             Vector(
@@ -123,7 +122,8 @@ struct MITCipherTests {
         #expect(Set(texts).count == 4)
     }
 
-    @Test("interoperates with openssl enc -aes-128-cbc in both directions", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+    @Test("interoperates with openssl enc -aes-128-cbc in both directions",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs /usr/bin/openssl (apt-get install openssl)"))
     func openSSL() throws {
         let key = "5DCC67393750523CD165F17E1EFADD21"
         let iv: [UInt8] = [0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF]

@@ -1,6 +1,7 @@
 import Foundation
 import PayCheckCore
 import PayCheckRunner
+import PayCheckTestSupport
 import Testing
 
 @testable import PayCheckReports
@@ -8,13 +9,6 @@ import Testing
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-
-/// The package root's sibling `shared/junit-10.xsd` (Jenkins xunit-plugin schema).
-private let junitXSD = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../shared/junit-10.xsd").standardizedFileURL.path
-
-/// Whether the strict schema check can run here.
-private let canValidate = FileManager.default.fileExists(atPath: "/usr/bin/xmllint") && FileManager.default.fileExists(atPath: junitXSD)
 
 @Suite("JUnit reporter")
 struct JUnitReporterTests {
@@ -159,20 +153,12 @@ struct JUnitReporterTests {
         #expect(ReportFormat.human(1.234) == "1.23 s")
     }
 
-    @Test("validates against junit-10.xsd with xmllint", .enabled(if: canValidate, "needs /usr/bin/xmllint and ../shared/junit-10.xsd"))
+    @Test("validates against junit-10.xsd with xmllint", .enabled(if: JUnitSchema.path != nil, Comment(rawValue: JUnitSchema.skipReason)))
     func validatesAgainstXSD() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-junit-\(UUID().uuidString).xml")
         try JUnitReporter.render(Fixture.run()).write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        process.arguments = ["--noout", "--schema", junitXSD, file.path]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "xmllint: \(message)")
+        let problems = try JUnitSchema.problems(in: file.path)
+        #expect(problems == nil, "xmllint: \(problems ?? "")")
     }
 }
