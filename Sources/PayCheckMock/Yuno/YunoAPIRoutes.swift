@@ -110,6 +110,8 @@ struct YunoAPIRoutes: Sendable {
     /// refused before the key is taken; the same key again answers the original payment whatever the new body;
     /// while the first is running `REQUEST_IN_PROCESS`; after a first request that failed without a payment,
     /// `IDEMPOTENCY_DUPLICATED`.
+    // Not optimised: Swift 6.3.1's LLVM crashes splitting this route's coroutine in release builds (docs/release-build.md).
+    @_optimize(none)
     static func createPayment(_ request: Request, _ context: YunoContext) async throws -> Response {
         try authenticate(request)
         let body = try await Self.body(request)
@@ -131,6 +133,8 @@ struct YunoAPIRoutes: Sendable {
 
     /// `cancel-or-refund` (§3.13 P1-9) and `capture` (§3.13 P2-22): `X-Idempotency-Key` required (§3.13 P2-21), keys
     /// scoped to the operation; a body missing its required field is refused before the key is taken.
+    // Not optimised: Swift 6.3.1's LLVM crashes splitting this route's coroutine in release builds (docs/release-build.md).
+    @_optimize(none)
     static func afterPayment(_ request: Request, _ requestContext: BasicRequestContext, _ context: YunoContext,
                              operation: String) async throws -> Response {
         try authenticate(request, message: operation == "capture" ? "Invalid Credentials" : "Invalid credentials")
