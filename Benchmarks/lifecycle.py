@@ -109,7 +109,7 @@ def measure(paycheck, hello, bench, work, sessions=2000, concurrency=32, rounds=
         "sessions": sessions, "concurrency": concurrency, "rounds": rounds, "rows": rows,
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "nproc": os.cpu_count(), "loads": loads, "bin": os.path.realpath(os.path.dirname(paycheck)),
-        "build": build or ("release (`swift build -c release`)" if "release" in os.path.realpath(paycheck) else
+        "build": build or ("release (`swift build -c release --static-swift-stdlib`)" if "release" in os.path.realpath(paycheck) else
                            f"the binaries in {os.path.dirname(paycheck)}"),
         "command": f"LifecycleBench --url http://127.0.0.1:$PORT --target <provider|hello> --sessions {sessions} "
                    f"--concurrency {concurrency} --pid $SERVER_PID",
@@ -146,8 +146,8 @@ def render(result, command=None):
     out.append("```sh")
     release = result.get("bin") is None or "release" in result["bin"]
     if release:
-        out.append("for p in paycheck HelloBench LifecycleBench; do swift build -c release --product $p; done")
-        binaries = "$(swift build -c release --show-bin-path)"
+        out.append("for p in paycheck HelloBench LifecycleBench; do swift build -c release --static-swift-stdlib --product $p; done")
+        binaries = "$(swift build -c release --static-swift-stdlib --show-bin-path)"
     else:
         out.append("swift build")
         binaries = ".build/debug"
@@ -180,7 +180,7 @@ def splice(path, section):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bin", help="the release bin directory (default: swift build -c release --show-bin-path)")
+    parser.add_argument("--bin", help="the release bin directory (default: swift build -c release --static-swift-stdlib --show-bin-path)")
     parser.add_argument("--sessions", type=int, default=2000)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=3)
@@ -190,7 +190,7 @@ def main():
     parser.add_argument("--command", default=None)
     parser.add_argument("--build", help="how the binaries were built, for the text (default: from --bin)")
     args = parser.parse_args()
-    bin_dir = args.bin or subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], capture_output=True,
+    bin_dir = args.bin or subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], capture_output=True,
                                          text=True, check=True).stdout.strip()
     work = args.work or os.environ.get("TMPDIR", "/tmp")
     result = measure(os.path.join(bin_dir, "paycheck"), os.path.join(bin_dir, "HelloBench"),

@@ -268,7 +268,7 @@ def render(r, command):
                "binary against this tree's, interleaved\n"
                "Benchmarks/run.sh --lifecycles  # only the provider lifecycles next to hello world (rewrites only that section)\n```\n")
     out.append(f"This document was produced by `{command}` ({m['mode']} mode) on {m['date']}. It builds "
-               "`paycheck` and `HelloBench` with `swift build -c release`, generates the workloads into a "
+               "`paycheck` and `HelloBench` with `swift build -c release --static-swift-stdlib`, generates the workloads into a "
                "temporary directory, starts and stops every server itself, and waits before each measurement "
                "until the 1-minute load average is below 1.0 (the loads are listed at the end).\n")
 
@@ -407,7 +407,7 @@ def render(r, command):
                "`$PAYCHECK mock --port $PORT`, `$POOL` a file of pre-signed auth objects "
                "(`Benchmarks/generate.py pool`), `$DIR` a generated workload.\n")
     out.append("```sh")
-    out.append("swift build -c release --product paycheck && swift build -c release --product HelloBench")
+    out.append("swift build -c release --static-swift-stdlib --product paycheck && swift build -c release --static-swift-stdlib --product HelloBench")
     out.append("python3 Benchmarks/generate.py suites --workload ptp|kv --cases N --out $DIR   # also: tavern, lint, pool")
     out.append(".build/release/HelloBench --port $PORT")
     for key in ("wrk_hello", "wrk_create", "wrk_flow", "wrk_kv"):

@@ -19,7 +19,7 @@
 #
 # What it does, from a fresh clone:
 #   1. installs wrk, hyperfine and time (apt-get) and Tavern (pip, into a venv under ${TMPDIR:-/tmp});
-#   2. builds `paycheck` and the Hummingbird hello world `HelloBench` with `swift build -c release`;
+#   2. builds `paycheck` and the Hummingbird hello world `HelloBench` with `swift build -c release --static-swift-stdlib` (the binary scripts/install.sh installs);
 #   3. runs Benchmarks/bench.py, which generates the workloads into a temporary directory (never into the
 #      repository), starts and stops the servers itself, waits for a quiet machine before each measurement,
 #      and writes docs/benchmarks.md (plus results.json in the temporary directory).
@@ -66,9 +66,9 @@ trap 'exit 130' INT TERM
 
 if [ -n "$lifecycles_only" ]; then
   step "release build"
-  for product in paycheck HelloBench LifecycleBench; do swift build -c release --product "$product" 2>&1 | tail -n 1; done
+  for product in paycheck HelloBench LifecycleBench; do swift build -c release --static-swift-stdlib --product "$product" 2>&1 | tail -n 1; done
   step "provider lifecycles next to hello world"
-  python3 Benchmarks/lifecycle.py --bin "$(swift build -c release --show-bin-path)" --work "$work" \
+  python3 Benchmarks/lifecycle.py --bin "$(swift build -c release --static-swift-stdlib --show-bin-path)" --work "$work" \
     --out "$root/docs/benchmarks.md" --command "Benchmarks/run.sh --lifecycles"
   exit 0
 fi
@@ -92,10 +92,10 @@ fi
 echo "wrk, hyperfine, /usr/bin/time and Tavern ready" >&2
 
 step "release build"
-swift build -c release --product paycheck 2>&1 | tail -n 1
-swift build -c release --product HelloBench 2>&1 | tail -n 1
-swift build -c release --product LifecycleBench 2>&1 | tail -n 1
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --static-swift-stdlib --product paycheck 2>&1 | tail -n 1
+swift build -c release --static-swift-stdlib --product HelloBench 2>&1 | tail -n 1
+swift build -c release --static-swift-stdlib --product LifecycleBench 2>&1 | tail -n 1
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
 step "measurements (work directory $work)"
 python3 Benchmarks/bench.py "${quick[@]}" "${extra[@]}" \

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PayCheckCore
+import PayCheckRunner
 
 /// `paycheck init`: scaffolds a merchant's suite folder — a first suite that passes on the embedded mock and the CI
 /// jobs that run it — without overwriting anything.
@@ -91,11 +92,27 @@ struct InitCommand: ParsableCommand {
         # --target sandbox and pass PAYCHECK_PLACETOPAY_LOGIN / PAYCHECK_PLACETOPAY_SECRET_KEY as secrets.
         name: paycheck
         on: [push, pull_request]
+        permissions:
+          contents: read
+        env:
+          # The PayCheck release, where its releases are published, and the SHA-256 of its paycheck-linux-x86_64
+          # (the release's .sha256 file): the binary is checked against this pinned value before it runs.
+          PAYCHECK_VERSION: "\(payCheckVersion)"
+          PAYCHECK_DOWNLOAD: https://github.com/OWNER/paycheck/releases/download
+          PAYCHECK_SHA256: REPLACE-WITH-THE-SHA256-OF-THE-RELEASE
         jobs:
           conformance:
             runs-on: ubuntu-latest
             steps:
               - uses: actions/checkout@v4
+                with:
+                  persist-credentials: false
+              - name: Install paycheck (one binary; or build it from source with PayCheck's scripts/install.sh)
+                run: |
+                  mkdir -p "$RUNNER_TEMP/bin"
+                  curl -fsSL --retry 3 -o "$RUNNER_TEMP/bin/paycheck" "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
+                  echo "$PAYCHECK_SHA256  $RUNNER_TEMP/bin/paycheck" | sha256sum -c -
+                  chmod +x "$RUNNER_TEMP/bin/paycheck" && echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"
               - name: Run the conformance suites
                 run: paycheck run \(folder)/suites --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html
               - name: Keep the reports
@@ -111,6 +128,18 @@ struct InitCommand: ParsableCommand {
         """
         # Add to .gitlab-ci.yml. Runs the suites on PayCheck's embedded mock.
         paycheck:
+          image: ubuntu:24.04
+          variables:
+            # The PayCheck release, where its releases are published, and the SHA-256 of its paycheck-linux-x86_64
+            # (the release's .sha256 file): the binary is checked against this pinned value before it runs.
+            PAYCHECK_VERSION: "\(payCheckVersion)"
+            PAYCHECK_DOWNLOAD: https://github.com/OWNER/paycheck/releases/download
+            PAYCHECK_SHA256: REPLACE-WITH-THE-SHA256-OF-THE-RELEASE
+          before_script:
+            - apt-get update -qq && apt-get install -y -qq curl ca-certificates libxml2 >/dev/null
+            - curl -fsSL --retry 3 -o /usr/local/bin/paycheck "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
+            - echo "$PAYCHECK_SHA256  /usr/local/bin/paycheck" | sha256sum -c -
+            - chmod +x /usr/local/bin/paycheck
           script:
             - paycheck run \(folder)/suites --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html
           artifacts:

@@ -7,8 +7,33 @@ import PayCheckReports
 
 /// Options shared by commands that read suites.
 struct SuiteOptions: ParsableArguments {
-    @Argument(help: "Suite files or folders (folders are searched for *.yaml and *.yml).")
-    var paths: [String] = ["Suites"]
+    @Argument(help: ArgumentHelp(
+        "Suite files or folders (folders are searched for *.yaml and *.yml).",
+        discussion: "Default: Suites/ in the current folder; where there is none, the built-in suites installed with the binary (PREFIX/share/paycheck/Suites)."
+    ))
+    var paths: [String] = [SuiteOptions.defaultPath]
+
+    /// The folder a run reads when no path is given.
+    static let defaultPath = "Suites"
+
+    /// The built-in suites that `scripts/install.sh` puts beside an installed binary (`PREFIX/bin/paycheck` →
+    /// `PREFIX/share/paycheck/Suites`). They are found rather than embedded: suites are plain files a merchant reads,
+    /// copies and edits, and `include:` steps resolve relative to the file.
+    static var installedSuites: URL? {
+        guard let binary = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let folder = binary.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/paycheck/Suites", isDirectory: true)
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && isFolder.boolValue ? folder : nil
+    }
+
+    /// `paths`, with the default `Suites` replaced by the installed built-in suites when the current folder has none.
+    var resolvedPaths: [String] {
+        guard paths == [Self.defaultPath], !FileManager.default.fileExists(atPath: Self.defaultPath),
+            let installed = Self.installedSuites
+        else { return paths }
+        return [installed.path]
+    }
 
     @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
     var color: ColorMode = .auto
@@ -18,6 +43,8 @@ struct SuiteOptions: ParsableArguments {
     func load(external: Set<String> = []) -> SuiteLoader.Result {
         var loader = SuiteLoader(catalog: MockRegistry.providers)
         loader.externalVariables = external
+        let paths = resolvedPaths
+        if paths != self.paths { Output().err("no \(Self.defaultPath)/ here: reading the built-in suites in \(paths[0])") }
         var result = loader.load(paths: paths)
         let commands = PayCheckCommand.configuration.subcommands.map { $0._commandName }
         for index in result.diagnostics.indices {
