@@ -129,7 +129,8 @@ public struct SuiteLoader: Sendable {
         return (files.sorted(), skipped.sorted())
     }
 
-    /// Reads a suite file as UTF-8 text; a binary file or invalid UTF-8 is a ``SuiteTextError`` at the offending byte.
+    /// Reads a suite file as UTF-8 text, without a leading byte-order mark; a binary file or invalid UTF-8 is a
+    /// ``SuiteTextError`` at the offending byte.
     @Sendable static func readText(_ path: String) throws -> String {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         if let nul = bytes.firstIndex(of: 0) {
@@ -149,7 +150,9 @@ public struct SuiteLoader: Sendable {
             let byte = String(bytes[valid], radix: 16, uppercase: true)
             throw SuiteTextError(bytes: bytes, offset: valid, message: "the file is not UTF-8 text (byte 0x\(byte) at offset \(valid)); save it as UTF-8")
         }
-        return text
+        // A UTF-8 byte-order mark (as Windows editors save) is not part of the YAML; without it, columns on the first
+        // line are the ones an editor shows.
+        return text.first == "\u{FEFF}" ? String(text.dropFirst()) : text
     }
 }
 

@@ -30,6 +30,24 @@ struct SuiteFolderTests {
         #expect(diagnostic.message == message)
         #expect(diagnostic.location == SourceLocation(file: file.path, line: line, column: column))
     }
+
+    @Test("a suite saved with a UTF-8 byte-order mark loads, and its problems keep the columns an editor shows")
+    func byteOrderMark() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-bom-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let good = folder.appendingPathComponent("good.yaml")
+        try Data(bom + Array("suite: ok\ncases:\n  - name: c\n    steps:\n      - wait: 1ms\n".utf8)).write(to: good)
+        let loaded = SuiteLoader().load(paths: [good.path])
+        #expect(loaded.suites.map(\.name) == ["ok"])
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
+        let bad = folder.appendingPathComponent("bad.yaml")
+        try Data(bom + Array("suit: ok\ncases:\n  - name: c\n    steps:\n      - wait: 1ms\n".utf8)).write(to: bad)
+        let refused = SuiteLoader().load(paths: [bad.path])
+        let located = refused.diagnostics.filter { $0.message.contains("suit") }.map(\.location)
+        #expect(located.contains(SourceLocation(file: bad.path, line: 1, column: 1)), "\(refused.diagnostics.map { "\($0.location) \($0.message)" })")
+    }
 }
 
 @Suite("Suite schema")
