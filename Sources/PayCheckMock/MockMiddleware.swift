@@ -173,7 +173,7 @@ struct MockMiddleware: RouterMiddleware {
     }
 
     /// Appends `request` with `body` to the journal, stamped with mock time, with the provider's declared secret
-    /// fields masked.
+    /// fields masked and every card number cut to its last four digits.
     @inline(never)
     private func record(_ request: Request, body: [UInt8]) {
         let path = request.uri.path
@@ -186,7 +186,7 @@ struct MockMiddleware: RouterMiddleware {
             body: body,
             receivedAt: self.clock.now()
         )
-        self.journal.record(secrets.isEmpty ? recorded : recorded.masking(secrets))
+        self.journal.record((secrets.isEmpty ? recorded : recorded.masking(secrets)).maskingCardNumbers())
     }
 
     /// Applies a fault that changes a routed answer: its body cut in half, its content type replaced, or its body

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 #if canImport(Glibc)
 import Glibc
@@ -85,7 +86,7 @@ public struct Redactor: Sendable {
         guard !text.isEmpty else { return text }
         var out = maskSecrets(text)
         out = Redactor.redactFields(out)
-        out = Redactor.maskCardNumbers(out)
+        out = CardNumberMask.apply(out)
         return out
     }
 

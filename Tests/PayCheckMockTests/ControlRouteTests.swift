@@ -72,6 +72,25 @@ struct ControlRouteTests {
         #expect(host.clock.now() == fixedBase)
     }
 
+    @Test("the journal keeps no card number beyond its last four digits: body (JSON string or number, form), query, headers")
+    func journalMasksCardNumbers() async throws {
+        let host = makeHost([FakeProvider(id: "fakepay")])
+        try await withRouter(host) { client in
+            _ = try await client.send(
+                .post,
+                "/fakepay/api/session?card=4242424242424242",
+                body: #"{"card":{"number":"4110760000000081","spaced":"4111 1111 1111 1111"},"raw":5555555555554444,"amount":10}"#,
+                headers: [HTTPFields.Element.Name("X-Card")!: "4000-0000-0000-0002"]
+            )
+            _ = try await client.send(.post, "/fakepay/api/form", body: "number=378282246310005&cvv=123")
+            let journal = try await client.send(.get, "/__paycheck/journal?path=/fakepay").text
+            for sentinel in ["4242424242424242", "4110760000000081", "4111 1111 1111 1111", "5555555555554444", "4000-0000-0000-0002", "378282246310005"] {
+                #expect(!journal.contains(sentinel), "\(sentinel) in \(journal)")
+            }
+            for lastFour in ["4242", "0081", "1111", "4444", "0002", "0005"] { #expect(journal.contains(lastFour)) }
+        }
+    }
+
     @Test("journal records mock routes, filters by path prefix and can be cleared")
     func journal() async throws {
         let host = makeHost([FakeProvider(id: "fakepay")])

@@ -56,7 +56,9 @@ struct RunTimeoutTests {
         let step = try #require(result.suites[0].cases[0].steps.first)
         #expect(step.verdict == .error)
         #expect(step.attempts == 4)
-        #expect(step.error == "timed out: the run timeout (10s) ended the retries after 4 attempts", "\(String(describing: step.error))")
+        // On a loaded machine the last attempt's exchange (given what is left of the run, 1 s) may time out too,
+        // which the message then adds in parentheses.
+        #expect(step.error?.hasPrefix("timed out: the run timeout (10s) ended the retries after 4 attempts") == true, "\(String(describing: step.error))")
         #expect(clock.now().timeIntervalSince(start) < 10, "no retry sleeps past the deadline")
         #expect(result.exitCode == 3)
     }
