@@ -85,6 +85,18 @@ struct InitCommand: ParsableCommand {
 
         """
 
+    /// The variables both CI jobs install the released binary with, indented for their place in the file.
+    static func releaseVariables(indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        return [
+            "# The PayCheck release, where its releases are published, and the SHA-256 of its paycheck-linux-x86_64",
+            "# (the release's .sha256 file): the binary is checked against this pinned value before it runs.",
+            "PAYCHECK_VERSION: \"\(payCheckVersion)\"",
+            "PAYCHECK_DOWNLOAD: https://github.com/OWNER/paycheck/releases/download",
+            "PAYCHECK_SHA256: REPLACE-WITH-THE-SHA256-OF-THE-RELEASE",
+        ].map { pad + $0 }.joined(separator: "\n")
+    }
+
     /// A GitHub Actions job that runs the suites and publishes the reports.
     static func githubJob(folder: String) -> String {
         """
@@ -95,11 +107,7 @@ struct InitCommand: ParsableCommand {
         permissions:
           contents: read
         env:
-          # The PayCheck release, where its releases are published, and the SHA-256 of its paycheck-linux-x86_64
-          # (the release's .sha256 file): the binary is checked against this pinned value before it runs.
-          PAYCHECK_VERSION: "\(payCheckVersion)"
-          PAYCHECK_DOWNLOAD: https://github.com/OWNER/paycheck/releases/download
-          PAYCHECK_SHA256: REPLACE-WITH-THE-SHA256-OF-THE-RELEASE
+        \(releaseVariables(indent: 2))
         jobs:
           conformance:
             runs-on: ubuntu-latest
@@ -130,11 +138,7 @@ struct InitCommand: ParsableCommand {
         paycheck:
           image: ubuntu:24.04
           variables:
-            # The PayCheck release, where its releases are published, and the SHA-256 of its paycheck-linux-x86_64
-            # (the release's .sha256 file): the binary is checked against this pinned value before it runs.
-            PAYCHECK_VERSION: "\(payCheckVersion)"
-            PAYCHECK_DOWNLOAD: https://github.com/OWNER/paycheck/releases/download
-            PAYCHECK_SHA256: REPLACE-WITH-THE-SHA256-OF-THE-RELEASE
+        \(releaseVariables(indent: 4))
           before_script:
             - apt-get update -qq && apt-get install -y -qq curl ca-certificates libxml2 >/dev/null
             - curl -fsSL --retry 3 -o /usr/local/bin/paycheck "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
