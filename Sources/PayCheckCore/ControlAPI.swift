@@ -27,4 +27,21 @@ public enum ControlAPI {
     public static func contains(_ path: String) -> Bool {
         path == root || path.hasPrefix(root + "/")
     }
+
+    /// The base a merchant's backend is given instead of the mock's own URL: `/__paycheck/scope/<scope>`. A request
+    /// under it is served as the same path without the prefix, in the clock scope `<scope>`, and is journaled as the
+    /// merchant's (not the runner's), so a backend that cannot send the scope header still shares its run's clock.
+    public static func scopedRoot(_ scope: String) -> String { root + "/scope/" + scope }
+
+    /// Splits a path under ``scopedRoot(_:)`` into its scope and the path it stands for (`/` when nothing follows);
+    /// `nil` for any other path.
+    public static func scopedPath(_ path: String) -> (scope: String, rest: String)? {
+        let prefix = root + "/scope/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let tail = path.dropFirst(prefix.count)
+        let scope = tail.prefix { $0 != "/" }
+        guard !scope.isEmpty else { return nil }
+        let rest = tail.dropFirst(scope.count)
+        return (String(scope), rest.isEmpty ? "/" : String(rest))
+    }
 }

@@ -19,8 +19,8 @@ struct MockRequestContext: RequestContext {
     }
 }
 
-/// The live server's responder: runs the host router and turns an injected `reset` fault into a
-/// closed connection.
+/// The live server's responder: runs the host router (a request under the scoped root without its prefix, see
+/// ``ScopedRequest``) and turns an injected `reset` fault into a closed connection.
 ///
 /// Hummingbird answers every error from a responder with a response, so ``MockMiddleware`` marks a
 /// reset with a 502 response and a marker header; here, where the channel is known, that response
@@ -31,7 +31,9 @@ struct ConnectionFaultResponder: HTTPResponder {
 
     /// Responds through the router, closing the connection for a reset fault.
     func respond(to request: Request, context: MockRequestContext) async throws -> Response {
-        let response = try await self.router.respond(to: request, context: context.routerContext)
+        let response = try await ScopedRequest.serve(request) { request in
+            try await self.router.respond(to: request, context: context.routerContext)
+        }
         guard response.headers[MockMiddleware.resetMarkerHeader] == MockMiddleware.resetMarkerValue else {
             return response
         }

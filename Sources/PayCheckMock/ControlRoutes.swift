@@ -16,7 +16,7 @@ struct ControlRoutes: Sendable {
         }
         router.get("\(root)/clock") { _, _ in self.clockResponse() }
         router.post("\(root)/clock") { request, _ in try await self.adjustClock(request) }
-        router.get("\(root)/journal") { request, _ in self.journal(request) }
+        router.get("\(root)/journal") { request, _ in try self.journal(request) }
         router.delete("\(root)/journal") { _, _ in
             self.host.journal.clear()
             return MockResponse.noContent()
@@ -59,13 +59,29 @@ struct ControlRoutes: Sendable {
         return self.clockResponse()
     }
 
-    /// `GET /__paycheck/journal?path=<prefix>`.
-    private func journal(_ request: Request) -> Response {
-        let prefix = request.uri.queryParameters["path"].map(String.init) ?? ""
-        let entries = self.host.journal.entries(pathPrefix: prefix)
+    /// `GET /__paycheck/journal?path=<prefix>&scope=<scope>&origin=merchant|direct&from=<sequence>`; `next` in the
+    /// answer is the sequence number the next request will get.
+    private func journal(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        var filter = RequestJournal.Filter(pathPrefix: query["path"].map(String.init) ?? "", scope: query["scope"].map(String.init))
+        if let origin = query["origin"] {
+            guard let parsed = RecordedRequest.Origin(rawValue: String(origin)) else {
+                throw MockHTTPError(.badRequest, "unknown origin \(MockHTTPError.quoted(String(origin))): expected merchant or direct")
+            }
+            filter.origin = parsed
+        }
+        if let from = query["from"] {
+            guard let number = Int(from), number >= 0 else {
+                throw MockHTTPError(.badRequest, "invalid from \(MockHTTPError.quoted(String(from))): expected a sequence number")
+            }
+            filter.from = number
+        }
+        let next = self.host.journal.nextSequence
+        let entries = self.host.journal.entries(filter)
         return MockResponse.json(
             .object([
                 "count": .int(entries.count),
+                "next": .int(next),
                 "requests": .array(entries.map(Self.json(for:))),
             ])
         )
@@ -73,7 +89,10 @@ struct ControlRoutes: Sendable {
 
     /// One journal entry as JSON.
     private static func json(for entry: RecordedRequest) -> Value {
-        .object([
+        var object: [String: Value] = [
+            "sequence": .int(entry.sequence),
+            "scope": .string(entry.scope),
+            "origin": .string(entry.origin.rawValue),
             "method": .string(entry.method),
             "path": .string(entry.path),
             "query": .string(entry.query),
@@ -81,7 +100,15 @@ struct ControlRoutes: Sendable {
             "body": .string(entry.body),
             "bodyTruncated": .bool(entry.bodyTruncated),
             "receivedAt": .string(ISOTimestamp.format(entry.receivedAt)),
-        ])
+        ]
+        if let answer = entry.answer {
+            object["answer"] = .object([
+                "status": .int(answer.status),
+                "contentType": answer.contentType.map(Value.string) ?? .null,
+                "body": .string(answer.body),
+            ])
+        }
+        return .object(object)
     }
 
     /// The request body, already collected (and size-checked) by ``MockMiddleware``.

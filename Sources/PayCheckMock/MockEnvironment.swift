@@ -9,7 +9,8 @@ public struct MockEnvironment: Sendable {
     public var journal: RequestJournal
     /// The host's own base URL, e.g. `http://127.0.0.1:54321`; known once the server is bound.
     ///
-    /// Before binding (and in `.router` tests) it returns `http://localhost`.
+    /// Before binding (and in `.router` tests) it returns `http://localhost`. For a request a merchant's backend sent
+    /// under the scoped root it ends with that root (``ControlAPI/scopedRoot(_:)``), so links stay in the scope.
     public var baseURL: @Sendable () -> String
     /// Jobs on the mock clock (expiry, delayed outcomes).
     public var scheduler: MockScheduler

@@ -99,7 +99,7 @@ public final class MockHost: Sendable {
         MockEnvironment(
             clockScopes: self.clockScopes,
             journal: self.journal,
-            baseURL: { [boundBaseURL] in boundBaseURL.value },
+            baseURL: { [boundBaseURL] in boundBaseURL.value + ScopedRequest.baseSuffix },
             scheduler: self.scheduler,
             webhooks: self.webhooks,
             idempotency: self.idempotency

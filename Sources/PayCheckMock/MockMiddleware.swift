@@ -60,20 +60,50 @@ struct MockMiddleware: RouterMiddleware {
         case .collected(let bytes):
             body = bytes
         case let refused:
-            if isJournaled { self.record(request, body: []) }
-            return self.refusal(refused, request: request, path: path)
+            let response = self.refusal(refused, request: request, path: path)
+            guard isJournaled else { return response }
+            return try await self.journaled(request, body: [], response)
         }
-        if isJournaled { self.record(request, body: body) }
+        // A merchant's request is journaled once answered, with the answer; any other before it is routed.
+        let fromMerchant = isJournaled && ScopedRequest.scope != nil
+        if isJournaled, !fromMerchant { self.record(request, body: body) }
 
         // Journaled routes (provider routes, echo, key-value) can be given faults; the rest of the
         // control API never is.
         let fault = isJournaled ? self.faults.consume(method: request.method.rawValue, path: path) : nil
-        if let fault, let answer = try await self.answer(for: fault, path: path) {
-            return answer
+        var response: Response
+        do {
+            if let fault, let answer = try await self.answer(for: fault, path: path) {
+                response = answer
+            } else {
+                response = try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+            }
+        } catch let error as any HTTPResponseError where fromMerchant {
+            _ = try await self.journaled(request, body: body, error.response(from: request, context: context))
+            throw error
         }
-        let response = try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+        if fromMerchant { response = try await self.journaled(request, body: body, response) }
         guard let fault, [.truncated, .contentType, .slowDrip].contains(fault.kind) else { return response }
         return try await Self.apply(fault, to: response, shutdown: self.shutdown)
+    }
+
+    /// Journals a merchant's request with the mock's `response` (whose body is read and put back); answers it.
+    @inline(never)
+    private func journaled(_ request: Request, body: [UInt8], _ response: Response) async throws -> Response {
+        guard ScopedRequest.scope != nil else {
+            self.record(request, body: body)
+            return response
+        }
+        let collected = CollectedBody()
+        try await response.body.write(CollectingBodyWriter(target: collected))
+        let bytes = collected.buffer.withLock { $0 }
+        let text = String(decoding: bytes.readableBytesView.prefix(RecordedRequest.maximumBodyBytes), as: UTF8.self)
+        self.record(
+            request, body: body,
+            answer: RecordedRequest.Answer(status: response.status.code, contentType: response.headers[.contentType], body: text))
+        var answered = response
+        answered.body = ResponseBody(byteBuffer: bytes)
+        return answered
     }
 
     /// What a fault answers instead of the route (`nil`: route the request, after a `delay` once it passed).
@@ -172,13 +202,14 @@ struct MockMiddleware: RouterMiddleware {
         }
     }
 
-    /// Appends `request` with `body` to the journal, stamped with mock time, with the provider's declared secret
-    /// fields masked and every card number cut to its last four digits.
+    /// Appends `request` with `body` (and the mock's answer to a merchant's request) to the journal, stamped with
+    /// mock time and the request's scope, with the provider's declared secret fields masked and every card number
+    /// cut to its last four digits.
     @inline(never)
-    private func record(_ request: Request, body: [UInt8]) {
+    private func record(_ request: Request, body: [UInt8], answer: RecordedRequest.Answer? = nil) {
         let path = request.uri.path
         let secrets = self.secretFields.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.names ?? []
-        let recorded = RecordedRequest(
+        var recorded = RecordedRequest(
             method: request.method.rawValue,
             path: path,
             query: request.uri.query ?? "",
@@ -186,6 +217,11 @@ struct MockMiddleware: RouterMiddleware {
             body: body,
             receivedAt: self.clock.now()
         )
+        if let scope = ScopedRequest.scope {
+            (recorded.scope, recorded.origin, recorded.answer) = (scope.id, .merchant, answer)
+        } else if let named = request.headers[ClockScopeMiddleware.header], ClockScope(named) != nil {
+            recorded.scope = named
+        }
         self.journal.record((secrets.isEmpty ? recorded : recorded.masking(secrets)).maskingCardNumbers())
     }
 

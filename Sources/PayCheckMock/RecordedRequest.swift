@@ -17,8 +17,43 @@ public struct RecordedRequest: Sendable, Hashable {
         }
     }
 
+    /// Who sent a request, as far as the mock can tell.
+    public enum Origin: String, Sendable, Hashable {
+        /// A merchant's backend: the request came under the scoped root (``ControlAPI/scopedRoot(_:)``).
+        case merchant
+        /// Anyone else: the runner (which names its scope in a header), an SDK, curl.
+        case direct
+    }
+
+    /// The mock's answer to a merchant's request, kept with it (evidence, and how a run links the payment its
+    /// backend created to the case).
+    public struct Answer: Sendable, Hashable {
+        /// The HTTP status.
+        public var status: Int
+        /// The `Content-Type`, if any.
+        public var contentType: String?
+        /// The body as UTF-8, truncated to ``RecordedRequest/maximumBodyBytes``.
+        public var body: String
+
+        /// Creates an answer record.
+        public init(status: Int, contentType: String?, body: String) {
+            self.status = status
+            self.contentType = contentType
+            self.body = body
+        }
+    }
+
     /// The largest body, in bytes, that is kept; longer bodies are truncated.
     public static let maximumBodyBytes = 64 * 1024
+
+    /// The journal's number for this record, increasing from 1 (0 until the journal records it).
+    public var sequence = 0
+    /// The clock scope the request was served in (`default` without one).
+    public var scope = "default"
+    /// Who sent it.
+    public var origin = Origin.direct
+    /// The mock's answer, kept for a merchant's requests.
+    public var answer: Answer?
 
     /// The HTTP method, e.g. `POST`.
     public var method: String
@@ -72,6 +107,7 @@ extension RecordedRequest {
         masked.query = CardNumberMask.apply(self.query)
         masked.headers = self.headers.map { Header(name: $0.name, value: CardNumberMask.apply($0.value)) }
         masked.body = CardNumberMask.apply(self.body)
+        masked.answer?.body = CardNumberMask.apply(self.answer?.body ?? "")
         return masked
     }
 
@@ -91,6 +127,10 @@ extension RecordedRequest {
             }
         } else if contentType.contains("x-www-form-urlencoded") {
             masked.body = Self.maskForm(self.body, secretNames)
+        }
+        if let answer = self.answer, let value = JSONText.parse(answer.body) {
+            let maskedValue = Self.maskJSON(value, secretNames)
+            if maskedValue != value { masked.answer?.body = JSONText.encode(maskedValue) }
         }
         return masked
     }

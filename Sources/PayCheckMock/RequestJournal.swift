@@ -16,6 +16,8 @@ public final class RequestJournal: Sendable {
         var bytes = 0
         /// Records evicted so far.
         var evicted = 0
+        /// The sequence number of the last record.
+        var lastSequence = 0
     }
 
     /// The number of records kept; older ones are evicted.
@@ -37,6 +39,9 @@ public final class RequestJournal: Sendable {
         let (capacity, byteCapacity) = (self.capacity, self.byteCapacity)
         let size = request.byteSize
         self.storage.withLock { storage in
+            var request = request
+            storage.lastSequence += 1
+            request.sequence = storage.lastSequence
             storage.items.append(request)
             storage.bytes += size
             while storage.items.count - storage.start > capacity
@@ -60,6 +65,44 @@ public final class RequestJournal: Sendable {
         return ordered.filter { $0.path.hasPrefix(pathPrefix) }
     }
 
+    /// The kept records that match `filter`, oldest first.
+    public func entries(_ filter: Filter) -> [RecordedRequest] {
+        self.storage.withLock { storage in
+            storage.items[storage.start...].filter(filter.matches)
+        }
+    }
+
+    /// The sequence number the next record will get (records after a point in time are those with at least it).
+    public var nextSequence: Int {
+        self.storage.withLock { $0.lastSequence + 1 }
+    }
+
+    /// Which records ``entries(_:)`` returns.
+    public struct Filter: Sendable {
+        /// Records whose path starts with it (all when empty).
+        public var pathPrefix = ""
+        /// Records served in this clock scope (any when `nil`).
+        public var scope: String?
+        /// Records of this origin (any when `nil`).
+        public var origin: RecordedRequest.Origin?
+        /// Records numbered at least this.
+        public var from = 0
+
+        /// Creates a filter; every field defaults to "any".
+        public init(pathPrefix: String = "", scope: String? = nil, origin: RecordedRequest.Origin? = nil, from: Int = 0) {
+            self.pathPrefix = pathPrefix
+            self.scope = scope
+            self.origin = origin
+            self.from = from
+        }
+
+        /// Whether `entry` passes.
+        func matches(_ entry: RecordedRequest) -> Bool {
+            entry.sequence >= self.from && (self.pathPrefix.isEmpty || entry.path.hasPrefix(self.pathPrefix))
+                && (self.scope.map { $0 == entry.scope } ?? true) && (self.origin.map { $0 == entry.origin } ?? true)
+        }
+    }
+
     /// The number of records kept.
     public var count: Int {
         self.storage.withLock { $0.items.count - $0.start }
@@ -73,7 +116,7 @@ public final class RequestJournal: Sendable {
     /// Removes every record (the eviction count stays).
     public func clear() {
         self.storage.withLock { storage in
-            storage = Storage(evicted: storage.evicted)
+            storage = Storage(evicted: storage.evicted, lastSequence: storage.lastSequence)
         }
     }
 }
@@ -81,7 +124,7 @@ public final class RequestJournal: Sendable {
 extension RecordedRequest {
     /// What the record holds, roughly in bytes: body, headers, path and query.
     var byteSize: Int {
-        self.body.utf8.count + self.path.utf8.count + self.query.utf8.count
+        self.body.utf8.count + self.path.utf8.count + self.query.utf8.count + (self.answer?.body.utf8.count ?? 0)
             + self.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 }

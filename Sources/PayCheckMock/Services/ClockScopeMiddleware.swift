@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// Binds the clock scope named by a request's ``ClockScope/headerName`` header (or the default scope) to
+/// Binds the clock scope of a request under the scoped root (``ScopedRequest``), else the one named by its
+/// ``ClockScope/headerName`` header (or the default scope), to
 /// ``ClockScope/current`` while the route runs, so that ``MockEnvironment/clock``, the clock control routes and
 /// every job or webhook scheduled by the route use that scope's clock.
 struct ClockScopeMiddleware: RouterMiddleware {
@@ -20,6 +21,10 @@ struct ClockScopeMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        if let scope = ScopedRequest.scope {
+            _ = self.scopes.clock(for: scope)
+            return try await ClockScope.$current.withValue(scope) { try await next(request, context) }
+        }
         guard let raw = request.headers[Self.header] else {
             return try await ClockScope.$current.withValue(.default) { try await next(request, context) }
         }

@@ -64,6 +64,48 @@ struct ClockScopeTests {
         }
     }
 
+    @Test("a backend given the scoped root shares its run's clock, is journaled as the merchant's, and keeps the root in links")
+    func scopedRoot() async throws {
+        let host = MockHost(providers: [PlacetoPayMock()], clock: fixedClock())
+        try await host.makeApplication().test(.live) { client in
+            // A merchant's backend sends no scope header: the scope is in the base URL it was given.
+            func backend(_ scope: String, _ path: String, _ body: [String: Any]) async throws -> [String: Any] {
+                var body = body
+                body["auth"] = PlacetoPaySigner().auth()
+                let data = try JSONSerialization.data(withJSONObject: body)
+                let response = try await client.execute(
+                    uri: "/__paycheck/scope/\(scope)/placetopay/\(path)", method: .post,
+                    headers: [.contentType: "application/json"], body: ByteBuffer(bytes: data))
+                #expect(response.status == .ok, "\(path): \(String(buffer: response.body))")
+                return try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            }
+            let mine = try await backend("run-a", "api/session", PlacetoPayHarness.sessionBody())
+            let theirs = try await backend("run-b", "api/session", PlacetoPayHarness.sessionBody())
+            let processURL = try #require(mine["processUrl"] as? String)
+            #expect(processURL.contains("/__paycheck/scope/run-a/placetopay/"), "\(processURL)")
+            // The run moves its own clock with the header; the backend's session in that scope expires.
+            let moved = try await client.execute(
+                uri: "/__paycheck/clock", method: .post,
+                headers: [.contentType: "application/json", HTTPFields.Element.Name(ClockScope.headerName)!: "run-a"],
+                body: ByteBuffer(string: #"{"advance":"31m"}"#))
+            #expect(moved.status == .ok)
+            let expired = try await backend("run-a", "api/session/\(try #require(mine["requestId"] as? Int))", [:])
+            #expect(string(expired, "status.reason") == "EX")
+            let untouched = try await backend("run-b", "api/session/\(try #require(theirs["requestId"] as? Int))", [:])
+            #expect(string(untouched, "status.status") == "PENDING")
+
+            let journal = try await client.execute(uri: "/__paycheck/journal?scope=run-a&origin=merchant", method: .get)
+            let entries = try #require(
+                (JSONSerialization.jsonObject(with: Data(buffer: journal.body)) as? [String: Any])?["requests"] as? [[String: Any]])
+            #expect(entries.map { $0["path"] as? String } == ["/placetopay/api/session", "/placetopay/api/session/\(mine["requestId"]!)"])
+            let answer = try #require(entries.first?["answer"] as? [String: Any])
+            #expect(answer["status"] as? Int == 200)
+            #expect((answer["body"] as? String)?.contains("processUrl") == true)
+            let sent = try #require(entries.first?["body"] as? String)
+            #expect(sent.contains("[redacted]") && !sent.contains(PlacetoPaySigner().secret))
+        }
+    }
+
     /// POSTs `body` plus a signed `auth` to the PlacetoPay path `path` in clock scope `scope`; the parsed answer.
     private func placetoPay(
         _ client: any TestClientProtocol,
