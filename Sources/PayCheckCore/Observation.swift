@@ -14,6 +14,8 @@ public struct Observation: Sendable {
     public var nativeState: String?
     /// The provider error catalog entry, when the response was an error.
     public var error: ObservedError?
+    /// Variables the step defines for the rest of the case (`merchant: checkout` defines `order`).
+    public var defines: [String: Value] = [:]
 
     /// Creates an observation.
     public init(

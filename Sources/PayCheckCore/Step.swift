@@ -106,6 +106,8 @@ public struct ProviderAction: Sendable {
         case redirect
         /// `deeplink:` build the app deep link the provider would open and map it to an outcome.
         case deeplink
+        /// A request to the merchant's own backend through its contract (``MerchantAction``).
+        case merchant
     }
 
     /// The step key.

@@ -2,7 +2,7 @@
 enum SuiteKeys {
     static let suite = ["suite", "provider", "description", "tags", "vars", "cases"]
     static let `case` = ["name", "description", "tags", "requires", "skip", "xfail", "vars", "steps"]
-    static let stepKinds = ["http", "call", "payer", "mock", "redirect", "deeplink", "set", "wait", "include"]
+    static let stepKinds = ["http", "call", "payer", "mock", "redirect", "deeplink", "merchant", "set", "wait", "include"]
     static let stepCommon = ["name", "expect", "capture", "retry", "timeout", "with", "auth"]
     static let http = ["method", "url", "headers", "query", "json", "form", "body"]
     static let expect = ["status", "headers", "body", "outcome", "error"]

@@ -139,7 +139,7 @@ extension SuiteParser {
         }
         let isProviderKind = ProviderAction.Kind(rawValue: kindPair.key) != nil
         if let with = value("with"), !isProviderKind {
-            error(with.keyNode, "'with' goes with call, payer, mock, redirect or deeplink steps, not '\(kindPair.key)'")
+            error(with.keyNode, "'with' goes with call, payer, mock, redirect, deeplink or merchant steps, not '\(kindPair.key)'")
         }
         if let auth = value("auth"), kindPair.key != "call" {
             error(auth.keyNode, "'auth' overrides go with 'call' steps only")
@@ -243,7 +243,9 @@ extension SuiteParser {
         return parsed
     }
 
-    mutating func httpStep(_ node: Node) -> HTTPRequestStep? {
+    /// Parses an `http:` request; with `relative`, a URL may also start with `/` (a merchant contract's requests,
+    /// resolved against the backend's URL).
+    mutating func httpStep(_ node: Node, relative: Bool = false) -> HTTPRequestStep? {
         guard let pairs = mapping(node, "'http'") else { return nil }
         checkKeys(pairs, allowed: SuiteKeys.http, in: "'http'")
         var method = Template.literal("GET", at: location(node))
@@ -283,8 +285,11 @@ extension SuiteParser {
             if !pairs.contains(where: { $0.key == "url" }) { error(node, "an 'http' step needs a 'url'") }
             return nil
         }
-        if url.singleExpression == nil, case .text(let first)? = url.parts.first, !first.hasPrefix("http://"), !first.hasPrefix("https://") {
-            error(at: url.location, "url '\(url.source)' must start with http:// or https:// (or a variable such as '{{ mock.url }}')")
+        if url.singleExpression == nil, case .text(let first)? = url.parts.first, !first.hasPrefix("http://"), !first.hasPrefix("https://"),
+            !(relative && first.hasPrefix("/"))
+        {
+            let also = relative ? ", or '/' for a path on the backend" : ""
+            error(at: url.location, "url '\(url.source)' must start with http:// or https:// (or a variable such as '{{ mock.url }}'\(also))")
         }
         return HTTPRequestStep(method: method, url: url, headers: headers, query: query, body: body, location: location(node))
     }
@@ -297,6 +302,15 @@ extension SuiteParser {
             return templateValue(node)
         } ?? .literal(.object([:]), here)
         let authValue = auth.map { templateValue($0) }
+        if kind == .merchant {
+            guard let action = MerchantAction(rawValue: name) else {
+                let known = MerchantAction.allCases.map(\.rawValue)
+                error(nameNode, "unknown merchant action '\(name)'", hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "known: " + known.joined(separator: ", "))
+                return nil
+            }
+            checkKeys(of: action.spec, kind: kind, with: with, auth: auth, owner: "the merchant's backend")
+            return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: true)
+        }
         if kind == .mock, let generic = GenericMockAction(rawValue: name) {
             checkKeys(of: generic.spec, kind: kind, with: with, auth: auth, owner: "the mock host")
             if generic == .fault { checkFault(parameters, at: with.map { location($0) } ?? here) }

@@ -34,6 +34,10 @@ public struct VariableFlowCheck: Sendable {
                     for binding in bindings { defined.insert(binding.name) }
                 }
                 for capture in step.captures { defined.insert(capture.name) }
+                // `merchant: checkout` makes the order it created the case's (`order.id`, `order.payment`, …).
+                if case .provider(let action) = step.kind, action.kind == .merchant, action.name == MerchantAction.checkout.rawValue {
+                    defined.insert("order")
+                }
             }
         }
         return diagnostics

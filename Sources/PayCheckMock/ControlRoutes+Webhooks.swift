@@ -2,8 +2,9 @@ import Hummingbird
 import PayCheckCore
 
 extension ControlRoutes {
-    /// Adds `GET /__paycheck/webhooks?provider=…&scope=…`: every webhook attempt, oldest first, as a JSON array of
-    /// ``WebhookAttempt/json`` objects, optionally only one provider's and one clock scope's. The log is cleared by
+    /// Adds `GET /__paycheck/webhooks?provider=…&scope=…&from=…`: every webhook attempt, oldest first, as a JSON
+    /// array of ``WebhookAttempt/json`` objects, optionally only one provider's, one clock scope's and those numbered
+    /// at least `from` (the journal's numbering). The log is cleared by
     /// `POST /__paycheck/reset`.
     func registerWebhooks(on router: Router<BasicRequestContext>) {
         let dispatcher = self.host.webhooks
@@ -17,7 +18,14 @@ extension ControlRoutes {
                 }
                 scope = parsed
             }
-            let attempts = dispatcher.attempts(provider: provider, scope: scope)
+            var from = 0
+            if let raw = query["from"].map(String.init) {
+                guard let number = Int(raw), number >= 0 else {
+                    throw MockHTTPError(.badRequest, "invalid 'from' \(MockHTTPError.quoted(raw)): expected a sequence number")
+                }
+                from = number
+            }
+            let attempts = dispatcher.attempts(provider: provider, scope: scope, from: from)
             return MockResponse.text(
                 JSONText.encode(.array(attempts.map(\.json))), status: .ok)
         }

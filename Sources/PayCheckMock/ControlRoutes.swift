@@ -101,6 +101,7 @@ struct ControlRoutes: Sendable {
             "bodyTruncated": .bool(entry.bodyTruncated),
             "receivedAt": .string(ISOTimestamp.format(entry.receivedAt)),
         ]
+        if entry.origin == .merchant { object["findings"] = .array(entry.findings.map(\.json)) }
         if let answer = entry.answer {
             object["answer"] = .object([
                 "status": .int(answer.status),

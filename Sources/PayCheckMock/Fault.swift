@@ -10,29 +10,9 @@ struct Fault: Sendable {
         /// Requests whose path starts with this prefix.
         case path(String)
         /// Requests to a provider: every route under its base paths, or only the listed operations' routes.
-        case provider(id: String, basePaths: [String], operations: [OperationRoute]?)
+        case provider(id: String, basePaths: [String], operations: [ProviderOperation.Route]?)
         /// The provider's outgoing notifications.
         case webhooks(provider: String)
-    }
-
-    /// One operation's route: a method and a path pattern whose `{name}` segments match any segment.
-    struct OperationRoute: Sendable {
-        let name: String
-        let method: String
-        let segments: [Substring?]
-
-        init(name: String, method: String, path: String) {
-            self.name = name
-            self.method = method
-            self.segments = path.split(separator: "/").map { $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : $0 }
-        }
-
-        func matches(method: String, path: String) -> Bool {
-            guard method == self.method else { return false }
-            let parts = path.split(separator: "/")
-            guard parts.count == self.segments.count else { return false }
-            return zip(parts, self.segments).allSatisfy { part, segment in segment.map { $0 == part } ?? true }
-        }
     }
 
     /// The identifier shown in listings, e.g. `fault-1`.
@@ -138,7 +118,7 @@ extension Fault {
                 }
                 target = .provider(
                     id: provider.id, basePaths: provider.mockBasePaths,
-                    operations: [OperationRoute(name: declared.name, method: declared.method, path: declared.path)])
+                    operations: [declared.route])
             } else {
                 target = .provider(id: provider.id, basePaths: provider.mockBasePaths, operations: nil)
             }

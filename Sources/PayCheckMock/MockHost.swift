@@ -74,10 +74,12 @@ public final class MockHost: Sendable {
         self.clock = clock
         self.clockScopes = MockClockScopes(defaultClock: clock)
         self.scheduler = MockScheduler(scopes: self.clockScopes)
+        let journal = RequestJournal(capacity: limits.journalEntries, byteCapacity: limits.journalBytes)
+        self.journal = journal
         self.webhooks = WebhookDispatcher(
             transport: webhookTransport ?? OutboundWebhookTransport(outbound: outbound), scheduler: self.scheduler,
-            scopes: self.clockScopes, maximumLogEntries: limits.webhookLogEntries, faults: self.faults)
-        self.journal = RequestJournal(capacity: limits.journalEntries, byteCapacity: limits.journalBytes)
+            scopes: self.clockScopes, maximumLogEntries: limits.webhookLogEntries, faults: self.faults,
+            numbering: { journal.takeSequence() })
         self.merchants = MockRegistry.referenceMerchants(
             for: providers, baseURL: { boundBaseURL.value }, outbound: outbound)
         self.logger =

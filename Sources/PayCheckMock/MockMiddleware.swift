@@ -1,6 +1,7 @@
 import Hummingbird
 import Synchronization
 import PayCheckCore
+import PayCheckProviders
 
 /// The host's outermost middleware: body limit, journaling, fault injection, echo and JSON 404s.
 ///
@@ -71,25 +72,25 @@ struct MockMiddleware: RouterMiddleware {
         // Journaled routes (provider routes, echo, key-value) can be given faults; the rest of the
         // control API never is.
         let fault = isJournaled ? self.faults.consume(method: request.method.rawValue, path: path) : nil
+        let findings = fromMerchant ? MerchantFindings() : nil
         var response: Response
         do {
-            if let fault, let answer = try await self.answer(for: fault, path: path) {
-                response = answer
-            } else {
-                response = try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+            response = try await MerchantFindings.$current.withValue(findings) {
+                if let fault, let answer = try await self.answer(for: fault, path: path) { return answer }
+                return try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
             }
         } catch let error as any HTTPResponseError where fromMerchant {
-            _ = try await self.journaled(request, body: body, error.response(from: request, context: context))
+            _ = try await self.journaled(request, body: body, error.response(from: request, context: context), findings: findings)
             throw error
         }
-        if fromMerchant { response = try await self.journaled(request, body: body, response) }
+        if fromMerchant { response = try await self.journaled(request, body: body, response, findings: findings) }
         guard let fault, [.truncated, .contentType, .slowDrip].contains(fault.kind) else { return response }
         return try await Self.apply(fault, to: response, shutdown: self.shutdown)
     }
 
     /// Journals a merchant's request with the mock's `response` (whose body is read and put back); answers it.
     @inline(never)
-    private func journaled(_ request: Request, body: [UInt8], _ response: Response) async throws -> Response {
+    private func journaled(_ request: Request, body: [UInt8], _ response: Response, findings: MerchantFindings? = nil) async throws -> Response {
         guard ScopedRequest.scope != nil else {
             self.record(request, body: body)
             return response
@@ -100,7 +101,8 @@ struct MockMiddleware: RouterMiddleware {
         let text = String(decoding: bytes.readableBytesView.prefix(RecordedRequest.maximumBodyBytes), as: UTF8.self)
         self.record(
             request, body: body,
-            answer: RecordedRequest.Answer(status: response.status.code, contentType: response.headers[.contentType], body: text))
+            answer: RecordedRequest.Answer(status: response.status.code, contentType: response.headers[.contentType], body: text),
+            findings: self.findings(on: request, body: body, from: findings ?? MerchantFindings()))
         var answered = response
         answered.body = ResponseBody(byteBuffer: bytes)
         return answered
@@ -206,7 +208,7 @@ struct MockMiddleware: RouterMiddleware {
     /// mock time and the request's scope, with the provider's declared secret fields masked and every card number
     /// cut to its last four digits.
     @inline(never)
-    private func record(_ request: Request, body: [UInt8], answer: RecordedRequest.Answer? = nil) {
+    private func record(_ request: Request, body: [UInt8], answer: RecordedRequest.Answer? = nil, findings: [Finding] = []) {
         let path = request.uri.path
         let secrets = self.secretFields.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.names ?? []
         var recorded = RecordedRequest(
@@ -218,11 +220,29 @@ struct MockMiddleware: RouterMiddleware {
             receivedAt: self.clock.now()
         )
         if let scope = ScopedRequest.scope {
-            (recorded.scope, recorded.origin, recorded.answer) = (scope.id, .merchant, answer)
+            (recorded.scope, recorded.origin, recorded.answer, recorded.findings) = (scope.id, .merchant, answer, findings)
         } else if let named = request.headers[ClockScopeMiddleware.header], ClockScope(named) != nil {
             recorded.scope = named
         }
         self.journal.record((secrets.isEmpty ? recorded : recorded.masking(secrets)).maskingCardNumbers())
+    }
+
+    /// The findings on a merchant's request: those its provider's mock reported, and its provider's rule checks.
+    private func findings(on request: Request, body: [UInt8], from sink: MerchantFindings) -> [Finding] {
+        let path = request.uri.path
+        let owner = self.errorAnswers.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }
+        let text = String(decoding: body, as: UTF8.self)
+        var parsed = JSONText.parse(text)
+        if parsed == nil, (request.headers[.contentType] ?? "").contains("x-www-form-urlencoded") {
+            var members: [String: Value] = [:]
+            for pair in FormText.decodePairs(text) { members[pair.name] = .string(pair.value) }
+            parsed = .object(members)
+        }
+        let merchantRequest = MerchantRequest(
+            method: request.method.rawValue, path: owner.map { String(path.dropFirst($0.prefix.count)) } ?? path,
+            headers: request.headers.map { ($0.name.rawName, $0.value) }, body: parsed)
+        return sink.findings(
+            on: merchantRequest, provider: owner?.mock.provider, label: "\(request.method.rawValue) \(path)", sequence: 0)
     }
 
     /// Applies a fault that changes a routed answer: its body cut in half, its content type replaced, or its body

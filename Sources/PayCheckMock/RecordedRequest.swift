@@ -54,6 +54,8 @@ public struct RecordedRequest: Sendable, Hashable {
     public var origin = Origin.direct
     /// The mock's answer, kept for a merchant's requests.
     public var answer: Answer?
+    /// What the provider's rules found wrong with a merchant's request (``MerchantRule``).
+    public var findings: [Finding] = []
 
     /// The HTTP method, e.g. `POST`.
     public var method: String

@@ -42,6 +42,7 @@ public final class RequestJournal: Sendable {
             var request = request
             storage.lastSequence += 1
             request.sequence = storage.lastSequence
+            for index in request.findings.indices { request.findings[index].sequence = storage.lastSequence }
             storage.items.append(request)
             storage.bytes += size
             while storage.items.count - storage.start > capacity
@@ -63,6 +64,12 @@ public final class RequestJournal: Sendable {
         let ordered = self.storage.withLock { Array($0.items[$0.start...]) }
         guard !pathPrefix.isEmpty else { return ordered }
         return ordered.filter { $0.path.hasPrefix(pathPrefix) }
+    }
+
+    /// Takes the next number for something that happened outside the journal (a webhook attempt), so it sorts
+    /// among the records by when it happened.
+    public func takeSequence() -> Int {
+        self.storage.withLock { $0.lastSequence += 1; return $0.lastSequence }
     }
 
     /// The kept records that match `filter`, oldest first.

@@ -104,6 +104,7 @@ public struct ConsoleReporter: Sendable {
                 blocks.append(problem(testCase, in: suite))
             }
         }
+        if let findings = findingLines(result) { blocks.append(findings) }
         if let coverage = coverageLines(result) { blocks.append(coverage) }
         let c = result.counts
         let parts = [
@@ -118,8 +119,31 @@ public struct ConsoleReporter: Sendable {
             blocks.append(([title] + result.notChecked.map { "  - " + $0 }).joined(separator: "\n"))
         }
         if let baseline = result.baseline { blocks.append(baselineLines(baseline, gate: result.failOn)) }
-        blocks.append(line + "\n" + exitMeaning(result.exitCode))
+        blocks.append(line + "\n" + exitMeaning(result.exitCode, gatedByFindings: result.counts.failed + result.counts.errors == 0 && !result.gatingFindings.isEmpty))
         return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// What the mock found wrong with the merchant's backend's requests, case by case; `nil` without findings.
+    private func findingLines(_ result: RunResult) -> String? {
+        var lines: [String] = []
+        var rules = Set<String>()
+        for suite in result.suites {
+            for testCase in suite.cases where !testCase.findings.isEmpty {
+                lines.append(style.bold("\(suite.displayName) › \(testCase.name)"))
+                for finding in testCase.findings {
+                    let paint = finding.severity == .error ? style.red : finding.severity == .warning ? style.yellow : style.dim
+                    lines.append("  " + paint("\(finding.severity.rawValue)") + " \(finding.rule): \(finding.message)")
+                    lines.append("    on \(finding.request) (journal #\(finding.sequence)) · \(finding.source)")
+                    rules.insert(finding.rule)
+                }
+            }
+        }
+        guard !lines.isEmpty else { return nil }
+        let gate = result.failOn.findingThreshold.map { "gate: --fail-on \(result.failOn.rawValue) (findings of severity \($0.rawValue) or more fail the run)" }
+            ?? "these do not fail the run; --fail-on findings makes them"
+        let title = "findings on the merchant's backend (\(result.findings.count)):"
+        let explain = "explain one: " + rules.sorted().map { "paycheck explain \($0)" }.joined(separator: " · ")
+        return ([style.yellow(title)] + lines + [gate, explain]).joined(separator: "\n")
     }
 
     /// The changes against `--baseline`, case by case.
@@ -187,9 +211,10 @@ public struct ConsoleReporter: Sendable {
     }
 
     /// One line explaining the exit code.
-    private func exitMeaning(_ code: Int32) -> String {
+    private func exitMeaning(_ code: Int32, gatedByFindings: Bool = false) -> String {
         switch code {
         case 0: "exit 0: no failures or errors"
+        case 1 where gatedByFindings: "exit 1: findings on the merchant's backend (--fail-on findings)"
         case 1: "exit 1: conformance failures"
         case 2: "exit 2: suite or usage invalid"
         case 3: "exit 3: could not run (errors)"

@@ -27,6 +27,7 @@ public enum HTMLReporter {
             """
         html += baseline(result)
         html += problems(result)
+        html += findings(result)
         html += toolbar(result)
         html += suites(result)
         html += coverage(result)
@@ -77,10 +78,54 @@ public enum HTMLReporter {
                     }
                     if let error = step.error { out += "<pre class=err>\(h(error))</pre>\n" }
                 }
+                out += evidence(testCase)
+                if let output = testCase.backendOutput, !output.isEmpty {
+                    out += "<details class=output><summary>the backend's output while the case ran</summary><pre>\(h(output))</pre></details>\n"
+                }
                 out += transcript(testCase) + "</article>\n"
             }
         }
         return out.isEmpty ? "" : "<section><h2>Failures and errors</h2>\n\(out)</section>\n"
+    }
+
+    /// A merchant case's timeline: each step, then what passed between the mock and the backend meanwhile — the
+    /// backend's requests with the mock's answers, the notifications with the backend's answers.
+    static func evidence(_ testCase: CaseResult) -> String {
+        guard testCase.steps.contains(where: { !$0.evidence.isEmpty }) else { return "" }
+        var out = "<table class=evidence><tr><th>step</th><th>between the mock and the backend</th><th>sent</th><th>answer</th></tr>\n"
+        for step in testCase.steps {
+            out += "<tr class=step><td colspan=4><b>\(h(step.name))</b> <code>\(h(step.location.description))</code> — \(h(step.verdict.rawValue))</td></tr>\n"
+            for item in step.evidence {
+                let headers = item.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+                let sent = (headers.isEmpty ? "" : headers + "\n\n") + item.body
+                let status = item.status.map { "\($0)" } ?? "no answer" + (item.error.map { ": \($0)" } ?? "")
+                out += "<tr class=\"ev \(item.kind.rawValue)\" data-kind=\(item.kind.rawValue)><td>#\(item.sequence)</td><td>\(h(item.summary))</td>"
+                out += "<td><pre>\(h(sent))</pre></td><td><b>\(h(status))</b><pre>\(h(item.answer))</pre></td></tr>\n"
+            }
+            for finding in step.findings {
+                out += "<tr class=finding><td></td><td colspan=3>finding <code>\(h(finding.rule))</code> (\(h(finding.severity.rawValue))): \(h(finding.message))</td></tr>\n"
+            }
+        }
+        return out + "</table>\n"
+    }
+
+    /// What the mock found wrong with the merchant's backend's requests, one row per finding.
+    static func findings(_ result: RunResult) -> String {
+        var rows = ""
+        for suite in result.suites {
+            for testCase in suite.cases {
+                for finding in testCase.findings {
+                    rows += "<tr class=\"finding \(finding.severity.rawValue)\"><td><code>\(h(finding.rule))</code></td><td>\(h(finding.severity.rawValue))</td>"
+                    rows += "<td><a href=\"#\(anchor(suite, testCase))\">\(h(suite.displayName)) › \(h(testCase.name))</a></td><td>\(h(finding.message))</td>"
+                    rows += "<td><code>\(h(finding.request))</code> #\(finding.sequence)</td><td>\(h(finding.source))</td></tr>\n"
+                }
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        let gate = result.failOn.findingThreshold.map { _ in "They fail the run (--fail-on \(h(result.failOn.rawValue)))." }
+            ?? "They do not fail the run; <code>--fail-on findings</code> makes them."
+        return "<section id=findings><h2>Findings on the merchant's backend</h2><p>\(gate) <code>paycheck explain RULE</code> explains a rule.</p>\n"
+            + "<table><tr><th>rule</th><th>severity</th><th>case</th><th>what</th><th>request</th><th>source</th></tr>\n\(rows)</table></section>\n"
     }
 
     /// Every suite with its cases; transcripts fold away.
@@ -233,5 +278,7 @@ public enum HTMLReporter {
         form.bar{display:flex;flex-wrap:wrap;gap:14px;align-items:center;padding:8px 0}form.bar .count{font-weight:600}
         a.anchor{color:#8a8f98;text-decoration:none;margin-left:4px}span.why{color:#5b6169;font-size:12px}
         li.target{background:#fff6d6}[hidden]{display:none!important}
+        table.evidence{width:100%}table.evidence pre{margin:0;max-height:16em}tr.step td{background:#eef1f5}
+        tr.ev.notification td:nth-child(2){color:#5a3ea8}tr.finding td,tr.finding.error td{color:#b3261e}tr.finding.warning td{color:#9a6400}
         """
 }

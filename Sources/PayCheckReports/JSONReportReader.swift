@@ -67,11 +67,13 @@ public enum JSONReportReader {
             guard let object = value.objectValue, let name = object["name"]?.stringValue,
                 let verdict = object["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
             else { throw Failure(description: "\(file): a case without a name or a verdict") }
-            return CaseResult(
+            var result = CaseResult(
                 name: name, location: self.location(object["location"]), verdict: verdict,
                 skipReason: object["skipReason"]?.stringValue, tags: self.strings(object["tags"]),
                 steps: (object["steps"]?.arrayValue ?? []).map(self.step), duration: object["duration"]?.numberValue ?? 0,
                 startedAt: self.date(object["startedAt"]))
+            result.backendOutput = object["backendOutput"]?.stringValue
+            return result
         }
 
         func step(_ value: Value) -> StepResult {
@@ -86,6 +88,8 @@ public enum JSONReportReader {
                 exchanges: (object["exchanges"]?.arrayValue ?? []).map(self.exchange),
                 attempts: object["attempts"]?.intValue ?? 1, duration: object["duration"]?.numberValue ?? 0)
             step.invalidStep = object["invalid"]?.boolValue ?? false
+            step.findings = (object["findings"]?.arrayValue ?? []).compactMap(Finding.init(json:))
+            step.evidence = (object["evidence"]?.arrayValue ?? []).map(self.evidence)
             return step
         }
 
@@ -95,6 +99,17 @@ public enum JSONReportReader {
                 location: self.location(object["location"]), subject: object["subject"]?.stringValue ?? "",
                 expected: object["expected"]?.stringValue ?? "", actual: object["actual"]?.stringValue ?? "",
                 kind: object["kind"]?.stringValue ?? "")
+        }
+
+        func evidence(_ value: Value) -> Evidence {
+            let object = value.objectValue ?? [:]
+            return Evidence(
+                kind: object["kind"]?.stringValue.flatMap(Evidence.Kind.init(rawValue:)) ?? .request,
+                sequence: object["sequence"]?.intValue ?? 0, provider: object["provider"]?.stringValue,
+                method: object["method"]?.stringValue ?? "", target: object["target"]?.stringValue ?? "",
+                headers: self.headers(object["headers"]), body: object["body"]?.stringValue ?? "", status: object["status"]?.intValue,
+                answer: object["answer"]?.stringValue ?? "", attempt: object["attempt"]?.intValue, error: object["error"]?.stringValue,
+                at: object["at"]?.stringValue ?? "")
         }
 
         func exchange(_ value: Value) -> Exchange {

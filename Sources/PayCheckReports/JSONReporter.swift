@@ -93,6 +93,7 @@ public enum JSONReporter {
             "startedAt": .string(ReportFormat.iso8601(testCase.startedAt)),
             "duration": seconds(testCase.duration),
             "steps": .array(testCase.steps.map(step)),
+            "backendOutput": optional(testCase.backendOutput),
         ])
     }
 
@@ -111,6 +112,26 @@ public enum JSONReporter {
             "errorCode": step.errorCode.map { .object($0.mapValues(Value.string)) } ?? .null,
             "mismatches": .array(step.mismatches.map(mismatch)),
             "exchanges": .array(step.exchanges.map(exchange)),
+            "evidence": .array(step.evidence.map(evidence)),
+            "findings": .array(step.findings.map(\.json)),
+        ])
+    }
+
+    /// What passed between the mock and the merchant's backend.
+    static func evidence(_ evidence: Evidence) -> Value {
+        .object([
+            "kind": .string(evidence.kind.rawValue),
+            "sequence": .int(evidence.sequence),
+            "provider": optional(evidence.provider),
+            "method": .string(evidence.method),
+            "target": .string(evidence.target),
+            "headers": headers(evidence.headers),
+            "body": .string(evidence.body),
+            "status": evidence.status.map(Value.int) ?? .null,
+            "answer": .string(evidence.answer),
+            "attempt": evidence.attempt.map(Value.int) ?? .null,
+            "error": optional(evidence.error),
+            "at": .string(evidence.at),
         ])
     }
 

@@ -27,7 +27,8 @@ public enum JUnitReporter {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += "<testsuites"
         out += attributes([
-            ("name", "paycheck"), ("tests", String(counts.total)), ("failures", String(counts.failed)),
+            ("name", "paycheck"), ("tests", String(counts.total)),
+            ("failures", String(counts.failed + result.suites.flatMap(\.cases).filter { Self.failsOnFindings($0, result.failOn) }.count)),
             ("errors", String(counts.errors)), ("time", ReportFormat.seconds3(result.duration)),
         ])
         out += ">\n"
@@ -46,7 +47,8 @@ public enum JUnitReporter {
         var out = "  <testsuite"
         out += attributes([
             ("name", suite.displayName), ("tests", String(suite.cases.count)),
-            ("failures", String(suite.count(.failed))), ("errors", String(suite.count(.error))),
+            ("failures", String(suite.count(.failed) + suite.cases.filter { Self.failsOnFindings($0, result.failOn) }.count)),
+            ("errors", String(suite.count(.error))),
             ("skipped", String(suite.count(.skipped))), ("time", ReportFormat.seconds3(suite.duration)),
             ("timestamp", ReportFormat.timestamp(suite.startedAt)), ("hostname", result.hostname),
             ("id", String(index)), ("package", suite.providerOrHTTP), ("file", suite.file),
@@ -56,6 +58,9 @@ public enum JUnitReporter {
             ("provider", suite.providerOrHTTP), ("target", result.target), ("targetKind", result.targetKind),
             ("version", result.version), ("suiteFile", suite.file), ("verdict", result.verdictWord),
         ] + result.notChecked.map { ("notChecked", $0) } + result.warnings.map { ("warning", $0) }
+            + suite.cases.flatMap { testCase in
+                testCase.findings.map { ("finding", "\($0.rule) (\($0.severity.rawValue)) in '\(testCase.name)': \($0.message) — on \($0.request) [\($0.source)]") }
+            }
         for (name, value) in properties {
             out += "      <property" + attributes([("name", name), ("value", value)]) + "/>\n"
         }
@@ -64,14 +69,22 @@ public enum JUnitReporter {
         for testCase in suite.cases {
             let name = names.claim(testCase.name.isEmpty ? "case at line \(testCase.location.line)" : testCase.name, in: classname)
             let location = locations ? testCase.reportLocation : nil
-            out += renderCase(testCase, name: name, classname: classname, location: location)
+            out += renderCase(testCase, name: name, classname: classname, location: location, gate: result.failOn.findingThreshold)
         }
         out += "  </testsuite>\n"
         return out
     }
 
+    /// Whether a passed case fails the gate by its findings (`--fail-on findings[:severity]`).
+    static func failsOnFindings(_ testCase: CaseResult, _ failOn: FailOn) -> Bool {
+        guard testCase.verdict == .passed, let threshold = failOn.findingThreshold else { return false }
+        return testCase.findings.contains { $0.severity >= threshold }
+    }
+
     /// One `<testcase>` element with its verdict child and transcript.
-    private static func renderCase(_ testCase: CaseResult, name: String, classname: String, location: SourceLocation?) -> String {
+    private static func renderCase(
+        _ testCase: CaseResult, name: String, classname: String, location: SourceLocation?, gate: FindingSeverity? = nil
+    ) -> String {
         var out = "    <testcase"
         var pairs = [("name", name), ("classname", classname), ("time", ReportFormat.seconds3(testCase.duration))]
         if let location { pairs += [("file", location.file), ("line", String(location.line))] }
@@ -79,7 +92,15 @@ public enum JUnitReporter {
         var children: [String] = []
         switch testCase.verdict {
         case .passed:
-            break
+            // Under `--fail-on findings`, a case whose backend broke a provider rule fails the gate: CI shows it.
+            let gating = gate.map { threshold in testCase.findings.filter { $0.severity >= threshold } } ?? []
+            if let first = gating.first {
+                let body = gating.map { "\($0.rule) (\($0.severity.rawValue)): \($0.message) — on \($0.request) [\($0.source)]" }
+                    .joined(separator: "\n")
+                children.append(
+                    "<failure" + attributes([("message", "finding \(first.rule): \(shorten(first.message))"), ("type", "MerchantFinding")]) + ">"
+                        + XMLText.text(body) + "</failure>")
+            }
         case .failed:
             let (type, message, body) = failure(testCase)
             children.append("<failure" + attributes([("message", message), ("type", type)]) + ">" + XMLText.text(body) + "</failure>")

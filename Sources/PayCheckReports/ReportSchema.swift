@@ -137,7 +137,8 @@ public enum JSONReportSchema {
             "tags": { "type": "array", "items": { "type": "string" }, "description": "The suite's and the case's tags." },
             "startedAt": { "$ref": "#/$defs/time", "description": "When the case started." },
             "duration": { "$ref": "#/$defs/seconds", "description": "Seconds the case took." },
-            "steps": { "type": "array", "items": { "$ref": "#/$defs/step" }, "description": "Steps that ran, in order; the case stops at the first step that does not pass." }
+            "steps": { "type": "array", "items": { "$ref": "#/$defs/step" }, "description": "Steps that ran, in order; the case stops at the first step that does not pass." },
+            "backendOutput": { "type": ["string", "null"], "description": "What the merchant's backend (started by the run) wrote while a case that did not pass ran; null otherwise." }
           }
         },
         "step": {
@@ -161,7 +162,43 @@ public enum JSONReportSchema {
               "additionalProperties": { "type": "string" }
             },
             "mismatches": { "type": "array", "items": { "$ref": "#/$defs/mismatch" }, "description": "Expectations that did not hold." },
-            "exchanges": { "type": "array", "items": { "$ref": "#/$defs/exchange" }, "description": "The HTTP exchanges of the last attempt." }
+            "exchanges": { "type": "array", "items": { "$ref": "#/$defs/exchange" }, "description": "The HTTP exchanges of the last attempt." },
+            "evidence": { "type": "array", "items": { "$ref": "#/$defs/evidence" }, "description": "In merchant cases: the requests the backend sent to the mock and the notifications the mock sent to the backend while the step ran, in order." },
+            "findings": { "type": "array", "items": { "$ref": "#/$defs/finding" }, "description": "In merchant cases: what the provider's rules found wrong with the backend's requests while the step ran." }
+          }
+        },
+        "evidence": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["kind", "sequence", "provider", "method", "target", "headers", "body", "status", "answer", "attempt", "error", "at"],
+          "description": "A request the merchant's backend sent to the mock (with the mock's answer), or a notification the mock sent to the backend (with the backend's answer); redacted.",
+          "properties": {
+            "kind": { "enum": ["request", "notification"], "description": "`request`: backend → mock; `notification`: mock → backend." },
+            "sequence": { "type": "integer", "description": "Its number in the mock's journal (the order things happened)." },
+            "provider": { "type": ["string", "null"], "description": "The provider of a notification." },
+            "method": { "type": "string", "description": "The HTTP method." },
+            "target": { "type": "string", "description": "The path on the mock (request) or the backend's URL (notification)." },
+            "headers": { "$ref": "#/$defs/headers", "description": "The headers sent." },
+            "body": { "type": "string", "description": "The body sent." },
+            "status": { "type": ["integer", "null"], "description": "The answer's status, or null when none came." },
+            "answer": { "type": "string", "description": "The answer's body." },
+            "attempt": { "type": ["integer", "null"], "description": "The delivery attempt of a notification." },
+            "error": { "type": ["string", "null"], "description": "Why a notification got no answer." },
+            "at": { "type": "string", "description": "When, on the mock's clock (ISO 8601)." }
+          }
+        },
+        "finding": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["rule", "severity", "message", "request", "sequence", "source"],
+          "description": "A breach of a provider rule by a request of the merchant's backend (`paycheck explain <rule>`).",
+          "properties": {
+            "rule": { "type": "string", "description": "The rule id, e.g. `placetopay.nonce-reused`." },
+            "severity": { "enum": ["info", "warning", "error"], "description": "How much it matters." },
+            "message": { "type": "string", "description": "What was wrong with this request." },
+            "request": { "type": "string", "description": "The request, e.g. `POST /placetopay/api/session`." },
+            "sequence": { "type": "integer", "description": "The request's number in the mock's journal." },
+            "source": { "type": "string", "description": "Where the rule comes from (providers.md section, provider docs)." }
           }
         },
         "mismatch": {

@@ -26,6 +26,9 @@ enum Transcript {
             if index > 0 { lines.append("") }
             lines.append(contentsOf: stepLines(step, number: index + 1))
         }
+        if let output = testCase.backendOutput, !output.isEmpty {
+            lines += ["", "the backend's output while the case ran:", output]
+        }
         return cap(lines.joined(separator: "\n"), limit: limit)
     }
 
@@ -48,6 +51,23 @@ enum Transcript {
             lines.append("")
             lines.append(contentsOf: exchangeLines(exchange))
         }
+        for evidence in step.evidence {
+            lines.append("")
+            lines.append(contentsOf: evidenceLines(evidence))
+        }
+        for finding in step.findings {
+            lines.append("finding \(finding.rule) (\(finding.severity.rawValue)): \(finding.message) — on \(finding.request) [\(finding.source)]")
+        }
+        return lines
+    }
+
+    /// What passed between the mock and the merchant's backend: `» backend → mock` or `« mock → backend`.
+    static func evidenceLines(_ evidence: Evidence) -> [String] {
+        let arrow = evidence.kind == .request ? "»" : "«"
+        var lines = ["\(arrow) \(evidence.summary) at \(evidence.at)"]
+        lines += evidence.headers.map { "\(arrow) \($0.name): \($0.value)" }
+        if !evidence.body.isEmpty { lines += ["", evidence.body] }
+        if !evidence.answer.isEmpty { lines += ["", "answer:", evidence.answer] }
         return lines
     }
 

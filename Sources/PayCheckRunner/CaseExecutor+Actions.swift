@@ -47,6 +47,9 @@ extension CaseExecutor {
             if action.kind == .mock, let generic = GenericMockAction(rawValue: action.name) {
                 return try await performGeneric(generic, parameters: parameters, step: step)
             }
+            if action.kind == .merchant {
+                return try await performMerchant(action, parameters: parameters, step: step)
+            }
             guard let providerID = suite.provider, let executor = runner.providers.executor(providerID) else {
                 throw ProviderError.invalidStep("unknown provider '\(suite.provider ?? "")'")
             }
@@ -91,11 +94,15 @@ extension CaseExecutor {
         return CaseExecutor.observation(from: response)
     }
 
-    /// Renders an `http:` step into a request.
-    func buildRequest(_ http: HTTPRequestStep) throws -> HTTPRequestData {
-        let r = renderer
+    /// Renders an `http:` step into a request (with `renderer`, or the case's variables); a URL starting with `/`
+    /// is resolved against `base` (a merchant contract's requests).
+    func buildRequest(_ http: HTTPRequestStep, renderer given: TemplateRenderer? = nil, base: String? = nil) throws -> HTTPRequestData {
+        let r = given ?? renderer
         let method = try r.renderString(http.method).uppercased()
         var url = try r.renderString(http.url)
+        if let base, url.hasPrefix("/") {
+            url = (base.hasSuffix("/") ? String(base.dropLast()) : base) + url
+        }
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
             throw TemplateRenderer.RenderError(location: http.url.location, message: "url '\(url)' is not an absolute http(s) URL")
         }

@@ -72,12 +72,17 @@ struct CaseExecutor {
         if let setup = bindVariables() {
             return (.error, [setup])
         }
+        // A merchant case keeps, with each step, what passed between the mock and the backend meanwhile.
+        var cursor = isMerchantCase ? await journalCursor() : nil
         for step in testCase.steps {
             if Task.isCancelled {
                 results.append(StepResult(name: redacted(step.summary), location: step.location, verdict: .error, error: cancellationMessage))
                 return (.error, results)
             }
-            let result = await execute(step)
+            var result = await execute(step)
+            if let from = cursor, let found = await evidence(since: from) {
+                (result.evidence, result.findings, cursor) = (found.evidence, found.findings, found.next)
+            }
             results.append(result)
             if result.verdict != .passed { return (result.verdict, results) }
         }
@@ -203,7 +208,7 @@ struct CaseExecutor {
         if let error = attempt.error, let expected = attempt.nonConformance {
             result.verdict = .failed
             result.mismatches = [Mismatch(
-                location: step.location, subject: "provider answer", expected: redacted(expected), actual: redacted(error), kind: "NonConformance")]
+                location: step.location, subject: Self.isMerchant(step) ? "backend answer" : "provider answer", expected: redacted(expected), actual: redacted(error), kind: "NonConformance")]
             return result
         }
         // A transport failure is class S (DESIGN.md §3): a step that expects an error checks it like any answer.
@@ -226,6 +231,7 @@ struct CaseExecutor {
     /// Checks an observation against the step's expectations, then captures.
     mutating func evaluate(_ step: Step, _ observation: Observation, into result: StepResult) -> StepResult {
         var result = result
+        for (name, value) in observation.defines { variables[name] = value }
         result.outcome = observation.outcome?.rawValue
         result.nativeState = observation.nativeState
         if let e = observation.error { result.errorCode = ["class": e.errorClass.rawValue, "code": e.code] }

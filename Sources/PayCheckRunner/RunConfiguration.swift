@@ -39,6 +39,8 @@ public struct RunConfiguration: Sendable {
 
     /// The clock scope sent to the mock host; `nil` draws a fresh one per run.
     public var clockScope: String?
+    /// The merchant's backend under test and its contract (`--contract`); `merchant:` steps need it.
+    public var merchant: MerchantTarget?
     /// The token a standalone mock listening beyond loopback requires on its control API (`--control-token`); sent
     /// with every request to the mock host and redacted like a secret.
     public var controlToken: String?

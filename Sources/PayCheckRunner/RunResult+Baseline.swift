@@ -1,3 +1,4 @@
+import PayCheckCore
 /// One case's identity across runs: its file and name (names are unique within a file).
 public struct CaseKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The suite file.
@@ -80,4 +81,20 @@ public enum FailOn: String, Sendable, CaseIterable {
     case any
     /// Only cases that fail or error now and did not in the baseline (and new cases that fail).
     case newFailures = "new-failures"
+    /// Any failure or error, and any finding on the merchant's backend.
+    case findings
+    /// Any failure or error, and any finding of severity warning or error.
+    case findingWarnings = "findings:warning"
+    /// Any failure or error, and any finding of severity error.
+    case findingErrors = "findings:error"
+
+    /// The least severity of a finding that fails the gate; `nil` when findings do not.
+    public var findingThreshold: FindingSeverity? {
+        switch self {
+        case .any, .newFailures: nil
+        case .findings: .info
+        case .findingWarnings: .warning
+        case .findingErrors: .error
+        }
+    }
 }

@@ -5,8 +5,12 @@ extension RunResult {
     /// The result of a run that could not start because its input is invalid — suites that do not load, no case
     /// selected, an inconsistent configuration — so that the reports written for it describe this run (exit 2)
     /// instead of leaving an earlier run's reports in place. Each problem becomes an errored case of its file.
+    ///
+    /// With `invalidInput` false the problem is the run's surroundings (a merchant backend that did not come up):
+    /// the cases are errors that could not run (exit 3), not invalid input.
     public static func refused(
-        _ problems: [(file: String, message: String)], target: Target, hostname: String = ProcessInfo.processInfo.hostName
+        _ problems: [(file: String, message: String)], target: Target, invalidInput: Bool = true,
+        hostname: String = ProcessInfo.processInfo.hostName
     ) -> RunResult {
         let now = Date()
         var order: [String] = []
@@ -19,8 +23,8 @@ extension RunResult {
             let location = SourceLocation(file: file, line: 1, column: 1)
             var step = StepResult(
                 name: "load", location: location, verdict: .error, error: (byFile[file] ?? []).joined(separator: "\n"))
-            step.invalidStep = true
-            let testCase = CaseResult(name: "the suite is valid", location: location, verdict: .error, steps: [step], startedAt: now)
+            step.invalidStep = invalidInput
+            let testCase = CaseResult(name: invalidInput ? "the suite is valid" : "the run could start", location: location, verdict: .error, steps: [step], startedAt: now)
             return SuiteResult(file: file, name: file, provider: nil, cases: [testCase], startedAt: now)
         }
         return RunResult(

@@ -73,6 +73,10 @@ public struct StepResult: Sendable {
     public var errorCode: [String: String]?
     /// The exchanges of the last attempt.
     public var exchanges: [Exchange]
+    /// What passed between the mock and the merchant's backend while the step ran (merchant cases only).
+    public var evidence: [Evidence] = []
+    /// What the mock found wrong with the backend's requests while the step ran.
+    public var findings: [Finding] = []
     /// How many attempts ran (1 without retry).
     public var attempts: Int
     /// Seconds, all attempts included.
@@ -116,6 +120,11 @@ public struct CaseResult: Sendable {
     public var duration: Double
     /// When it started.
     public var startedAt: Date
+    /// What the merchant's backend wrote while the case ran, kept when the case did not pass.
+    public var backendOutput: String?
+
+    /// What the mock found wrong with the backend's requests during the case, from every step.
+    public var findings: [Finding] { self.steps.flatMap(\.findings) }
 
     /// Creates a case result.
     public init(
@@ -301,8 +310,20 @@ public struct RunResult: Sendable {
         }
         if c.errors > 0 { return 3 }
         if c.failed > 0 { return 1 }
+        if !gatingFindings.isEmpty { return 1 }
         if !notChecked.isEmpty && !allowEmpty { return 4 }
         return 0
+    }
+
+    /// Every finding on the merchant's backend, in case order.
+    public var findings: [Finding] {
+        suites.flatMap(\.cases).flatMap(\.findings)
+    }
+
+    /// The findings that fail the gate under ``failOn`` (`--fail-on findings[:severity]`).
+    public var gatingFindings: [Finding] {
+        guard let threshold = failOn.findingThreshold else { return [] }
+        return findings.filter { $0.severity >= threshold }
     }
 
     /// The verdict in words, as every report shows it.
@@ -310,6 +331,7 @@ public struct RunResult: Sendable {
         switch exitCode {
         case 0 where failOn == .newFailures && (counts.failed + counts.errors) > 0: "no new failures"
         case 0: notChecked.isEmpty ? "conformant" : "nothing checked (allowed by --allow-empty)"
+        case 1 where counts.failed == 0: "findings on the merchant's backend"
         case 1: "not conformant"
         case 2: "suite invalid"
         case 3: "could not run"

@@ -79,6 +79,7 @@ public struct Runner: Sendable {
         }
         var scoped = self
         let scope = configuration.clockScope ?? "run-" + String(random() % 0xFFFF_FFFF_FFFF, radix: 16)
+        scoped.configuration.clockScope = scope
         scoped.transport = ScopedTransport(
             base: transport, prefix: controlURL, scope: scope, controlToken: configuration.controlToken)
         return await scoped.execute(plan, controlURL: controlURL, onEvent: onEvent)
@@ -274,7 +275,12 @@ public struct Runner: Sendable {
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
         var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
+        let outputMark = configuration.merchant?.output?.mark
         var (verdict, steps) = await executor.run()
+        var backendOutput: String?
+        if verdict == .failed || verdict == .error, let outputMark, let output = configuration.merchant?.output {
+            backendOutput = context.redactor.redact(output.text(since: outputMark))
+        }
         for warning in executor.warnings { context.warnings.add(warning) }
         if item.exclusive, let controlURL, !Task.isCancelled {
             // The case moved the shared mock clock; put it back so later cases see real time.
@@ -304,10 +310,12 @@ public struct Runner: Sendable {
         case .none: false
         }
         if !keep {
-            for index in steps.indices { steps[index].exchanges = [] }
+            for index in steps.indices { (steps[index].exchanges, steps[index].evidence) = ([], []) }
         }
-        return CaseResult(
+        var result = CaseResult(
             name: testCase.name, location: testCase.location, verdict: verdict, skipReason: skipReason, tags: tags, steps: steps,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)
+        result.backendOutput = backendOutput
+        return result
     }
 }

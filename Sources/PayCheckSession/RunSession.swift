@@ -14,6 +14,9 @@ public struct RunSession: Sendable {
     public var mocks: [any ProviderMock]
     /// The run's configuration.
     public var configuration: RunConfiguration
+    /// The merchant's backend under test (`--contract`): `merchant:` steps reach it, and the run starts it when the
+    /// contract says how.
+    public var contract: MerchantContract?
 
     /// Creates a session.
     public init(providers: ProviderRegistry, mocks: [any ProviderMock], configuration: RunConfiguration) {
@@ -56,17 +59,21 @@ public struct RunSession: Sendable {
             guard !plan.items.isEmpty else { throw RunSessionError.noCasesSelected }
             let partial = runner.partialCredentials(for: Set(plan.suites.compactMap(\.provider)))
             guard partial.isEmpty else { throw RunSessionError.configuration(partial) }
-            if let controlURL { return await runner.run(plan, controlURL: controlURL, onEvent: onEvent) }
+            let contract = self.contract
+            let run: @Sendable (String) async throws -> RunResult = { base in
+                guard let contract else { return await runner.run(plan, controlURL: base, onEvent: onEvent) }
+                return try await self.runMerchant(plan, contract: contract, runner: runner, controlURL: base, onEvent: onEvent)
+            }
+            if let controlURL { return try await run(controlURL) }
             switch configuration.target {
             case .mock:
                 // The mock's time follows the runner's clock, so signed seeds and session expiry agree.
                 let host = MockHost(providers: mocks, clock: MockClock(base: { clock.now() }), outbound: AsyncOutboundHTTP(client: client))
-                return try await withRunningMock(host) { base in
-                    await runner.run(plan, controlURL: base, onEvent: onEvent)
-                }
+                return try await withRunningMock(host) { base in try await run(base) }
             case .url(let base):
-                return await runner.run(plan, controlURL: base, onEvent: onEvent)
+                return try await run(base)
             case .sandbox:
+                if contract != nil { throw RunSessionError.backend("--contract needs the mock (--target mock or url=…): the mock plays the provider for the backend") }
                 return await runner.run(plan, controlURL: nil, onEvent: onEvent)
             }
         }
@@ -79,12 +86,15 @@ public enum RunSessionError: Error, Sendable, CustomStringConvertible {
     case noCasesSelected
     /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
     case configuration([String])
+    /// The merchant's backend could not be set up, started or reached.
+    case backend(String)
 
     /// The message.
     public var description: String {
         switch self {
         case .noCasesSelected: "no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)"
         case .configuration(let problems): problems.joined(separator: "\nerror: ")
+        case .backend(let message): message
         }
     }
 }

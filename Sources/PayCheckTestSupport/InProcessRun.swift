@@ -14,6 +14,8 @@ public struct InProcessRun: Sendable {
     public var mocks: [any ProviderMock]
     /// The run configuration (target is forced to the embedded mock unless `controlURL` is given).
     public var configuration: RunConfiguration
+    /// The merchant's backend under test, as `--contract` gives it.
+    public var contract: MerchantContract?
 
     /// Creates a run with no providers.
     public init(providers: ProviderRegistry = ProviderRegistry([]), mocks: [any ProviderMock] = [], configuration: RunConfiguration = RunConfiguration()) {
@@ -43,7 +45,8 @@ public struct InProcessRun: Sendable {
         let events = EventLog()
         var configuration = self.configuration
         if controlURL == nil, configuration.target != .sandbox { configuration.target = .mock }
-        let session = RunSession(providers: providers, mocks: mocks, configuration: configuration)
+        var session = RunSession(providers: providers, mocks: mocks, configuration: configuration)
+        session.contract = contract
         let result = try await session.run(suites, clock: clock, hostname: "test-host", controlURL: controlURL, onEvent: events.append)
         return (result, events.all)
     }

@@ -7,13 +7,14 @@ import PayCheckProviders
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Explain a provider error code or native state (e.g. 102, request_not_valid, REJECTED/?C).",
+        abstract: "Explain a provider error code, native state or merchant rule (e.g. 102, REJECTED/?C, placetopay.nonce-reused).",
         discussion: """
             Prints the error-catalog entry of every provider that has the code: its class
             (C configuration · S service · P payment request · A authentication · T token), meaning,
             HTTP status and source. A native state such as APPROVED or REJECTED/MC prints its row of
-            the provider's outcome mapping. With --provider and no code, lists that provider's catalog
-            and mapping.
+            the provider's outcome mapping. A rule id such as placetopay.nonce-reused (a finding on a
+            merchant's backend) prints what the rule checks, why it matters and its source. With
+            --provider and no code, lists that provider's catalog, mapping and rules.
             """)
 
     @Argument(help: "The error code or native state, verbatim (codes are matched exactly, then case-insensitively).")
@@ -40,9 +41,13 @@ struct ExplainCommand: ParsableCommand {
             for p in providers { output.out(Self.listing(p)) }
             return
         }
+        if let rule = providers.flatMap(\.merchantRules).first(where: { $0.rule.id.lowercased() == code.lowercased() }) {
+            output.out(Self.describe(rule))
+            return
+        }
         let lines = Self.explain(code, in: providers)
         guard !lines.isEmpty else {
-            let all = providers.flatMap { p in p.errorCatalog.entries.map(\.code) + p.outcomeMapping.rules.map(\.key) }
+            let all = providers.flatMap { p in p.errorCatalog.entries.map(\.code) + p.outcomeMapping.rules.map(\.key) + p.merchantRules.map(\.rule.id) }
             let hint = Suggest.nearest(code, in: all).map { "; did you mean '\($0)'?" } ?? ""
             output.err("error: no \(provider.map { "'\($0)' " } ?? "")error code or native state '\(code)'\(hint)")
             throw ExitCode(2)
@@ -79,6 +84,17 @@ struct ExplainCommand: ParsableCommand {
         return []
     }
 
+    /// One rule a merchant's backend is held to (a finding's rule).
+    static func describe(_ rule: MerchantRule) -> String {
+        let how = rule.check == nil ? "found by the mock while it serves the request" : "checked on every request of the backend"
+        return """
+            \(rule.rule.id)  \(rule.rule.severity.rawValue) · \(how)
+              \(rule.rule.title)
+              \(rule.rule.explanation)
+              source: \(rule.rule.source)
+            """
+    }
+
     /// One catalog entry.
     static func describe(_ entry: ErrorCatalog.Entry, provider: String) -> String {
         let http = entry.httpStatus.map { "HTTP \($0) · " } ?? ""
@@ -107,6 +123,12 @@ struct ExplainCommand: ParsableCommand {
         lines.append("\(provider.id) outcome mapping")
         for rule in provider.outcomeMapping.rules {
             lines.append("  \(rule.key.padding(toLength: 26, withPad: " ", startingAt: 0)) → \(rule.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(rule.note)")
+        }
+        if !provider.merchantRules.isEmpty {
+            lines.append("\(provider.id) rules for a merchant's backend (findings)")
+            for rule in provider.merchantRules {
+                lines.append("  \(rule.rule.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \(rule.rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.rule.title)")
+            }
         }
         return lines.joined(separator: "\n")
     }

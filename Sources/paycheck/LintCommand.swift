@@ -7,18 +7,20 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check suite files without running them.",
-        discussion: "Reports every problem of every file with file:line:column, the offending text and a suggestion. Exits 2 when any file is invalid.")
+        discussion: "Reports every problem of every file (and of the --contract file) with file:line:column, the offending text and a suggestion. Exits 2 when any file is invalid.")
 
     @OptionGroup var suites: SuiteOptions
 
     func run() throws {
         let output = Output()
         let environment = ProcessInfo.processInfo.environment
-        let result = suites.load()
+        var result = suites.load()
+        let contract = suites.loadContract(into: &result)
         if output.report(result, colored: suites.colored(environment: environment)) {
             throw ExitCode(2)
         }
         let cases = result.suites.reduce(0) { $0 + $1.cases.count }
-        output.out("\(result.suites.count) suite\(result.suites.count == 1 ? "" : "s"), \(cases) case\(cases == 1 ? "" : "s"): no problems found.")
+        let checked = contract.map { " and the contract '\($0.name)'" } ?? ""
+        output.out("\(result.suites.count) suite\(result.suites.count == 1 ? "" : "s"), \(cases) case\(cases == 1 ? "" : "s")\(checked): no problems found.")
     }
 }

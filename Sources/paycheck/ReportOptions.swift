@@ -29,7 +29,9 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Compare with a previous JSON report of the same suites: list newly failing, newly passing, new and removed cases.", valueName: "report.json"))
     var baseline: String?
 
-    @Option(name: .long, help: ArgumentHelp("What fails the run: any (default) failure or error, or only new-failures against --baseline.", valueName: "any|new-failures"))
+    @Option(name: .long, help: ArgumentHelp(
+        "What fails the run: any (default) failure or error; only new-failures against --baseline; or any failure and any finding on the merchant's backend: findings (every severity), findings:warning, findings:error ('paycheck explain RULE' explains one).",
+        valueName: "any|new-failures|findings[:warning|:error]"))
     var failOn: FailOn = .any
 
     func validate() throws {

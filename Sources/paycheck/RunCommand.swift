@@ -162,7 +162,8 @@ struct RunCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
         let configuration = try configuration(environment: environment)
-        let loaded = suites.load(external: Set(configuration.variables.keys).union(configuration.secrets.keys))
+        var loaded = suites.load(external: Set(configuration.variables.keys).union(configuration.secrets.keys))
+        let contract = suites.loadContract(into: &loaded)
         if output.report(loaded, colored: colored) {
             // The reports describe this run too: one errored case per file that does not load.
             let problems = loaded.diagnostics.filter { $0.severity == .error }.map { (file: $0.location?.file ?? "suites", message: $0.description) }
@@ -171,7 +172,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let progress = ProgressStyle.detect(isTerminal: isatty(STDOUT_FILENO) == 1)
         let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, progress: progress, write: { output.raw($0) })
-        let session = RunSession.builtIn(configuration: configuration)
+        var session = RunSession.builtIn(configuration: configuration)
+        session.contract = contract
         let suites = loaded.suites
         // SIGINT/SIGTERM: the first stops starting cases and cancels running steps, and the reports are still
         // written (exit 130); a second one exits at once.
@@ -188,6 +190,13 @@ struct RunCommand: AsyncParsableCommand {
         let result: RunResult
         do {
             result = try await run.value
+        } catch RunSessionError.backend(let message) {
+            // The merchant's backend did not come up: the run could not happen (exit 3), the reports say why.
+            output.err("error: \(message)")
+            try writeReports(
+                .refused([(file: self.suites.contract ?? "contract", message: message)], target: configuration.target, invalidInput: false),
+                output: output)
+            throw ExitCode(3)
         } catch let error as RunSessionError {
             output.err("error: \(error)")
             try writeReports(.refused([(file: "configuration", message: error.description)], target: configuration.target), output: output)

@@ -38,14 +38,84 @@ struct SuiteOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
     var color: ColorMode = .auto
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The merchant contract of the backend under test: how to start it, start a checkout and read an order (docs/merchant.md). 'merchant:' steps need it.",
+        valueName: "file"))
+    var contract: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Run a merchant pack: a folder of Packs/ here, or of the packs installed with the binary (e.g. mollie, placetopay). Repeatable; needs --contract.",
+        valueName: "name"))
+    var pack: [String] = []
+
+    /// The folders of the built-in merchant packs installed beside the binary (`PREFIX/share/paycheck/Packs`).
+    static var installedPacks: URL? {
+        installedSuites?.deletingLastPathComponent().appendingPathComponent("Packs", isDirectory: true)
+    }
+
+    /// The folder of pack `name`: `Packs/<name>` here, else the installed one; `nil` when neither exists.
+    static func packFolder(_ name: String) -> String? {
+        let local = "Packs/" + name
+        if FileManager.default.fileExists(atPath: local) { return local }
+        guard let installed = installedPacks?.appendingPathComponent(name).path, FileManager.default.fileExists(atPath: installed) else { return nil }
+        return installed
+    }
+
+    /// The names of the packs available here or installed.
+    static var packNames: [String] {
+        let folders = ["Packs", installedPacks?.path].compactMap { $0 }
+        return Array(Set(folders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] })).sorted()
+    }
+
+    /// Reads `--contract` (nothing without it), putting its problems and text into `result`.
+    func loadContract(into result: inout SuiteLoader.Result) -> MerchantContract? {
+        guard let contract else {
+            // A `merchant:` step without a contract could only fail at run time: say so now, where it is written.
+            for suite in result.suites {
+                for testCase in suite.cases {
+                    for step in testCase.steps {
+                        guard case .provider(let action) = step.kind, action.kind == .merchant else { continue }
+                        result.diagnostics.append(Diagnostic(
+                            at: action.location, "'merchant: \(action.name)' needs the merchant's backend: give --contract FILE",
+                            hint: "a contract says how to start the backend and reach its checkout and orders (docs/merchant.md)"))
+                    }
+                }
+            }
+            if !self.pack.isEmpty {
+                result.diagnostics.append(Diagnostic(at: nil, "--pack runs against a merchant's backend and needs --contract FILE", hint: "see docs/merchant.md, or 'paycheck init --merchant PROVIDER'"))
+            }
+            return nil
+        }
+        let (parsed, diagnostics) = MerchantContract.load(file: contract, catalog: MockRegistry.providers)
+        result.diagnostics += diagnostics
+        if let text = try? String(contentsOfFile: contract, encoding: .utf8) { result.sources[contract] = text }
+        return parsed
+    }
+
     /// Loads the suites with every built-in provider known to lint; the caller reports the diagnostics. A path
     /// that does not exist but looks like a misspelt command (`paycheck lnt`) gets a hint naming the command.
     func load(external: Set<String> = []) -> SuiteLoader.Result {
         var loader = SuiteLoader(catalog: MockRegistry.providers)
         loader.externalVariables = external
-        let paths = resolvedPaths
-        if paths != self.paths { Output().err("no \(Self.defaultPath)/ here: reading the built-in suites in \(paths[0])") }
+        var paths = resolvedPaths
+        var packProblems: [Diagnostic] = []
+        if !self.pack.isEmpty {
+            if self.paths == [Self.defaultPath] { paths = [] }
+            for name in self.pack {
+                guard let folder = Self.packFolder(name) else {
+                    let known = Self.packNames
+                    packProblems.append(Diagnostic(
+                        at: nil, "no merchant pack '\(name)'",
+                        hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? (known.isEmpty ? "no packs are installed" : "known packs: " + known.joined(separator: ", "))))
+                    continue
+                }
+                paths.append(folder)
+            }
+        } else if paths != self.paths {
+            Output().err("no \(Self.defaultPath)/ here: reading the built-in suites in \(paths[0])")
+        }
         var result = loader.load(paths: paths)
+        result.diagnostics += packProblems
         let commands = PayCheckCommand.configuration.subcommands.map { $0._commandName }
         for index in result.diagnostics.indices {
             let message = result.diagnostics[index].message

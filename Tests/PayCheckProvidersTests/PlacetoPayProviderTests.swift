@@ -248,7 +248,7 @@ struct PlacetoPayProviderTests {
         #expect(provider.description.spec(.call, "createSession")?.authKeys == PlacetoPayAuthOverrides.keys)
         #expect(provider.description.spec(.payer, "pay")?.parameters?.contains("card") == true)
         #expect(provider.description.actions[.payer] == ["pay", "cancel", "abandon"])
-        #expect(provider.description.actions[.mock] == ["site", "notifications", "notify"])
+        #expect(provider.description.actions[.mock] == ["site", "notifications", "notify", "forge"])
         #expect(provider.description.actions[.redirect] == ["return", "cancel"])
         #expect(provider.credentialFields.map(\.environmentVariable) == ["PAYCHECK_PLACETOPAY_LOGIN", "PAYCHECK_PLACETOPAY_SECRET_KEY"])
         #expect(provider.credentialFields.map(\.secret) == [false, true])

@@ -12,6 +12,7 @@ struct MollieControlRoutes: Sendable {
             "payer/choose": { try await self.choose($0) },
             "mock/method": { try await self.method($0) },
             "mock/webhooks": { try await self.webhooks($0) },
+            "mock/notify": { try await self.notify($0) },
         ], on: router)
     }
 
@@ -40,7 +41,7 @@ struct MollieControlRoutes: Sendable {
         }
         let (payment, callsWebhook) = try outcome.get()
         if callsWebhook { await context.notify(payment) }
-        let base = "http://" + (request.head.authority ?? "127.0.0.1") + "/mollie"
+        let base = MollieAPIRoutes.base(request)
         return MockResponse.json(.object([
             "payment": payment.json(base: base), "redirectUrl": payment.redirectUrl.map { .string($0) } ?? .null,
         ]))
@@ -57,6 +58,22 @@ struct MollieControlRoutes: Sendable {
         }
         guard found else { throw MockHTTPError(.notFound, "no Mollie method \(MockHTTPError.quoted(id))") }
         return MockResponse.json(.object(["id": .string(id), "available": .bool(available)]))
+    }
+
+    /// `mock: notify {"id": "tr_…"}`: calls the payment's webhook now, whatever its status (§4.6: the call carries
+    /// only the id). Answers the payment's status and its webhook URL.
+    private func notify(_ request: Request) async throws -> Response {
+        guard let id = try await Self.object(request)["id"]?.stringValue else {
+            throw MockHTTPError(.badRequest, "'id' is required, e.g. {\"id\": \"tr_…\"}")
+        }
+        guard let payment = context.store.withState({ $0.payments[id] }) else {
+            throw MockHTTPError(.notFound, "no Mollie payment \(MockHTTPError.quoted(id))")
+        }
+        guard let url = payment.webhookUrl, !url.isEmpty else {
+            throw MockHTTPError(.badRequest, "payment \(id) has no webhookUrl to call")
+        }
+        await context.notify(payment)
+        return MockResponse.json(.object(["id": .string(id), "status": .string(payment.status), "webhookUrl": .string(url)]))
     }
 
     private func webhooks(_ request: Request) async throws -> Response {

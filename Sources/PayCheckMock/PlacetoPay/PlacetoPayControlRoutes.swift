@@ -32,6 +32,7 @@ struct PlacetoPayControlRoutes: Sendable {
             "mock/site": { try await self.site($0) },
             "mock/notifications": { try await self.notifications(try await Self.object($0)) },
             "mock/notify": { try await self.notify($0) },
+            "mock/forge": { try await self.forge($0) },
         ], on: router)
     }
 
@@ -92,6 +93,37 @@ struct PlacetoPayControlRoutes: Sendable {
         }
         return MockResponse.json(
             .object(["count": .int(deliveries.count), "notifications": .array(deliveries.map(\.json))]))
+    }
+
+    /// `mock: forge {"requestId": N, "status": "APPROVED", "url": "http…"?}`: sends the site's notification URL (or
+    /// `url`) a notification claiming `status` for the session, signed without the site's key. The session does
+    /// not change. Answers the delivery.
+    private func forge(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: ["requestId", "status", "url"])
+        let requestId = try PlacetoPayPayerAttempt.requestId(json)
+        guard let status = json["status"]?.stringValue, [PlacetoPayStatus.Name.approved, PlacetoPayStatus.Name.rejected].contains(status) else {
+            throw MockHTTPError(.badRequest, "'status' must be APPROVED or REJECTED, got \(MockHTTPError.quoted(json["status"]?.displayText ?? "nothing"))")
+        }
+        let url = json["url"]?.stringValue
+        let now = self.context.environment.clock.now()
+        let notification = try await self.context.transact { state, outbox in
+            guard let session = state.refreshedSession(requestId, now: now, outbox: &outbox) else {
+                throw MockHTTPError(.notFound, "no PlacetoPay session with requestId \(requestId)")
+            }
+            guard let site = state.sites[session.login], let target = url ?? site.notificationUrl else {
+                throw MockHTTPError(.badRequest, "'url' is required: site '\(session.login)' has no notificationUrl")
+            }
+            return PlacetoPayNotification(forging: status, for: session, site: site, url: target, now: now, key: "forged-" + site.secretKey.uppercased() + "x")
+        }
+        let delivery = await self.context.deliver(notification)
+        return MockResponse.json(
+            .object([
+                "responseStatus": delivery.responseStatus.map { .int($0) } ?? .null,
+                "error": delivery.error.map { .string($0) } ?? .null,
+                "url": .string(notification.url),
+                "body": delivery.notification.body,
+            ]))
     }
 
     /// `mock: notify {"requestId": N, "url": "http…"?}`: sends the notification of a final session again, now,

@@ -14,6 +14,8 @@ struct PlacetoPayNotification: Sendable {
         case final
         /// Re-sent on request through `mock: notify` (`POST /__paycheck/placetopay/mock/notify`).
         case resend
+        /// Forged through `mock: forge`: a status the session does not have, signed without the site's key.
+        case forged
     }
 
     /// The session id.
@@ -46,6 +48,22 @@ struct PlacetoPayNotification: Sendable {
         self.signature = PlacetoPayNotificationSignature.sign(
             requestId: session.requestId, status: session.status.status, date: session.status.dateText,
             secretKey: site.secretKey, algorithm: site.notificationAlgorithm)
+    }
+
+    /// A forged notification for `session`: claiming `status` at `now`, signed with `key` instead of the site's
+    /// secret key (`mock: forge`).
+    init(forging status: String, for session: PlacetoPaySession, site: PlacetoPaySite, url: String, now: Date, key: String) {
+        self.requestId = session.requestId
+        self.url = url
+        let reason = status == PlacetoPayStatus.Name.approved ? PlacetoPayStatus.Reason.approved : "05"
+        self.status = PlacetoPayStatus(status: status, reason: reason, message: "The request has been \(status.lowercased())", date: now)
+        self.reference = session.request.reference
+        self.trigger = .forged
+        self.locale = session.locale
+        self.retries = .once
+        self.signature = PlacetoPayNotificationSignature.sign(
+            requestId: session.requestId, status: status, date: self.status.dateText, secretKey: key,
+            algorithm: site.notificationAlgorithm)
     }
 
     /// The JSON body.

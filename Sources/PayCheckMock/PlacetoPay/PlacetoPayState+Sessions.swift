@@ -18,7 +18,10 @@ extension PlacetoPayState {
                 at: now)
         }
         let session = self.newSession(request, site: site, now: now, baseURL: baseURL, isCollect: false)
-        self.sessions[session.requestId] = session
+        // Committed, so its expiry is scheduled at once: an abandoned checkout is notified when it expires (§1.9),
+        // without anyone reading it first. A new session is not final, so nothing is queued to notify now.
+        var outbox: [PlacetoPayNotification] = []
+        self.commit(session, outbox: &outbox)
         return .object([
             "status": PlacetoPayStatus.processed(at: now).json(locale: session.locale),
             "requestId": .int(session.requestId),

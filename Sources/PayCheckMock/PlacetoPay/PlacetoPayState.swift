@@ -64,6 +64,16 @@ struct PlacetoPayState: Sendable {
             sites: knownSites,
             options: .init(acceptsSHA1: site?.acceptsSHA1 ?? false))
         let verification = verifier.verify(credentials, now: wallNow, nonces: &self.nonces)
+        // What a merchant's backend did wrong, from the verifier's own checks (findings, §1.2).
+        if verification.replayed {
+            MerchantFindings.report(PlacetoPayProvider.MerchantRules.nonceReused, "nonce '\(credentials.nonce ?? "")' was already used")
+        }
+        if verification.outcome == .failed(.seedOutOfWindow) {
+            MerchantFindings.report(PlacetoPayProvider.MerchantRules.staleSeed, "seed '\(credentials.seed ?? "")' is more than 5 minutes from the server's clock")
+        }
+        if verification.algorithm == .sha1 {
+            MerchantFindings.report(PlacetoPayProvider.MerchantRules.sha1TranKey, "tranKey was computed with SHA-1")
+        }
         switch verification.outcome {
         case .ok:
             guard let site else { throw PlacetoPayFailure.authentication(.unknownLogin, locale: locale, at: now) }

@@ -32,6 +32,12 @@ public struct WebhookAttempt: Sendable, Equatable {
 
     /// Whether the receiver acknowledged it (a 2xx, unless the webhook's ``Webhook/acknowledges`` says otherwise).
     public let delivered: Bool
+    /// The headers sent.
+    public var sentHeaders: [RecordedRequest.Header] = []
+    /// The body sent, as UTF-8 (at most ``RecordedRequest/maximumBodyBytes`` bytes).
+    public var sentBody = ""
+    /// The attempt's number in the host's journal numbering (see ``RequestJournal/nextSequence``).
+    public var sequence = 0
 
     /// The record as JSON, timestamps in ISO 8601.
     public var json: Value {
@@ -50,6 +56,9 @@ public struct WebhookAttempt: Sendable, Equatable {
             "responseBody": .string(self.responseBody),
             "responseBodyTruncated": .bool(self.responseBodyTruncated),
             "nextAttemptAt": self.nextAttemptAt.map { .string(ISOTimestamp.format($0)) } ?? .null,
+            "sequence": .int(self.sequence),
+            "sentHeaders": .array(self.sentHeaders.map { .array([.string($0.name), .string($0.value)]) }),
+            "sentBody": .string(self.sentBody),
         ])
     }
 }

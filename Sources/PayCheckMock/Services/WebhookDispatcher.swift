@@ -58,6 +58,9 @@ public final class WebhookDispatcher: Sendable {
     private let state = Mutex(State())
     /// Injected webhook faults (``FaultKind/isWebhookFault``); `nil` outside a host.
     private let faults: FaultRegistry?
+    /// Numbers each attempt when it is logged; the host shares its journal's numbers, so a run can put the
+    /// notifications and the requests a backend sent in the order they happened.
+    private let numbering: @Sendable () -> Int
 
     /// Creates a dispatcher sending through `transport` and retrying on `scheduler`, keeping at most
     /// `maximumLogEntries` attempts in its log.
@@ -73,8 +76,10 @@ public final class WebhookDispatcher: Sendable {
     /// Creates a dispatcher that also applies the host's webhook faults.
     init(
         transport: any WebhookTransport, scheduler: MockScheduler, scopes: MockClockScopes, maximumLogEntries: Int = 10_000,
-        faults: FaultRegistry?
+        faults: FaultRegistry?, numbering: (@Sendable () -> Int)? = nil
     ) {
+        let counter = Mutex(0)
+        self.numbering = numbering ?? { counter.withLock { $0 += 1; return $0 } }
         self.maximumLogEntries = max(1, maximumLogEntries)
         self.transport = transport
         self.scheduler = scheduler
@@ -194,11 +199,13 @@ public final class WebhookDispatcher: Sendable {
         return String(String.UnicodeScalarView(scalars))
     }
 
-    /// Every attempt so far, oldest first, optionally only those of `provider` and of `scope`.
-    public func attempts(provider: String? = nil, scope: ClockScope? = nil) -> [WebhookAttempt] {
+    /// Every attempt so far, oldest first, optionally only those of `provider` and of `scope`, numbered at least
+    /// `from`.
+    public func attempts(provider: String? = nil, scope: ClockScope? = nil, from: Int = 0) -> [WebhookAttempt] {
         self.state.withLock { state in
             state.log.filter { attempt in
                 (provider == nil || attempt.provider == provider) && (scope == nil || attempt.scope == scope)
+                    && attempt.sequence >= from
             }
         }
     }
@@ -223,8 +230,8 @@ public final class WebhookDispatcher: Sendable {
         var status: Int?
         var failure: String?
         var body: [UInt8] = []
+        let request = webhook.request(forAttempt: number)
         do {
-            let request = webhook.request(forAttempt: number)
             let reply = try await self.transport.send(url: webhook.url, headers: request.headers, body: request.body)
             if receiverTimesOut {
                 // The receiver got it, but its answer "never came": a failure, retried on schedule.
@@ -243,12 +250,15 @@ public final class WebhookDispatcher: Sendable {
             : webhook.schedule.offset(ofAttempt: number + 1).map {
                 delivery.firstSentAt.addingTimeInterval($0.timeInterval)
             }
-        let record = WebhookAttempt(
+        var record = WebhookAttempt(
             deliveryID: delivery.id, provider: webhook.provider, url: webhook.url, scope: webhook.scope,
             attempt: number, maximumAttempts: webhook.schedule.maximumAttempts, scheduledAt: scheduledAt,
             sentAt: sentAt, status: status, error: failure,
             responseBody: String(decoding: body.prefix(Self.responseBodyLimit), as: UTF8.self),
             responseBodyTruncated: body.count > Self.responseBodyLimit, nextAttemptAt: nextAt, delivered: delivered)
+        record.sentHeaders = request.headers.map { RecordedRequest.Header(name: $0.name, value: $0.value) }
+        record.sentBody = String(decoding: request.body.prefix(RecordedRequest.maximumBodyBytes), as: UTF8.self)
+        record.sequence = self.numbering()
         let current = self.state.withLock { state in
             guard state.generation == delivery.generation else { return false }
             state.log.append(record)

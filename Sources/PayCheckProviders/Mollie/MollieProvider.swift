@@ -39,7 +39,7 @@ public struct MollieProvider: Provider {
         let headers = [("Accept", "application/hal+json")]
         return [
             ProviderOperation("createPayment", method: "POST", path: "/v2/payments", parameters: create, bodyCodec: .json,
-                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers),
+                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers).creatingPayment(at: "id"),
             ProviderOperation("getPayment", method: "GET", path: "/v2/payments/{id}", parameters: [id, P("include", .query), P("embed", .query)],
                               bodyCodec: .none, authKeys: keys, headers: headers),
             ProviderOperation("listPayments", method: "GET", path: "/v2/payments", parameters: ["from", "limit", "sort"].map { P($0, .query) },
@@ -167,5 +167,8 @@ public enum MollieControlAction {
         ControlAction(.payer, "choose", parameters: ["id", "status"], required: ["id", "status"]),
         ControlAction(.mock, "method", parameters: ["id", "available"], required: ["id"], runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["id"]),
+        // Calls the payment's webhookUrl now, whatever its status: a Mollie webhook carries only the id (§4.6), so
+        // a call anyone can make; the merchant must fetch the payment to learn its status.
+        ControlAction(.mock, "notify", parameters: ["id"], required: ["id"]),
     ]
 }

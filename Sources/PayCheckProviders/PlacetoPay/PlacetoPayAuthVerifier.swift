@@ -92,7 +92,9 @@ public struct PlacetoPayAuthVerifier: Sendable {
         // Key on the canonical Base64 of the decoded bytes: two spellings of one raw nonce are one nonce.
         let canonicalNonce = rawNonce.base64EncodedString()
         if case .reject(let code) = options.replayPolicy, ledger.contains(scope: login, nonce: canonicalNonce, issuedSince: cutoff) {
-            return failure(code, algorithm: algorithm)
+            var replay = failure(code, algorithm: algorithm)
+            replay.replayed = true
+            return replay
         }
 
         switch site.status {
@@ -160,5 +162,7 @@ extension PlacetoPayAuthVerifier {
         /// The nonce ledger to pass to the next call (from ``verify(_:now:seenNonces:)``; the in-place
         /// ``verify(_:now:nonces:)`` updates the caller's ledger instead and leaves this empty).
         public var seenNonces: NonceLedger
+        /// Whether the nonce had been used before (the failure is a replay).
+        public var replayed = false
     }
 }

@@ -75,8 +75,10 @@ public enum PlacetoPayOperation: String, Sendable, CaseIterable {
         case .verifyNotification, .signNotification:
             return nil
         }
-        return ProviderOperation(
+        let operation = ProviderOperation(
             rawValue, method: "POST", path: path, parameters: parameters, bodyCodec: .json,
             authKeys: PlacetoPayAuthOverrides.keys, headers: [("Accept", "application/json")])
+        // A session's id is its `requestId` (§1.4).
+        return self == .createSession ? operation.creatingPayment(at: "requestId") : operation
     }
 }

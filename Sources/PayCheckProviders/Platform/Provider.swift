@@ -53,11 +53,22 @@ public protocol Provider: Sendable {
     /// The media types the provider's API answers in (matched as substrings of `Content-Type`, e.g. `json`); a 2xx
     /// answer in another one, empty, or (for `json`) unreadable is an S-class service failure (DESIGN.md §3).
     var answerMediaTypes: [String] { get }
+    /// The rules the mock checks a merchant's requests against (``MerchantRule``).
+    var merchantRules: [MerchantRule] { get }
+    /// The account a merchant's backend gets for a run in clock scope `scope`, notified at `notificationURL`;
+    /// `secret` is a fresh random value the account may use as its secret.
+    func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount
 }
 
 extension Provider {
     /// JSON (`application/json`, `application/hal+json`, …).
     public var answerMediaTypes: [String] { ["json"] }
+    /// No merchant rules.
+    public var merchantRules: [MerchantRule] { [] }
+    /// The mock's own credentials, nothing to set up.
+    public func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
+        MerchantAccount(credentials: mockCredentials)
+    }
     /// `/<id>`.
     public var mockBasePaths: [String] { ["/" + id] }
     /// None.

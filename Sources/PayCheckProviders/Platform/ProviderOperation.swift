@@ -65,6 +65,9 @@ public struct ProviderOperation: Sendable {
     public var authKeys: [String]
     /// Headers every request of the operation carries (e.g. `Accept`).
     public var headers: [(name: String, value: String)]
+    /// Where a 2xx answer carries the id of the payment (or session) the operation creates, e.g. `id`; `nil` for
+    /// an operation that creates none. A run links the payment a merchant's backend created to the case by it.
+    public var createdPayment: String?
 
     /// Creates an operation.
     public init(
@@ -81,6 +84,13 @@ public struct ProviderOperation: Sendable {
         self.headers = headers
     }
 
+    /// This operation, declared as creating a payment whose id a 2xx answer carries at `path`.
+    public func creatingPayment(at path: String) -> ProviderOperation {
+        var operation = self
+        operation.createdPayment = path
+        return operation
+    }
+
     /// The `with:` key of the idempotency key.
     public static let idempotencyKeyParameter = "idempotencyKey"
 
@@ -91,6 +101,34 @@ public struct ProviderOperation: Sendable {
 
     /// The lint spec of the operation.
     public var spec: ActionSpec { ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys) }
+
+    /// The operation's route, for recognising its requests (faults aimed at it, a merchant's create in the journal).
+    public var route: Route { Route(name: name, method: method, path: path) }
+
+    /// One operation's route: a method and a path pattern whose `{name}` segments match any segment.
+    public struct Route: Sendable {
+        /// The operation's name.
+        public let name: String
+        /// The HTTP method.
+        public let method: String
+        /// The path's segments; `nil` for a `{name}` segment.
+        let segments: [Substring?]
+
+        /// Creates the route of `method path`.
+        public init(name: String, method: String, path: String) {
+            self.name = name
+            self.method = method
+            self.segments = path.split(separator: "/").map { $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : $0 }
+        }
+
+        /// Whether `method path` (the path below the provider's base path) is a request of this operation.
+        public func matches(method: String, path: String) -> Bool {
+            guard method == self.method else { return false }
+            let parts = path.split(separator: "/")
+            guard parts.count == self.segments.count else { return false }
+            return zip(parts, self.segments).allSatisfy { part, segment in segment.map { $0 == part } ?? true }
+        }
+    }
 }
 
 /// A `payer:` or provider `mock:` action: the executor posts its `with:` mapping as JSON to

@@ -1,0 +1,197 @@
+import Foundation
+import PayCheckCore
+import PayCheckProviders
+
+extension CaseExecutor {
+    /// Whether the case has `merchant:` steps (it runs alone, and keeps evidence with each step).
+    var isMerchantCase: Bool {
+        testCase.steps.contains { step in
+            if case .provider(let action) = step.kind { return action.kind == .merchant }
+            return false
+        }
+    }
+
+    /// Runs a `merchant:` step through the run's contract.
+    func performMerchant(_ action: ProviderAction, parameters: Value, step: Step) async throws -> Observation {
+        guard let merchant = runner.configuration.merchant else {
+            throw ProviderError.couldNotRun(
+                "'merchant: \(action.name)' needs the merchant's backend: run with --contract FILE (see docs/merchant.md)")
+        }
+        guard let kind = MerchantAction(rawValue: action.name) else { throw ProviderError.invalidStep("unknown merchant action '\(action.name)'") }
+        let contract = merchant.contract
+        var scope = merchant.variables.merging(variables) { _, own in own }
+        if case .object(let members) = parameters { scope.merge(members) { _, given in given } }
+        if kind != .checkout, case .object(let members) = parameters, let order = members["order"] {
+            var current = scope["order"]?.objectValue ?? [:]
+            current["id"] = order
+            scope["order"] = .object(current)
+        }
+        scope["provider"] = .string(suite.provider ?? "")
+        scope["backend"] = .object(["url": .string(merchant.backendURL)])
+        let renderer = TemplateRenderer(variables: scope, environment: runner.configuration.environment, now: runner.clock.now, random: runner.random)
+        switch kind {
+        case .checkout:
+            let cursor = await journalCursor()
+            let response = try await recorder.send(
+                try buildRequest(contract.checkout.request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+            var observation = CaseExecutor.observation(from: response)
+            guard (200..<300).contains(response.status) else {
+                // A step that expects a status (a refused checkout) checks it; otherwise the shopper could not pay.
+                guard step.expect?.status == nil else { return observation }
+                throw ProviderError.nonConformance(
+                    "the backend answered \(response.status) to the checkout: \(response.text.prefix(300))", expected: "a 2xx answer with the order")
+            }
+            guard let body = observation.body, let orderID = contract.checkout.orderID.lookup(in: body), orderID != .null else {
+                throw ProviderError.nonConformance(
+                    "the backend's checkout answer has no order id at '\(contract.checkout.orderID)' (contract \(contract.file))",
+                    expected: "an order id at '\(contract.checkout.orderID)'")
+            }
+            var order: [String: Value] = ["id": .string(orderID.interpolated)]
+            var payment = contract.checkout.paymentID.flatMap { $0.lookup(in: body) }.flatMap { $0 == .null ? nil : $0 }
+            if payment == nil, let cursor { payment = await createdPayment(since: cursor) }
+            guard let payment else {
+                throw ProviderError.nonConformance(
+                    "the backend answered \(response.status) to the checkout but created no payment at the mock meanwhile "
+                        + "(did it get the mock's URL from {{ mock.url }} in the contract's start.env?)",
+                    expected: "a payment created at the mock during the checkout")
+            }
+            order["payment"] = .string(payment.interpolated)
+            if let url = contract.checkout.checkoutURL?.lookup(in: body) { order["checkoutUrl"] = url }
+            observation.defines = ["order": .object(order)]
+            return observation
+        case .order:
+            let response = try await recorder.send(
+                try buildRequest(contract.order.request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+            var observation = CaseExecutor.observation(from: response)
+            guard (200..<300).contains(response.status) else {
+                guard step.expect?.status == nil else { return observation }
+                throw ProviderError.nonConformance(
+                    "the backend answered \(response.status) to reading the order: \(response.text.prefix(300))", expected: "a 2xx answer with the order")
+            }
+            let read = contract.order
+            guard let body = observation.body, let stateValue = read.state.lookup(in: body), stateValue != .null else {
+                throw ProviderError.nonConformance(
+                    "the backend's order answer has no state at '\(read.state)' (contract \(contract.file))", expected: "a state at '\(read.state)'")
+            }
+            let state = stateValue.interpolated
+            guard let outcome = read.states[state] else {
+                throw ProviderError.nonConformance(
+                    "the backend's order state '\(state)' is not in the contract's states (\(read.states.keys.sorted().joined(separator: ", ")); \(read.location))",
+                    expected: "one of the contract's states")
+            }
+            observation.outcome = outcome
+            observation.nativeState = state
+            var normalized: [String: Value] = ["state": .string(state), "outcome": .string(outcome.rawValue), "answer": body]
+            if let id = scope["order"]?["id"] { normalized["id"] = id }
+            if let path = read.fulfilments { normalized["fulfilments"] = path.lookup(in: body) ?? .null }
+            observation.body = .object(normalized)
+            return observation
+        case .return:
+            guard let request = contract.returnRequest else {
+                throw ProviderError.invalidStep("'merchant: return' needs a 'return:' request in the contract \(contract.file)")
+            }
+            let response = try await recorder.send(
+                try buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+            return CaseExecutor.observation(from: response)
+        }
+    }
+
+    /// The journal number the mock's next record will get (`nil` without a mock or when it cannot be read).
+    func journalCursor() async -> Int? {
+        await journal(from: Int(Int32.max))?.next
+    }
+
+    /// The id of the first payment the backend created at the mock since journal number `cursor`, by the
+    /// operations its provider declares as creating one (``ProviderOperation/createdPayment``).
+    func createdPayment(since cursor: Int) async -> Value? {
+        guard let entries = await journal(from: cursor)?.entries else { return nil }
+        for entry in entries {
+            guard let method = entry["method"]?.stringValue, let path = entry["path"]?.stringValue,
+                let answer = entry["answer"], let status = answer["status"]?.wholeNumber, (200..<300).contains(status),
+                let text = answer["body"]?.stringValue, let body = JSONText.parse(text)
+            else { continue }
+            for provider in runner.providers.all {
+                for base in provider.mockBasePaths where path.hasPrefix(base + "/") {
+                    let rest = String(path.dropFirst(base.count))
+                    for operation in provider.operations {
+                        guard let idPath = operation.createdPayment, operation.route.matches(method: method, path: rest),
+                            let parsed = try? ValuePath(parsing: idPath), let id = parsed.lookup(in: body), id != .null
+                        else { continue }
+                        return id
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// What passed between the mock and the backend since journal number `cursor`: the backend's requests with the
+    /// mock's answers and findings, and the notifications with the backend's answers, in order; and the next cursor.
+    func evidence(since cursor: Int) async -> (evidence: [Evidence], findings: [Finding], next: Int)? {
+        guard let control = endpoints.controlURL, let scope = runner.configuration.clockScope,
+            let journal = await journal(from: cursor)
+        else { return nil }
+        let redactor = recorder.redactor
+        var evidence: [Evidence] = []
+        var findings: [Finding] = []
+        for entry in journal.entries {
+            let query = entry["query"]?.stringValue ?? ""
+            evidence.append(Evidence(
+                kind: .request, sequence: entry["sequence"]?.wholeNumber ?? 0, method: entry["method"]?.stringValue ?? "",
+                target: redactor.redact((entry["path"]?.stringValue ?? "") + (query.isEmpty ? "" : "?" + query)),
+                headers: Self.headers(entry["headers"]).map { ($0.name, redactor.redact($0.value)) },
+                body: redactor.redact(entry["body"]?.stringValue ?? ""), status: entry["answer"]?["status"]?.wholeNumber,
+                answer: redactor.redact(entry["answer"]?["body"]?.stringValue ?? ""), at: entry["receivedAt"]?.stringValue ?? ""))
+            for finding in entry["findings"]?.arrayValue ?? [] {
+                if var parsed = Finding(json: finding) {
+                    parsed.message = redactor.redact(parsed.message)
+                    findings.append(parsed)
+                }
+            }
+        }
+        let url = control + ControlAPI.path("webhooks") + "?scope=" + CaseExecutor.queryEncode(scope) + "&from=\(cursor)"
+        if let response = try? await runner.transport.send(HTTPRequestData(method: "GET", url: url), timeout: 10),
+            response.status == 200, let attempts = JSONText.parse(response.text)?.arrayValue
+        {
+            for attempt in attempts {
+                let sequence = attempt["sequence"]?.wholeNumber ?? 0
+                guard sequence < journal.next else { continue }  // seen on the next step, with the journal it sorts among
+                evidence.append(Evidence(
+                    kind: .notification, sequence: sequence, provider: attempt["provider"]?.stringValue, method: "POST",
+                    target: redactor.redact(attempt["url"]?.stringValue ?? ""),
+                    headers: Self.headers(attempt["sentHeaders"]).map { ($0.name, redactor.redact($0.value)) },
+                    body: redactor.redact(attempt["sentBody"]?.stringValue ?? ""), status: attempt["status"]?.wholeNumber,
+                    answer: redactor.redact(attempt["responseBody"]?.stringValue ?? ""), attempt: attempt["attempt"]?.wholeNumber,
+                    error: attempt["error"]?.stringValue.map(redactor.redact), at: attempt["sentAt"]?.stringValue ?? ""))
+            }
+        }
+        evidence.sort { $0.sequence < $1.sequence }
+        return (evidence, findings, journal.next)
+    }
+
+    /// The backend's requests to the mock (this run's scope) numbered from `from`, and the next number.
+    private func journal(from: Int) async -> (entries: [Value], next: Int)? {
+        guard let control = endpoints.controlURL, let scope = runner.configuration.clockScope else { return nil }
+        let url = control + ControlAPI.path("journal") + "?origin=merchant&scope=" + CaseExecutor.queryEncode(scope) + "&from=\(from)"
+        guard let response = try? await runner.transport.send(HTTPRequestData(method: "GET", url: url), timeout: 10),
+            response.status == 200, let body = JSONText.parse(response.text), let next = body["next"]?.wholeNumber
+        else { return nil }
+        return (body["requests"]?.arrayValue ?? [], next)
+    }
+
+    /// `[[name, value], …]` as header pairs.
+    private static func headers(_ value: Value?) -> [(name: String, value: String)] {
+        (value?.arrayValue ?? []).compactMap { pair in
+            guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { return nil }
+            return (name, value)
+        }
+    }
+}
+
+extension CaseExecutor {
+    /// Whether `step` is a `merchant:` step.
+    static func isMerchant(_ step: Step) -> Bool {
+        if case .provider(let action) = step.kind { return action.kind == .merchant }
+        return false
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PayCheckCore
+import PayCheckMock
+import PayCheckProviders
+import PayCheckRunner
+import PayCheckSession
+import PayCheckTestSupport
+import Testing
+
+/// The merchant's own backend under test: the Python shop (Tests/MerchantBackends/python-shop, written apart from
+/// PayCheck's code) started by the run from its contract, judged by the Mollie and PlacetoPay packs.
+@Suite("Merchant backend: contract, packs, shared clock, findings", .serialized)
+struct MerchantBackendTests {
+    /// The repository's root.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    /// The Python shop's contract.
+    static let contractFile = root.appendingPathComponent("Tests/MerchantBackends/python-shop/contract.yaml").path
+
+    /// Whether `python3` can run here (the shop needs it and nothing else).
+    static let hasPython: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys; sys.exit(0 if sys.version_info >= (3, 8) else 1)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// A run of the built-in providers against the Python shop, with `environment` added to the shop's.
+    static func run(packs: [String], environment: [String: String] = [:], controlURL: String? = nil) async throws -> RunResult {
+        let (contract, diagnostics) = MerchantContract.load(file: contractFile, catalog: MockRegistry.providers)
+        #expect(!diagnostics.hasErrors, "\(diagnostics)")
+        var configuration = RunConfiguration()
+        configuration.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        configuration.transcripts = .all
+        var run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
+        run.contract = try #require(contract)
+        let loaded = SuiteLoader(catalog: MockRegistry.providers).load(paths: packs.map { root.appendingPathComponent("Packs/\($0)").path })
+        #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
+        // Real time: the shop signs PlacetoPay seeds with its own clock. Nothing in the packs waits.
+        return try await run.run(loaded.suites, clock: SystemRunnerClock(), controlURL: controlURL).0
+    }
+
+    @Test("the Python shop passes the Mollie and PlacetoPay packs through its own contract, started and stopped by the run")
+    func pythonShopPasses() async throws {
+        guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
+        let result = try await Self.run(packs: ["mollie", "placetopay"])
+        let failing = result.suites.flatMap(\.cases).filter { $0.verdict != .passed }
+        #expect(failing.isEmpty, "\(failing.map { "\($0.name): \($0.failingStep?.error ?? $0.failingStep?.mismatches.first?.message ?? "")" })")
+        #expect(result.counts.passed == 12)
+        #expect(result.exitCode == 0)
+        // The payment the shop created was linked to the case through the mock's journal (its contract has no
+        // `payment:` path), and the notifications the mock sent, with the shop's answers, are evidence.
+        let paid = try #require(result.suites.first { $0.provider == "placetopay" }?.cases.first)
+        let evidence = paid.steps.flatMap(\.evidence)
+        #expect(evidence.contains { $0.kind == .request && $0.target == "/placetopay/api/session" && $0.status == 200 })
+        #expect(evidence.contains { $0.kind == .notification && $0.provider == "placetopay" && $0.status == 200 })
+        #expect(result.suites.flatMap(\.cases).flatMap(\.findings).isEmpty, "a correct shop has no findings")
+    }
+
+    @Test("a shop that reuses its PlacetoPay nonce gets a finding naming the rule and the request, and --fail-on findings fails")
+    func reusedNonceIsFound() async throws {
+        guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
+        var result = try await Self.run(packs: ["placetopay"], environment: ["SHOP_BUG": "reuse-nonce"])
+        let findings = result.suites.flatMap(\.cases).flatMap(\.findings)
+        let reused = try #require(findings.first { $0.rule == "placetopay.nonce-reused" })
+        #expect(reused.request.hasPrefix("POST /placetopay/api/session"), "\(reused.request)")
+        #expect(reused.severity == .error)
+        #expect(reused.source.contains("providers.md §1.2"))
+        result.failOn = .findingWarnings
+        #expect(result.exitCode == 1)
+    }
+
+    @Test("two runs sharing one standalone mock keep their clocks: one's abandoned checkout expires, the other's does not")
+    func sharedMockKeepsClocksApart() async throws {
+        guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
+        let host = MockHost(providers: MockRegistry.builtIn)
+        try await withRunningMock(host) { base in
+            // Run A moves its clock 31 minutes (its abandoned checkout expires) while run B's orders, created and
+            // paid at the same time on the same mock, go through the whole lifecycle on real time.
+            async let expiring = Self.run(packs: ["placetopay"], controlURL: base)
+            async let other = Self.run(packs: ["mollie"], controlURL: base)
+            let (a, b) = try await (expiring, other)
+            #expect(a.exitCode == 0, "\(a.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map(\.name))")
+            #expect(b.exitCode == 0, "\(b.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map(\.name))")
+        }
+    }
+
+    @Test("a backend that does not come up is a clear could-not-run error with its output")
+    func backendThatDoesNotStart() async throws {
+        guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
+        // An unknown SHOP_BUG makes the shop exit at once with a message.
+        await #expect {
+            _ = try await Self.run(packs: ["mollie"], environment: ["SHOP_BUG": "no-such-bug"])
+        } throws: { error in
+            guard case RunSessionError.backend(let message) = error else { return false }
+            return message.contains("exited with status") && message.contains("no-such-bug")
+        }
+    }
+}
