@@ -56,7 +56,7 @@ public enum SuiteSchema {
           "oneOf": [
             { "required": ["http"] }, { "required": ["call"] }, { "required": ["payer"] }, { "required": ["mock"] },
             { "required": ["redirect"] }, { "required": ["deeplink"] }, { "required": ["set"] }, { "required": ["wait"] },
-            { "required": ["include"] }
+            { "required": ["include"] }, { "required": ["merchant"] }
           ],
           "properties": {
             "http": { "$ref": "#/definitions/http" },
@@ -65,10 +65,11 @@ public enum SuiteSchema {
             "mock": { "type": "string", "description": "clock, reset, journal, fault, or a provider mock action." },
             "redirect": { "type": "string" },
             "deeplink": { "type": "string" },
+            "merchant": { "enum": ["checkout", "order", "return"], "description": "A request to the merchant's own backend through its contract (`--contract`): checkout makes the order and its payment the case's ({{ order.id }}, {{ order.payment }}); order reads it (the outcome is the backend's state mapped by the contract)." },
             "set": { "$ref": "#/definitions/vars" },
             "wait": { "$ref": "#/definitions/duration" },
             "include": { "type": "string", "description": "A steps file, relative to this file." },
-            "with": { "type": ["object", "null"], "description": "Parameters of call, payer, mock, redirect and deeplink steps." },
+            "with": { "type": ["object", "null"], "description": "Parameters of call, payer, mock, redirect, deeplink and merchant steps." },
             "auth": { "type": "object", "description": "Per-step credential or signing overrides (call steps only)." },
             "name": { "type": "string" },
             "expect": { "$ref": "#/definitions/expect" },

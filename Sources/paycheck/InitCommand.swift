@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PayCheckCore
+import PayCheckMock
 import PayCheckRunner
 
 /// `paycheck init`: scaffolds a merchant's suite folder — a first suite that passes on the embedded mock and the CI
@@ -15,13 +16,33 @@ struct InitCommand: ParsableCommand {
             the suite's '# yaml-language-server: $schema=…' line points VS Code and JetBrains IDEs at),
             <folder>/ci/github-actions.yml and <folder>/ci/gitlab-ci.yml.
             Existing files are never overwritten: init stops and names them.
+
+            With --merchant PROVIDER, scaffolds a check of your own backend instead (docs/merchant.md):
+            <folder>/contract.yaml (how PayCheck starts your backend, starts a checkout and reads an
+            order: edit the lines marked EDIT), <folder>/contract.schema.json, the provider's merchant
+            pack in <folder>/packs/PROVIDER, and CI jobs that run the pack against your backend.
             """)
 
     @Argument(help: "The folder to create (default: paycheck).")
     var folder: String = "paycheck"
 
+    @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (e.g. mollie, placetopay).", valueName: "provider"))
+    var merchant: String?
+
+    func validate() throws {
+        guard let merchant else { return }
+        let packs = SuiteOptions.packNames
+        guard packs.contains(merchant) else {
+            let hint = Suggest.nearest(merchant, in: packs).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ValidationError(
+                packs.isEmpty
+                    ? "no merchant packs here or beside the binary: run init in a PayCheck checkout, or install with scripts/install.sh"
+                    : "no merchant pack for '\(merchant)'\(hint); packs: \(packs.joined(separator: ", "))")
+        }
+    }
+
     func run() throws {
-        let files = Self.files(folder: folder)
+        let files = try merchant.map { try Self.merchantFiles(folder: folder, provider: $0) } ?? Self.files(folder: folder)
         let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: $0) }
         guard existing.isEmpty else {
             Output().err("error: init would overwrite " + existing.map { "'\($0)'" }.joined(separator: ", ") + "; move them or choose another folder")
@@ -31,6 +52,15 @@ struct InitCommand: ParsableCommand {
             let url = URL(fileURLWithPath: file.path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try file.text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        if let merchant {
+            Output().out((["Created:"] + files.map { "  \($0.path)" } + [
+                "", "Next (docs/merchant.md):", "  edit the lines marked EDIT in \(folder)/contract.yaml",
+                "  paycheck lint --contract \(folder)/contract.yaml \(folder)/packs/\(merchant)",
+                "  paycheck run --contract \(folder)/contract.yaml \(folder)/packs/\(merchant)   # starts your backend, runs, stops it",
+                "  copy \(folder)/ci/github-actions.yml to .github/workflows/paycheck.yml (or the GitLab job into .gitlab-ci.yml)",
+            ]).joined(separator: "\n"))
+            return
         }
         Output().out((["Created:"] + files.map { "  \($0.path)" } + [
             "", "Next:", "  paycheck run \(folder)/suites     # on the embedded mock",
@@ -47,6 +77,81 @@ struct InitCommand: ParsableCommand {
             ("\(folder)/ci/github-actions.yml", githubJob(folder: folder)),
             ("\(folder)/ci/gitlab-ci.yml", gitlabJob(folder: folder)),
         ]
+    }
+
+    /// The files `init --merchant PROVIDER` writes: the contract, its schema, the provider's pack and the CI jobs.
+    /// - Throws: when the pack cannot be read.
+    static func merchantFiles(folder: String, provider: String) throws -> [(path: String, text: String)] {
+        guard let pack = SuiteOptions.packFolder(provider) else { throw ValidationError("no merchant pack for '\(provider)'") }
+        let packFiles = try FileManager.default.contentsOfDirectory(atPath: pack).filter { $0.hasSuffix(".yaml") }.sorted()
+        var files: [(path: String, text: String)] = [
+            ("\(folder)/contract.yaml", contractTemplate(provider: provider)),
+            ("\(folder)/contract.schema.json", ContractSchema.jsonSchema),
+            ("\(folder)/paycheck.schema.json", SuiteSchema.jsonSchema),
+        ]
+        for name in packFiles {
+            let text = try String(contentsOfFile: pack + "/" + name, encoding: .utf8)
+                .replacingOccurrences(of: "$schema=../../Suites/paycheck.schema.json", with: "$schema=../../paycheck.schema.json")
+            files.append(("\(folder)/packs/\(provider)/\(name)", text))
+        }
+        let command = "paycheck run --contract \(folder)/contract.yaml \(folder)/packs/\(provider) --fail-on findings:error"
+        files.append(("\(folder)/ci/github-actions.yml", githubJob(folder: folder, run: command, what: "your backend against PayCheck's \(provider) mock")))
+        files.append(("\(folder)/ci/gitlab-ci.yml", gitlabJob(folder: folder, run: command, what: "your backend against PayCheck's \(provider) mock")))
+        return files
+    }
+
+    /// A contract for a backend integrating `provider`, to edit where it says EDIT.
+    static func contractTemplate(provider: String) -> String {
+        let credentials = MockRegistry.providers[provider]?.credentialFields.map(\.name) ?? []
+        let prefix = provider.uppercased()
+        var env = [
+            "      PORT: \"{{ port }}\"   # EDIT: the variable your backend reads its port from ({{ port }}: a free port)",
+            "      \(prefix)_URL: \"{{ mock.url }}/\(provider)\"   # EDIT: where your backend reads \(provider)'s base URL",
+        ]
+        for field in credentials {
+            let name = field.unicodeScalars.reduce("") { text, scalar in
+                text + (CharacterSet.uppercaseLetters.contains(scalar) ? "_" : "") + String(scalar).uppercased()
+            }
+            env.append("      \(prefix)_\(name): \"{{ credentials.\(provider).\(field) }}\"   # EDIT: the variable of this credential")
+        }
+        return """
+            # yaml-language-server: $schema=contract.schema.json
+            # How PayCheck reaches your backend (docs/merchant.md). Edit the lines marked EDIT, then:
+            #   paycheck lint --contract <this file> <the pack folder>
+            #   paycheck run --contract <this file> <the pack folder>
+            # PayCheck starts the backend with the variables below, plays \(provider) (its mock) and the shopper, and
+            # judges the backend by what it does and what it sends.
+            contract: my-shop   # EDIT: your backend's name
+            backend:
+              url: "http://127.0.0.1:{{ port }}"
+              start:
+                command: ./start-backend.sh   # EDIT: how to start your backend (run with /bin/sh -c in 'directory')
+                directory: ..                 # relative to this file
+                env:
+            \(env.joined(separator: "\n"))
+                health: /health               # EDIT: a path that answers 2xx once the backend is up
+                timeout: 30s
+            checkout:
+              # EDIT: how the shopper's app asks your backend for a checkout; {{ provider }} and the pack's values
+              # ({{ amount }}, {{ currency }}, {{ description }}) are in scope.
+              request:
+                method: POST
+                url: /orders
+                json: { provider: "{{ provider }}", amount: "{{ amount }}", currency: "{{ currency }}", description: "{{ description }}" }
+              order: id                 # EDIT: where the order id is in the answer
+              checkoutUrl: checkoutUrl  # optional: where the checkout URL is
+            order:
+              request: { method: GET, url: "/orders/{{ order.id }}" }   # EDIT: how to read an order
+              state: status             # EDIT: where the order's state is
+              # EDIT: each of your backend's states, mapped to PayCheck's outcomes.
+              states: { open: pending, pending: pending, paid: succeeded, failed: declined, canceled: canceled, expired: expired }
+              fulfilments: fulfilments  # optional: a count of fulfilments (goods shipped), to catch double fulfilment
+            return:
+              request: { method: GET, url: "/return/{{ order.id }}" }   # EDIT: the page the shopper comes back to
+            providers:
+              \(provider): {}   # notificationUrl: where \(provider) notifies your backend, if it is set in the account
+
+            """
     }
 
     /// A first PlacetoPay suite that passes on the embedded mock.
@@ -97,11 +202,16 @@ struct InitCommand: ParsableCommand {
         ].map { pad + $0 }.joined(separator: "\n")
     }
 
-    /// A GitHub Actions job that runs the suites and publishes the reports.
-    static func githubJob(folder: String) -> String {
-        """
-        # Copy to .github/workflows/paycheck.yml. Runs the suites on PayCheck's embedded mock; for the sandbox, add
-        # --target sandbox and pass PAYCHECK_PLACETOPAY_LOGIN / PAYCHECK_PLACETOPAY_SECRET_KEY as secrets.
+    /// A GitHub Actions job that runs the suites (or `run`) and publishes the reports.
+    static func githubJob(folder: String, run: String? = nil, what: String? = nil) -> String {
+        let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
+        let header = what.map { "# Copy to .github/workflows/paycheck.yml. Runs \($0) (a merchant pack)." }
+            ?? """
+            # Copy to .github/workflows/paycheck.yml. Runs the suites on PayCheck's embedded mock; for the sandbox, add
+            # --target sandbox and pass PAYCHECK_PLACETOPAY_LOGIN / PAYCHECK_PLACETOPAY_SECRET_KEY as secrets.
+            """
+        return """
+        \(header)
         name: paycheck
         on: [push, pull_request]
         permissions:
@@ -122,7 +232,7 @@ struct InitCommand: ParsableCommand {
                   echo "$PAYCHECK_SHA256  $RUNNER_TEMP/bin/paycheck" | sha256sum -c -
                   chmod +x "$RUNNER_TEMP/bin/paycheck" && echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"
               - name: Run the conformance suites
-                run: paycheck run \(folder)/suites --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html
+                run: \(command)
               - name: Keep the reports
                 if: always()
                 uses: actions/upload-artifact@v4
@@ -131,10 +241,11 @@ struct InitCommand: ParsableCommand {
         """
     }
 
-    /// A GitLab CI job that runs the suites and publishes the JUnit report.
-    static func gitlabJob(folder: String) -> String {
-        """
-        # Add to .gitlab-ci.yml. Runs the suites on PayCheck's embedded mock.
+    /// A GitLab CI job that runs the suites (or `run`) and publishes the JUnit report.
+    static func gitlabJob(folder: String, run: String? = nil, what: String? = nil) -> String {
+        let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
+        return """
+        # Add to .gitlab-ci.yml. Runs \(what ?? "the suites on PayCheck's embedded mock").
         paycheck:
           image: ubuntu:24.04
           variables:
@@ -145,7 +256,7 @@ struct InitCommand: ParsableCommand {
             - echo "$PAYCHECK_SHA256  /usr/local/bin/paycheck" | sha256sum -c -
             - chmod +x /usr/local/bin/paycheck
           script:
-            - paycheck run \(folder)/suites --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html
+            - \(command)
           artifacts:
             when: always
             paths: [reports/]

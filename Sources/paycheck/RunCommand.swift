@@ -67,6 +67,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The control token a standalone mock started with --allow-remote printed (default: PAYCHECK_CONTROL_TOKEN); redacted from every output.", valueName: "token"))
     var controlToken: String?
 
+    @Option(name: .long, help: ArgumentHelp("The mock-clock scope of this run (default: a fresh one per run). Give a backend you started yourself http://HOST:PORT/__paycheck/scope/<scope> as the provider's address, and this run shares its clock with it.", valueName: "scope"))
+    var clockScope: String?
+
     @Flag(name: .long, help: "Let --target sandbox use live credentials (e.g. a Mollie live_ key), whose payments are real.")
     var allowLive = false
 
@@ -94,6 +97,11 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("'\(pair)' is not name=value")
         }
         if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
+        if let clockScope, clockScope.isEmpty || clockScope.count > 128
+            || !clockScope.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.:".unicodeScalars.contains($0)) })
+        {
+            throw ValidationError("--clock-scope must be 1 to 128 letters, digits or '-_.:', got '\(clockScope)'")
+        }
     }
 
     func parsedShard() throws -> (Int, Int)? {
@@ -153,6 +161,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.transcripts = transcripts
         configuration.runId = runId ?? RunCommand.ciRunId(environment: environment)
         configuration.allowLive = allowLive
+        configuration.clockScope = clockScope
         configuration.controlToken = controlToken ?? environment["PAYCHECK_CONTROL_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         return configuration
     }

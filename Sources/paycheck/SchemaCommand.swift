@@ -6,7 +6,7 @@ import PayCheckReports
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the JSON Schema of suite files (default) or of the JSON report.",
+        abstract: "Print the JSON Schema of suite files (default), of merchant contracts or of the JSON report.",
         discussion: """
             Editors validate and complete suites with it: save it next to your suites and start each
             suite with '# yaml-language-server: $schema=<path to it>' (VS Code with the YAML extension,
@@ -14,15 +14,16 @@ struct SchemaCommand: ParsableCommand {
             """)
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case suite, report
+        case suite, contract, report
     }
 
-    @Argument(help: "suite or report.")
+    @Argument(help: "suite, contract or report.")
     var kind: Kind = .suite
 
     func run() {
         switch kind {
         case .suite: Output().raw(SuiteSchema.jsonSchema)
+        case .contract: Output().raw(ContractSchema.jsonSchema)
         case .report: Output().raw(JSONReportSchema.jsonSchema + "\n")
         }
     }

@@ -44,7 +44,7 @@ struct SuiteOptions: ParsableArguments {
     var contract: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Run a merchant pack: a folder of Packs/ here, or of the packs installed with the binary (e.g. mollie, placetopay). Repeatable; needs --contract.",
+        "Run a merchant pack (e.g. mollie, placetopay) from $PAYCHECK_PACKS, Packs/ here, or the packs installed with the binary. Repeatable; needs --contract.",
         valueName: "name"))
     var pack: [String] = []
 
@@ -53,18 +53,22 @@ struct SuiteOptions: ParsableArguments {
         installedSuites?.deletingLastPathComponent().appendingPathComponent("Packs", isDirectory: true)
     }
 
-    /// The folder of pack `name`: `Packs/<name>` here, else the installed one; `nil` when neither exists.
-    static func packFolder(_ name: String) -> String? {
-        let local = "Packs/" + name
-        if FileManager.default.fileExists(atPath: local) { return local }
-        guard let installed = installedPacks?.appendingPathComponent(name).path, FileManager.default.fileExists(atPath: installed) else { return nil }
-        return installed
+    /// Where packs are looked for, first first: `PAYCHECK_PACKS`, `Packs/` here, the packs installed with the binary.
+    static var packFolders: [String] {
+        let configured = ProcessInfo.processInfo.environment["PAYCHECK_PACKS"].flatMap { $0.isEmpty ? nil : $0 }
+        return [configured, "Packs", installedPacks?.path].compactMap { $0 }
     }
 
-    /// The names of the packs available here or installed.
+    /// The folder of pack `name` in the first of ``packFolders`` that has it; `nil` when none has.
+    static func packFolder(_ name: String) -> String? {
+        guard !name.contains("/"), !name.hasPrefix(".") else { return nil }
+        return packFolders.map { $0 + "/" + name }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The names of the packs available.
     static var packNames: [String] {
-        let folders = ["Packs", installedPacks?.path].compactMap { $0 }
-        return Array(Set(folders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] })).sorted()
+        Array(Set(packFolders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }))
+            .filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// Reads `--contract` (nothing without it), putting its problems and text into `result`.

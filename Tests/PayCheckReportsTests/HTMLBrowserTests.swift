@@ -92,4 +92,55 @@ struct HTMLBrowserTests {
         let linked = try Self.dom(html, fragment: "#\(anchor)")
         #expect(linked.contains("id=\"\(anchor)\"") && Self.cases(linked).first { $0.contains(String(anchor)) }?.contains("target") == true)
     }
+
+    /// A run with one failing merchant case: a forged notification the backend accepted.
+    static func merchantRun() -> RunResult {
+        let at = SourceLocation(file: "Packs/placetopay/checkout.yaml", line: 40, column: 9)
+        var forge = StepResult(name: "mock forge", location: at, verdict: .passed)
+        forge.evidence = [
+            Evidence(
+                kind: .notification, sequence: 7, provider: "placetopay", method: "POST", target: "http://127.0.0.1:8099/webhooks/placetopay",
+                headers: [("Content-Type", "application/json")], body: #"{"requestId":1,"status":{"status":"APPROVED"},"signature":"forged"}"#,
+                status: 200, answer: #"{"accepted":"without checking the signature"}"#, attempt: 1, at: "2026-01-15T10:00:01Z"),
+            Evidence(
+                kind: .request, sequence: 8, method: "POST", target: "/placetopay/api/session/1", headers: [], body: "{}", status: 200,
+                answer: #"{"status":{"status":"PENDING"}}"#, at: "2026-01-15T10:00:01Z"),
+        ]
+        forge.findings = [Finding(
+            rule: "placetopay.sha1-trankey", severity: .warning, message: "tranKey was computed with SHA-1", request: "POST /placetopay/api/session/1",
+            sequence: 8, source: "providers.md §1.2")]
+        let order = StepResult(
+            name: "merchant order", location: at, verdict: .failed,
+            mismatches: [Mismatch(location: at, subject: "outcome", expected: "eq pending", actual: "succeeded", kind: "OutcomeMismatch")])
+        var failing = CaseResult(
+            name: "a notification with a forged signature is ignored", location: at, verdict: .failed, steps: [forge, order],
+            startedAt: Date(timeIntervalSince1970: 1_768_471_200))
+        failing.backendOutput = "POST /webhooks/placetopay 200\n"
+        let suite = SuiteResult(
+            file: "Packs/placetopay/checkout.yaml", name: "PlacetoPay · the merchant's backend", provider: "placetopay", cases: [failing],
+            startedAt: failing.startedAt)
+        return RunResult(
+            suites: [suite], target: "mock", targetKind: "mock", version: "test", hostname: "test-host", startedAt: failing.startedAt, duration: 1)
+    }
+
+    @Test("a failing merchant case shows, unfolded, the notification the mock sent and the backend's answer, and the findings",
+          .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
+    func merchantEvidence() throws {
+        guard Self.chromium != nil else {
+            Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")
+            return
+        }
+        let dom = try Self.dom(HTMLReporter.render(Self.merchantRun()), fragment: "")
+        let article = try #require(dom.components(separatedBy: "<article class=\"failed\">").dropFirst().first?.components(separatedBy: "</article>").first)
+        let evidence = try #require(article.components(separatedBy: "<table class=\"evidence\">").dropFirst().first?.components(separatedBy: "</table>").first)
+        // Outside any <details>: the reader sees it without unfolding anything.
+        #expect(!article.components(separatedBy: "<table class=\"evidence\">")[0].contains("<details"))
+        #expect(evidence.contains("mock → backend: placetopay notification, attempt 1, POST http://127.0.0.1:8099/webhooks/placetopay → 200"))
+        #expect(evidence.contains("&quot;signature&quot;:&quot;forged&quot;") || evidence.contains("\"signature\":\"forged\""), "\(evidence.prefix(1500))")
+        #expect(evidence.contains("without checking the signature"))
+        #expect(evidence.contains("backend → mock: POST /placetopay/api/session/1 → 200"))
+        #expect(evidence.contains("placetopay.sha1-trankey"))
+        #expect(dom.contains("<section id=\"findings\">"))
+        #expect(article.contains("the backend's output while the case ran"))
+    }
 }

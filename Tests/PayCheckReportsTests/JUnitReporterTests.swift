@@ -161,4 +161,35 @@ struct JUnitReporterTests {
         let problems = try JUnitSchema.problems(in: file.path)
         #expect(problems == nil, "xmllint: \(problems ?? "")")
     }
+
+    /// The merchant fixture with its failing case passed, so only its finding can fail the gate.
+    static func passingMerchantRun(failOn: FailOn) -> RunResult {
+        var result = HTMLBrowserTests.merchantRun()
+        result.suites[0].cases[0].verdict = .passed
+        result.suites[0].cases[0].steps[1].verdict = .passed
+        result.suites[0].cases[0].steps[1].mismatches = []
+        result.failOn = failOn
+        return result
+    }
+
+    @Test("findings are suite properties and system-out; under --fail-on findings a case that broke a rule is a <failure>, and junit-10 valid")
+    func findings() throws {
+        let quiet = JUnitReporter.render(Self.passingMerchantRun(failOn: .any))
+        #expect(quiet.contains(#"<property name="finding" value="placetopay.sha1-trankey (warning) in &apos;a notification with a forged signature is ignored&apos;"#)
+            || quiet.contains(#"<property name="finding" value="placetopay.sha1-trankey (warning)"#), "\(quiet)")
+        #expect(quiet.contains("finding placetopay.sha1-trankey (warning): tranKey was computed with SHA-1"))
+        #expect(!quiet.contains("<failure"))
+        let gated = Self.passingMerchantRun(failOn: .findingWarnings)
+        #expect(gated.exitCode == 1)
+        let xml = JUnitReporter.render(gated)
+        #expect(xml.contains(#"type="MerchantFinding""#))
+        #expect(xml.contains(#"<testsuites name="paycheck" tests="1" failures="1""#), "\(xml.prefix(300))")
+        #expect(!JUnitReporter.render(Self.passingMerchantRun(failOn: .findingErrors)).contains("<failure"), "a warning does not fail findings:error")
+        guard JUnitSchema.path != nil else { return }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-junit-\(UUID().uuidString).xml")
+        try xml.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let problems = try JUnitSchema.problems(in: file.path)
+        #expect(problems == nil, "xmllint: \(problems ?? "")")
+    }
 }

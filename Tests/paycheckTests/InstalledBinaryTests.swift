@@ -71,4 +71,16 @@ struct InstalledBinaryTests {
             #expect(problems == nil, "xmllint: \(problems ?? "")")
         }
     }
+
+    @Test("runs the merchant packs installed beside it against a backend, from a folder outside the repository")
+    func runsInstalledPacks() throws {
+        let folder = try Self.emptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MerchantBackends/python-shop/contract.yaml").path
+        let run = try Self.run(
+            try #require(Self.binary), ["run", "--color", "never", "--contract", contract, "--pack", "mollie", "--pack", "placetopay"], in: folder)
+        #expect(run.status == 0, "\(run.output.suffix(2000))")
+        #expect(run.output.contains("12 cases: 12 passed"), "\(run.output.suffix(500))")
+    }
 }
