@@ -50,12 +50,13 @@ extension RunSession {
             let folder = URL(fileURLWithPath: contract.file).deletingLastPathComponent()
             let directory = start.directory.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : folder.appendingPathComponent($0) } ?? folder
             let command = try Self.rendered(start.command, renderer(variables))
-            onEvent(.warning("starting the backend: \(command) (in \(directory.path))"))
+            // The command as written: rendered, it may carry a credential.
+            onEvent(.warning("starting the backend: \(start.command.source) (in \(directory.path))"))
             let started: BackendProcess
             do {
                 started = try BackendProcess(command: command, directory: directory.path, environment: environment)
             } catch {
-                throw RunSessionError.backend("could not start the backend '\(command)' in \(directory.path): \(error)")
+                throw RunSessionError.backend("could not start the backend '\(start.command.source)' in \(directory.path): \(error)")
             }
             process = started
             let health = try Self.rendered(start.health, renderer(variables))

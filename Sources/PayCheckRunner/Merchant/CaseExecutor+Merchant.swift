@@ -47,8 +47,15 @@ extension CaseExecutor {
                     expected: "an order id at '\(contract.checkout.orderID)'")
             }
             var order: [String: Value] = ["id": .string(orderID.interpolated)]
-            var payment = contract.checkout.paymentID.flatMap { $0.lookup(in: body) }.flatMap { $0 == .null ? nil : $0 }
-            if payment == nil, let cursor { payment = await createdPayment(since: cursor) }
+            let declared = contract.checkout.paymentID.flatMap { $0.lookup(in: body) }.flatMap { $0 == .null ? nil : $0 }
+            let created = if let cursor { await createdPayment(since: cursor) } else { Value?.none }
+            if let declared, let created, declared.interpolated != created.interpolated {
+                // The app would send the shopper to another payment than the one this checkout created.
+                throw ProviderError.nonConformance(
+                    "the backend's checkout answer names payment '\(declared.interpolated)' at '\(contract.checkout.paymentID!)', but the payment it created at the mock is '\(created.interpolated)'",
+                    expected: "the payment created during the checkout")
+            }
+            let payment = declared ?? created
             guard let payment else {
                 throw ProviderError.nonConformance(
                     "the backend answered \(response.status) to the checkout but created no payment at the mock meanwhile "

@@ -2,6 +2,7 @@ import Foundation
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
+import PayCheckReports
 import PayCheckRunner
 import PayCheckSession
 import PayCheckTestSupport
@@ -59,6 +60,15 @@ struct MerchantBackendTests {
         #expect(evidence.contains { $0.kind == .request && $0.target == "/placetopay/api/session" && $0.status == 200 })
         #expect(evidence.contains { $0.kind == .notification && $0.provider == "placetopay" && $0.status == 200 })
         #expect(result.suites.flatMap(\.cases).flatMap(\.findings).isEmpty, "a correct shop has no findings")
+        // Sentinels: the evidence carries the shop's signed requests, never its keys (every transcript is kept).
+        let mollieCreate = try #require(result.suites.first { $0.provider == "mollie" }?.cases.first?.steps.flatMap(\.evidence)
+            .first { $0.target == "/mollie/v2/payments" })
+        #expect(mollieCreate.headers.contains { $0.name.lowercased() == "authorization" })
+        let reports = [JSONReporter.render(result), JUnitReporter.render(result), HTMLReporter.render(result)]
+        for secret in [MollieProvider().mockCredentials["apiKey"]!, PlacetoPayProvider().mockCredentials["secretKey"]!] {
+            #expect(reports.allSatisfy { !$0.contains(secret) }, "a secret reached a report")
+        }
+        #expect(!reports[0].contains("\"tranKey\":\"") || reports[0].contains("[redacted]"))
     }
 
     @Test("a shop that reuses its PlacetoPay nonce gets a finding naming the rule and the request, and --fail-on findings fails")
