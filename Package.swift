@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PayCheckCore", targets: ["PayCheckCore"]),
         .library(name: "PayCheckRunner", targets: ["PayCheckRunner"]),
         .library(name: "PayCheckMock", targets: ["PayCheckMock"]),
+        .executable(name: "reference-shop", targets: ["ReferenceShop"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -111,6 +112,17 @@ let package = Package(
             ],
             path: "examples/mollie-demo-backend",
             exclude: ["README.md"]
+        ),
+        // PayCheck's reference merchant backend for Mollie and PlacetoPay: a merchant's code written apart from PayCheck
+        // (it depends on no PayCheck target); examples/reference-shop/contract.yaml runs the packs against it.
+        .executableTarget(
+            name: "ReferenceShop",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
         ),
         // Benchmarks only: Hummingbird's hello world, the floor for the mock's throughput (Benchmarks/run.sh).
         .executableTarget(

@@ -314,6 +314,7 @@ extension SuiteParser {
         if kind == .mock, let generic = GenericMockAction(rawValue: name) {
             checkKeys(of: generic.spec, kind: kind, with: with, auth: auth, owner: "the mock host")
             if generic == .fault { checkFault(parameters, at: with.map { location($0) } ?? here) }
+            if generic == .clock { checkClock(parameters, at: with.map { location($0) } ?? here) }
             return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: generic.spec.runsAlone)
         }
         guard let provider else {
@@ -360,6 +361,36 @@ extension SuiteParser {
         }
         for problem in FaultSpec.problems(literals, templated: templated) {
             error(at: location, problem, hint: "see 'paycheck mock --help' and README's faults table")
+        }
+    }
+
+    /// Checks a `mock: clock`'s arguments as the mock reads them (``ClockAdjustment``): what the mock would refuse is
+    /// refused here, before anything runs. Templated values are left to the mock; which keys are given is checked.
+    mutating func checkClock(_ parameters: TemplateValue, at location: SourceLocation) {
+        var literals: [String: Value] = [:]
+        var templated: [String] = []
+        switch parameters {
+        case .literal(.object(let members), _):
+            literals = members
+        case .object(let pairs, _):
+            for (key, value) in pairs {
+                if case .literal(let literal, _) = value { literals[key] = literal } else { templated.append(key) }
+            }
+        default:
+            return
+        }
+        let hint = "e.g. with: { advance: 31m }, with: { set: \"2026-01-15T10:00:00Z\" } or with: { reset: true }"
+        guard templated.isEmpty else {
+            let given = Set(templated).union(literals.keys)
+            if given.contains("advance"), given.contains("set") {
+                error(at: location, "'mock: clock' takes either 'advance' or 'set', not both", hint: hint)
+            }
+            return
+        }
+        do throws(ClockAdjustment.Problem) {
+            _ = try ClockAdjustment(json: literals)
+        } catch {
+            self.error(at: location, "'mock: clock': \(error.message)", hint: hint)
         }
     }
 

@@ -38,6 +38,17 @@ struct ControlRoutes: Sendable {
         )
     }
 
+    /// The clock change `object` asks for; a refused one is a 400 naming the bad value.
+    // Not inlined into the async route: a typed throw there is what crashes the 6.3 optimizer (docs/release-build.md).
+    @inline(never)
+    private static func adjustment(_ object: [String: Value]) throws -> ClockAdjustment {
+        do {
+            return try ClockAdjustment(json: object)
+        } catch {
+            throw MockHTTPError(.badRequest, error.message)
+        }
+    }
+
     /// `{"now": …}` for the clock routes.
     private func clockResponse() -> Response {
         MockResponse.json(.object(["now": .string(ISOTimestamp.format(self.host.currentClock.now()))]))
@@ -47,7 +58,7 @@ struct ControlRoutes: Sendable {
     /// request's scope (``ClockScope/headerName``); answers once every scheduler job that became due has run.
     private func adjustClock(_ request: Request) async throws -> Response {
         let object = try MockRequestBody.object(try await Self.body(of: request))
-        switch try ClockAdjustment(json: object) {
+        switch try Self.adjustment(object) {
         case .advance(let seconds):
             self.host.currentClock.advance(by: seconds)
         case .set(let date):

@@ -126,6 +126,13 @@ let diagnosticCases: [DiagnosticCase] = [
     DiagnosticCase(label: "set with expect", yaml: step("      - set: { a: 1 }\n        expect: { status: 200 }\n"), line: 5, column: 9, message: "a 'set' step has no response to expect"),
     DiagnosticCase(label: "capture with from and regex", yaml: step("      - http: { url: 'http://x' }\n        capture: { a: { from: status, regex: 'x' } }\n"), line: 6, column: 23, message: "a capture takes 'from' or 'regex', not both"),
     DiagnosticCase(label: "missing included file", yaml: step("      - include: nowhere.yaml\n"), line: 5, column: 18, message: "cannot read included file 'nowhere.yaml'"),
+    // What the mock would refuse for `mock: clock` is refused by lint (issue: lint passes what run refuses).
+    DiagnosticCase(label: "clock without with", yaml: step("      - mock: clock\n"), line: 5, column: 15, message: "'mock: clock': expected a JSON object with 'advance'"),
+    DiagnosticCase(label: "clock with empty with", yaml: step("      - mock: clock\n        with: {}\n"), line: 6, column: 15, message: "'mock: clock': expected a JSON object with 'advance'"),
+    DiagnosticCase(label: "clock advance and set", yaml: step("      - mock: clock\n        with: { advance: 1m, set: '2026-01-01T00:00:00Z' }\n"), line: 6, column: 15, message: "give either 'advance' or 'set', not both"),
+    DiagnosticCase(label: "clock advance templated and set", yaml: step("      - mock: clock\n        with: { advance: '{{ d }}', set: '2026-01-01T00:00:00Z' }\n"), line: 6, column: 15, message: "takes either 'advance' or 'set', not both"),
+    DiagnosticCase(label: "clock advance out of range", yaml: step("      - mock: clock\n        with: { advance: 99999d }\n"), line: 6, column: 15, message: "is longer than the limit of 3650d"),
+    DiagnosticCase(label: "clock advance backwards", yaml: step("      - mock: clock\n        with: { advance: -5m }\n"), line: 6, column: 15, message: "the clock only moves forward"),
 ]
 
 @Suite("Suite diagnostics")

@@ -57,8 +57,7 @@ struct MockClockTests {
         #expect {
             try ClockAdjustment.seconds(from: text)
         } throws: { error in
-            let error = error as? MockHTTPError
-            return error?.status == .badRequest && error?.message.contains("'\(text)'") == true
+            (error as? ClockAdjustment.Problem)?.message.contains("'\(text)'") == true
         }
     }
 
@@ -67,9 +66,9 @@ struct MockClockTests {
         #expect {
             try ClockAdjustment.seconds(from: text)
         } throws: { error in
-            (error as? MockHTTPError)?.message.contains("is longer than the limit of 3650d") == true
+            (error as? ClockAdjustment.Problem)?.message.contains("is longer than the limit of 3650d") == true
         }
-        #expect(throws: MockHTTPError.self) { try ClockAdjustment.seconds(from: .double(1e300)) }
+        #expect(throws: ClockAdjustment.Problem.self) { try ClockAdjustment.seconds(from: .double(1e300)) }
     }
 
     @Test("journal keeps the newest entries in order when full")

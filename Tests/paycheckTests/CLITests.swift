@@ -38,8 +38,13 @@ struct CLI {
     }
 
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        try self.launch(CLI.binary, arguments, environment: environment)
+    }
+
+    /// Runs `executable` with `arguments` in the folder, `environment` added to the test's (colour off).
+    func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
-        process.executableURL = CLI.binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment

@@ -94,21 +94,6 @@ struct MerchantCLITests {
 extension CLI {
     /// Runs the command line `shell` with `/bin/sh -c` in the folder.
     func shell(_ shell: String, environment: [String: String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", shell]
-        process.currentDirectoryURL = folder
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        try self.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", shell], environment: environment)
     }
 }

@@ -116,13 +116,18 @@ struct PlacetoPayControlRoutes: Sendable {
             }
             return PlacetoPayNotification(forging: status, for: session, site: site, url: target, now: now, key: "forged-" + site.secretKey.uppercased() + "x")
         }
-        let delivery = await self.context.deliver(notification)
-        return MockResponse.json(
+        return Self.answer(await self.context.deliver(notification))
+    }
+
+    /// The answer of `mock: notify` and `mock: forge`: what was sent where, and what the merchant answered.
+    private static func answer(_ delivery: PlacetoPayNotification.Delivery) -> Response {
+        MockResponse.json(
             .object([
                 "responseStatus": delivery.responseStatus.map { .int($0) } ?? .null,
                 "error": delivery.error.map { .string($0) } ?? .null,
-                "url": .string(notification.url),
+                "url": .string(delivery.notification.url),
                 "body": delivery.notification.body,
+                "signature": .string(delivery.notification.signature),
             ]))
     }
 
@@ -145,15 +150,7 @@ struct PlacetoPayControlRoutes: Sendable {
         let notification = try await self.context.transact { state, outbox in
             try state.resendNotification(requestId, url: url, now: now, outbox: &outbox)
         }
-        let delivery = await self.context.deliver(notification)
-        return MockResponse.json(
-            .object([
-                "responseStatus": delivery.responseStatus.map { .int($0) } ?? .null,
-                "error": delivery.error.map { .string($0) } ?? .null,
-                "url": .string(notification.url),
-                "body": delivery.notification.body,
-                "signature": .string(notification.signature),
-            ]))
+        return Self.answer(await self.context.deliver(notification))
     }
 
     /// The flat JSON object body of a control request.

@@ -35,12 +35,7 @@ extension CaseExecutor {
             let response = try await recorder.send(
                 try buildRequest(contract.checkout.request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
             var observation = CaseExecutor.observation(from: response)
-            guard (200..<300).contains(response.status) else {
-                // A step that expects a status (a refused checkout) checks it; otherwise the shopper could not pay.
-                guard step.expect?.status == nil else { return observation }
-                throw ProviderError.nonConformance(
-                    "the backend answered \(response.status) to the checkout: \(response.text.prefix(300))", expected: "a 2xx answer with the order")
-            }
+            guard try Self.succeeded(response, step, "the checkout") else { return observation }
             guard let body = observation.body, let orderID = contract.checkout.orderID.lookup(in: body), orderID != .null else {
                 throw ProviderError.nonConformance(
                     "the backend's checkout answer has no order id at '\(contract.checkout.orderID)' (contract \(contract.file))",
@@ -70,11 +65,7 @@ extension CaseExecutor {
             let response = try await recorder.send(
                 try buildRequest(contract.order.request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
             var observation = CaseExecutor.observation(from: response)
-            guard (200..<300).contains(response.status) else {
-                guard step.expect?.status == nil else { return observation }
-                throw ProviderError.nonConformance(
-                    "the backend answered \(response.status) to reading the order: \(response.text.prefix(300))", expected: "a 2xx answer with the order")
-            }
+            guard try Self.succeeded(response, step, "reading the order") else { return observation }
             let read = contract.order
             guard let body = observation.body, let stateValue = read.state.lookup(in: body), stateValue != .null else {
                 throw ProviderError.nonConformance(
@@ -101,6 +92,15 @@ extension CaseExecutor {
                 try buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
             return CaseExecutor.observation(from: response)
         }
+    }
+
+    /// Whether the backend answered `what` with 2xx. A step that expects a status (a refused checkout) checks any
+    /// other answer itself (`false`); without one, any other answer is a failure: the shopper could not go on.
+    private static func succeeded(_ response: HTTPResponseData, _ step: Step, _ what: String) throws -> Bool {
+        if (200..<300).contains(response.status) { return true }
+        guard step.expect?.status == nil else { return false }
+        throw ProviderError.nonConformance(
+            "the backend answered \(response.status) to \(what): \(response.text.prefix(300))", expected: "a 2xx answer with the order")
     }
 
     /// The journal number the mock's next record will get (`nil` without a mock or when it cannot be read).

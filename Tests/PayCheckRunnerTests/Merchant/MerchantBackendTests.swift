@@ -30,8 +30,16 @@ struct MerchantBackendTests {
         return process.terminationStatus == 0
     }()
 
-    /// A run of the built-in providers against the Python shop, with `environment` added to the shop's.
-    static func run(packs: [String], environment: [String: String] = [:], controlURL: String? = nil) async throws -> RunResult {
+    /// The reference shop's contract (Sources/ReferenceShop, built by `swift build` into .build/debug).
+    static let referenceContract = root.appendingPathComponent("examples/reference-shop/contract.yaml").path
+    /// Whether the reference shop is built.
+    static let hasReferenceShop = FileManager.default.isExecutableFile(atPath: root.appendingPathComponent(".build/debug/reference-shop").path)
+
+    /// A run of the built-in providers against the shop of `contractFile` (the Python one by default), with
+    /// `environment` added to the shop's.
+    static func run(
+        packs: [String], contractFile: String = contractFile, environment: [String: String] = [:], controlURL: String? = nil
+    ) async throws -> RunResult {
         let (contract, diagnostics) = MerchantContract.load(file: contractFile, catalog: MockRegistry.providers)
         #expect(!diagnostics.hasErrors, "\(diagnostics)")
         var configuration = RunConfiguration()
@@ -69,6 +77,25 @@ struct MerchantBackendTests {
             #expect(reports.allSatisfy { !$0.contains(secret) }, "a secret reached a report")
         }
         #expect(!reports[0].contains("\"tranKey\":\"") || reports[0].contains("[redacted]"))
+    }
+
+    @Test("the reference shop (Swift, its own contract declares the payment id) passes the same packs")
+    func referenceShopPasses() async throws {
+        guard Self.hasReferenceShop else { print("skipped: .build/debug/reference-shop is not built (swift build)"); return }
+        let result = try await Self.run(packs: ["mollie", "placetopay"], contractFile: Self.referenceContract)
+        let failing = result.suites.flatMap(\.cases).filter { $0.verdict != .passed }
+        #expect(failing.isEmpty, "\(failing.map { "\($0.name): \($0.failingStep?.error ?? $0.failingStep?.mismatches.first?.message ?? "")" })")
+        #expect(result.exitCode == 0 && result.counts.passed == 12)
+    }
+
+    @Test("each seeded bug of the reference shop fails the cases that catch it", arguments: [
+        ("reuse-nonce", 6), ("trust-return", 2), ("no-signature-check", 4), ("double-fulfil", 2),
+    ])
+    func seededBugsAreCaught(bug: String, failures: Int) async throws {
+        guard Self.hasReferenceShop else { print("skipped: .build/debug/reference-shop is not built (swift build)"); return }
+        let result = try await Self.run(packs: ["mollie", "placetopay"], contractFile: Self.referenceContract, environment: ["SHOP_BUG": bug])
+        #expect(result.counts.failed == failures, "\(result.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map(\.name))")
+        #expect(result.exitCode == 1)
     }
 
     @Test("a shop that reuses its PlacetoPay nonce gets a finding naming the rule and the request, and --fail-on findings fails")

@@ -1,0 +1,331 @@
+// The shop's calls to Mollie (providers.md §4) and PlacetoPay (providers.md §1), over AsyncHTTPClient.
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+
+/// A provider call that failed: no answer, an unreadable answer, or an error status. Its description is safe to
+/// log and to answer (it never holds a key).
+struct ProviderError: Error, CustomStringConvertible {
+    /// What went wrong.
+    let description: String
+}
+
+/// How the shop reaches the providers: one HTTP request at a time, each with the configured timeout.
+struct ProviderHTTP: Sendable {
+    /// The client.
+    let client: HTTPClient
+    /// Seconds allowed per call.
+    let timeout: Double
+
+    /// The most a provider's answer may hold.
+    static let maxAnswer = 8 << 20
+
+    /// Sends `method url` with `headers` and `body`; answers the status and the body parsed as JSON (`nil` when it
+    /// is empty or not JSON).
+    /// - Throws: ``ProviderError`` when the provider cannot be reached or its answer cannot be read.
+    func call(_ method: String, _ url: String, headers: [(String, String)], body: [UInt8]? = nil) async throws
+        -> (status: Int, answer: JSONValue?)
+    {
+        var request = HTTPClientRequest(url: url)
+        request.method = .init(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await self.client.execute(request, timeout: .milliseconds(Int64(self.timeout * 1000)))
+            let bytes = try await response.body.collect(upTo: Self.maxAnswer)
+            return (Int(response.status.code), JSONValue.parse(Array(bytes.readableBytesView)))
+        } catch {
+            throw ProviderError(description: "cannot reach the provider: \(Self.reason(error))")
+        }
+    }
+
+    /// A client that fails at once when a provider refuses the connection (AsyncHTTPClient's default is to retry
+    /// until the deadline), connecting for at most `timeout` seconds.
+    static func client(timeout: Double) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .milliseconds(Int64(timeout * 1000))
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// Why a call failed, in a few words: `[Errno 111] Connection refused`, `timed out`, or the error itself.
+    static func reason(_ error: any Error) -> String {
+        if let io = error as? IOError {
+            return "[Errno \(io.errnoCode)] \(String(cString: strerror(io.errnoCode)))"
+        }
+        if let http = error as? HTTPClientError, [.deadlineExceeded, .connectTimeout, .readTimeout].contains(http) {
+            return "timed out"
+        }
+        return "\(error)"
+    }
+}
+
+/// The characters a path segment keeps as they are: ASCII letters and digits and `_.-~`.
+private let pathSegmentCharacters = CharacterSet(
+    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-~")
+
+/// Percent-encodes `text` for one path segment: everything but ASCII letters, digits and `_.-~`.
+func pathSegment(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? text
+}
+
+/// `bytes` as lowercase hex, two digits each.
+func hex(_ bytes: some Sequence<UInt8>) -> String {
+    bytes.map { String(format: "%02x", $0) }.joined()
+}
+
+// MARK: - Mollie
+
+/// Mollie's API, as the shop uses it: create a payment, fetch one.
+struct MollieClient: Sendable {
+    /// The API base up to and including `/v2`.
+    let baseURL: String
+    /// The API key (Bearer); never logged.
+    let apiKey: String
+    /// The shop's public base URL, for `redirectUrl` and `webhookUrl`.
+    let publicURL: String
+    /// How to reach Mollie.
+    let http: ProviderHTTP
+
+    /// Mollie's payment statuses as order statuses.
+    static let statuses: [String: OrderStatus] = [
+        "open": .open, "pending": .pending, "authorized": .pending, "paid": .paid, "failed": .failed,
+        "canceled": .canceled, "expired": .expired,
+    ]
+
+    /// The headers of every call, plus `extra`.
+    private func headers(_ extra: [(String, String)] = []) -> [(String, String)] {
+        [("Authorization", "Bearer \(self.apiKey)"), ("Accept", "application/hal+json"), ("User-Agent", "reference-shop/1.0")]
+            + extra
+    }
+
+    /// The message for an error answer: Mollie's `detail` and `field` when it gave them.
+    private static func error(_ status: Int, _ body: JSONValue?) -> ProviderError {
+        if let detail = body?["detail"]?.stringValue, !detail.isEmpty {
+            let field = body?["field"]?.stringValue.flatMap { $0.isEmpty ? nil : " (field \($0))" } ?? ""
+            return ProviderError(description: "Mollie answered \(status): \(detail)\(field)")
+        }
+        return ProviderError(description: "Mollie answered \(status)")
+    }
+
+    /// Creates the payment for `order` (providers.md §4.4) with a new Idempotency-Key; retries once with the same
+    /// key when Mollie did not answer or answered 5xx. Answers the payment id, the checkout URL and the status.
+    /// - Throws: ``ProviderError`` when Mollie does not create it.
+    func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
+        let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalMollie)
+        let payload: JSONValue = [
+            "amount": ["currency": .string(order.currency), "value": .string(amount.text)],
+            "description": .string(order.description),
+            "redirectUrl": .string("\(self.publicURL)/return/\(order.id)"),
+            "webhookUrl": .string("\(self.publicURL)/webhooks/mollie"),
+            "metadata": ["order_id": .string(order.id)],
+        ]
+        let headers = self.headers([
+            ("Content-Type", "application/json"), ("Idempotency-Key", UUID().uuidString.lowercased()),
+        ])
+        let url = "\(self.baseURL)/payments"
+        var attempt = 1
+        var reply: (status: Int, answer: JSONValue?)
+        while true {
+            do {
+                reply = try await self.http.call("POST", url, headers: headers, body: payload.serialized)
+            } catch {
+                guard attempt == 1 else { throw error }
+                attempt += 1
+                try? await Task.sleep(for: .milliseconds(500))
+                continue
+            }
+            if reply.status >= 500 && attempt == 1 {
+                attempt += 1
+                try? await Task.sleep(for: .milliseconds(500))
+                continue
+            }
+            break
+        }
+        guard reply.status == 201, let answer = reply.answer, answer.isObject else {
+            throw Self.error(reply.status, reply.answer)
+        }
+        guard case .string(let paymentID)? = answer["id"], paymentID.hasPrefix("tr_") else {
+            throw ProviderError(description: "Mollie answered a payment without an id")
+        }
+        let checkout = answer["_links"]?["checkout"]?["href"] ?? .null
+        let status = answer["status"]?.stringValue.flatMap { Self.statuses[$0] } ?? .open
+        return (paymentID, checkout, status)
+    }
+
+    /// The order status for payment `paymentID`; `nil` when Mollie does not know it (404).
+    /// - Throws: ``ProviderError`` when Mollie cannot be reached or answers something else.
+    func status(of paymentID: String) async throws -> OrderStatus? {
+        let reply = try await self.http.call("GET", "\(self.baseURL)/payments/\(pathSegment(paymentID))", headers: self.headers())
+        if reply.status == 404 { return nil }
+        guard reply.status == 200, let answer = reply.answer, answer.isObject else {
+            throw Self.error(reply.status, reply.answer)
+        }
+        guard answer["id"] == .string(paymentID) else { throw ProviderError(description: "Mollie answered another payment") }
+        guard let status = answer["status"]?.stringValue.flatMap({ Self.statuses[$0] }) else {
+            throw ProviderError(description: "Mollie answered an unknown status '\(answer["status"]?.text ?? "")'")
+        }
+        return status
+    }
+}
+
+// MARK: - PlacetoPay
+
+/// PlacetoPay WebCheckout, as the shop uses it: create a session, query one, check a notification.
+struct PlacetoPayClient: Sendable {
+    /// The base `/api/session` is appended to.
+    let baseURL: String
+    /// The site login.
+    let login: String
+    /// The site secret key; never logged.
+    let secretKey: String
+    /// Minutes until a new session expires; `nil` omits `expiration`.
+    let expirationMinutes: Int?
+    /// The shop's public base URL, for `returnUrl`.
+    let publicURL: String
+    /// The raw nonce of every request with `SHOP_BUG=reuse-nonce`; `nil` for a fresh one each time (correct).
+    let reusedNonce: [UInt8]?
+    /// How to reach PlacetoPay.
+    let http: ProviderHTTP
+
+    /// 32 random lowercase hex characters, as ASCII (like the PHP SDK's raw nonce).
+    static func randomNonce() -> [UInt8] {
+        Array(hex((0..<16).map { _ in UInt8.random(in: 0...255) }).utf8)
+    }
+
+    /// A fresh `auth` object (providers.md §1.2): a new raw nonce, the current seed, and
+    /// tranKey = Base64(SHA-256(rawNonce + seed + secretKey)).
+    func auth() -> JSONValue {
+        let rawNonce = self.reusedNonce ?? Self.randomNonce()
+        let seed = timestamp(Date())
+        let digest = SHA256.hash(data: rawNonce + Array(seed.utf8) + Array(self.secretKey.utf8))
+        return [
+            "login": .string(self.login), "tranKey": .string(Data(digest).base64EncodedString()),
+            "nonce": .string(Data(rawNonce).base64EncodedString()), "seed": .string(seed),
+        ]
+    }
+
+    /// POSTs `payload` as JSON to `path` under the base URL.
+    private func post(_ path: String, _ payload: JSONValue) async throws -> (status: Int, answer: JSONValue?) {
+        let headers = [("Content-Type", "application/json"), ("Accept", "application/json"), ("User-Agent", "reference-shop/1.0")]
+        return try await self.http.call("POST", "\(self.baseURL)\(path)", headers: headers, body: payload.serialized)
+    }
+
+    /// The message for an error answer: PlacetoPay's status, reason and message when it gave them.
+    private static func error(_ status: Int, _ body: JSONValue?) -> ProviderError {
+        if let result = body?["status"], result.isObject {
+            let parts = ["status", "reason", "message"].map { result[$0]?.text ?? "" }
+            return ProviderError(description: "PlacetoPay answered \(status): \(parts[0])/\(parts[1]) \(parts[2])")
+        }
+        return ProviderError(description: "PlacetoPay answered \(status)")
+    }
+
+    /// Creates the session for `order` (providers.md §1.3); answers its requestId as a string, the process URL and
+    /// the status (`open`).
+    /// - Throws: ``ProviderError`` when PlacetoPay does not create it.
+    func create(_ order: Order, clientIP: String) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
+        let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalISO)
+        var payload: [String: JSONValue] = [
+            "auth": self.auth(),
+            "locale": "en_US",
+            "payment": [
+                "reference": .string(order.id), "description": .string(order.description),
+                "amount": ["currency": .string(order.currency), "total": amount.number],
+            ],
+            "returnUrl": .string("\(self.publicURL)/return/\(order.id)"),
+            "ipAddress": .string(clientIP.isEmpty ? "127.0.0.1" : clientIP),
+            "userAgent": "reference-shop/1.0",
+        ]
+        if let minutes = self.expirationMinutes {
+            let expires = Date().addingTimeInterval(TimeInterval(minutes * 60))
+            payload["expiration"] = .string(timestamp(expires))
+        }
+        let reply = try await self.post("/api/session", .object(payload))
+        guard reply.status == 200, let answer = reply.answer, let result = answer["status"], result.isObject,
+            result["status"] == "OK"
+        else {
+            throw Self.error(reply.status, reply.answer)
+        }
+        guard let requestID = answer["requestId"]?.text, !requestID.isEmpty else {
+            throw ProviderError(description: "PlacetoPay answered a session without a requestId")
+        }
+        return (requestID, answer["processUrl"] ?? .null, .open)
+    }
+
+    /// The order status for a query-session answer (providers.md §1.5, the mock's PlacetoPayStatus+Catalog.swift):
+    /// APPROVED → paid; PENDING → pending when a transaction is in progress (PENDING at the bank or
+    /// PENDING_CONFIRMATION), else open; APPROVED_PARTIAL → pending; REJECTED/EX → expired; REJECTED/?C (payer) and
+    /// REJECTED/MC (merchant) → canceled; other REJECTED (XN attempt limit, …) → failed; PARTIAL_EXPIRED → expired.
+    /// Anything else (FAILED is a request-level error) → `nil`.
+    static func map(status: JSONValue?, payment: JSONValue?) -> OrderStatus? {
+        let name = status?["status"]
+        let reason = status?["reason"]?.text
+        switch name?.stringValue {
+        case "APPROVED":
+            return .paid
+        case "PENDING":
+            guard case .array(let transactions)? = payment else { return .open }
+            for transaction in transactions {
+                if let state = transaction["status"]?["status"]?.stringValue, state == "PENDING" || state == "PENDING_CONFIRMATION" {
+                    return .pending
+                }
+            }
+            return .open
+        case "APPROVED_PARTIAL":
+            return .pending
+        case "REJECTED":
+            if reason == "EX" { return .expired }
+            if reason == "?C" || reason == "MC" { return .canceled }
+            return .failed
+        case "PARTIAL_EXPIRED":
+            return .expired
+        default:
+            return nil
+        }
+    }
+
+    /// The order status for session `requestID`, from a query with a fresh `auth`; `nil` when the session is unknown.
+    /// - Throws: ``ProviderError`` when PlacetoPay cannot be reached or answers something else.
+    func status(of requestID: String) async throws -> OrderStatus? {
+        let reply = try await self.post("/api/session/\(pathSegment(requestID))", ["auth": self.auth()])
+        if reply.status == 404 { return nil }
+        guard reply.status == 200, let answer = reply.answer, answer.isObject else {
+            throw Self.error(reply.status, reply.answer)
+        }
+        guard answer["requestId"]?.text == requestID else {
+            throw ProviderError(description: "PlacetoPay answered another session")
+        }
+        guard let status = Self.map(status: answer["status"], payment: answer["payment"]) else {
+            throw Self.error(reply.status, answer)
+        }
+        return status
+    }
+
+    /// Whether a notification's `signature` is right (providers.md §1.9): `sha256:` + SHA-256 hex, or bare SHA-1 hex,
+    /// of requestId + status.status + status.date + secretKey over the values exactly as received.
+    func isSignatureValid(_ notification: JSONValue) -> Bool {
+        guard let requestID = notification["requestId"]?.text, let signature = notification["signature"]?.stringValue,
+            let state = notification["status"]?["status"]?.stringValue, let date = notification["status"]?["date"]?.stringValue
+        else { return false }
+        let message = Array((requestID + state + date + self.secretKey).utf8)
+        let expected: String
+        let received: Substring
+        if signature.hasPrefix("sha256:") {
+            expected = hex(SHA256.hash(data: message))
+            received = signature.dropFirst("sha256:".count)
+        } else {
+            expected = hex(Insecure.SHA1.hash(data: message))
+            received = signature[...]
+        }
+        return constantTimeEquals(Array(expected.utf8), Array(received.lowercased().utf8))
+    }
+}
+
+/// Whether `a` and `b` are equal, in a time that depends only on their lengths.
+func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for index in a.indices { difference |= a[index] ^ b[index] }
+    return difference == 0
+}

@@ -1,0 +1,483 @@
+// reference-shop: PayCheck's reference merchant backend. It integrates Mollie and PlacetoPay the way a careful
+// merchant would, and PayCheck tests it as a black box through examples/reference-shop/contract.yaml. It behaves
+// like the stdlib Python shop (Tests/MerchantBackends/python-shop): the same routes, JSON fields, environment
+// variables, status mapping and SHOP_BUG mutations.
+//
+// It plays a real merchant's code, written apart from PayCheck: it depends on no PayCheck target and knows the
+// providers only through HTTP.
+//
+// - Mollie (providers.md §4): payments are created server side with an Idempotency-Key; the webhook carries only
+//   `id=tr_…`, so the shop always re-fetches the payment and acts on the fetched status.
+// - PlacetoPay (providers.md §1): every request carries a fresh `auth` (new nonce, current seed,
+//   tranKey = Base64(SHA-256(rawNonce + seed + secretKey))); notifications are checked against their signature
+//   (SHA-1 hex, or `sha256:` + SHA-256 hex, of requestId + status + date + secretKey) and then the session is
+//   re-queried; the body's status is never trusted.
+// - The shopper's return never decides anything: the provider is asked.
+// - Fulfilment happens once, on the first transition to `paid`, under a lock.
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The executable: reads the configuration, then serves the shop on `127.0.0.1:SHOP_PORT` until SIGTERM or SIGINT.
+@main
+struct ReferenceShop {
+    /// Starts the shop; exits with status 1 and a message on stderr when the configuration is not usable.
+    static func main() async {
+        let config: ShopConfig
+        do {
+            config = try ShopConfig(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Self.fail("\(error)")
+        }
+        let providers = config.enabledProviders
+        guard !providers.isEmpty else {
+            Self.fail("configure MOLLIE_API_URL/MOLLIE_API_KEY and/or PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY")
+        }
+        let client = ProviderHTTP.client(timeout: config.timeout)
+        let shop = Shop(config: config, http: ProviderHTTP(client: client, timeout: config.timeout))
+        let listening =
+            "listening on http://127.0.0.1:\(config.port) (public \(config.publicURL)); "
+            + "providers: \(providers.map(\.rawValue).joined(separator: ", ")); bug: \(config.bug?.rawValue ?? "none")"
+        var app = Application(
+            responder: CallbackResponder<BasicRequestContext> { request, _ in await shop.respond(to: request) },
+            configuration: .init(address: .hostname("127.0.0.1", port: config.port), serverName: "reference-shop/1.0"),
+            onServerRunning: { _ in log(listening) }
+        )
+        // Hummingbird's own lines would only repeat what the shop logs; warnings and errors still show.
+        app.logger.logLevel = .warning
+        do {
+            try await app.runService()
+        } catch {
+            Self.fail("the server stopped: \(error)")
+        }
+        try? await client.shutdown()
+    }
+
+    /// Writes `message` to stderr, prefixed with the shop's name, and exits with status 1.
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("reference-shop: \(message)\n".utf8))
+        exit(1)
+    }
+}
+
+// MARK: - Configuration
+
+/// A mistake the shop can be told to make (`SHOP_BUG`), for mutation tests of PayCheck's packs.
+enum ShopBug: String, Sendable, CaseIterable {
+    /// PlacetoPay: one raw nonce for the whole process, a fresh seed per request (the second call fails auth).
+    case reuseNonce = "reuse-nonce"
+    /// `GET /return/<id>` marks the order paid without asking the provider.
+    case trustReturn = "trust-return"
+    /// PlacetoPay notifications are not verified and their body status is taken as the truth; any Mollie webhook
+    /// for a known id marks the order paid without re-fetching.
+    case noSignatureCheck = "no-signature-check"
+    /// Every paid notification (Mollie webhook or PlacetoPay notification) fulfils again.
+    case doubleFulfil = "double-fulfil"
+}
+
+/// A payment provider the shop integrates.
+enum PaymentProvider: String, Sendable, CaseIterable {
+    /// Mollie (providers.md §4).
+    case mollie
+    /// PlacetoPay WebCheckout (providers.md §1).
+    case placetopay
+}
+
+/// A configuration value that cannot be used; its description is the message the shop exits with.
+struct ConfigError: Error, CustomStringConvertible {
+    /// What is wrong.
+    let description: String
+}
+
+/// The shop's settings, read from the environment as python-shop reads them (see its README.md).
+struct ShopConfig: Sendable {
+    /// The port on 127.0.0.1 (`SHOP_PORT`, default 8099).
+    var port: Int
+    /// The shop's own base URL without a trailing slash, for return and webhook URLs (`SHOP_PUBLIC_URL`).
+    var publicURL: String
+    /// Mollie's API base up to and including `/v2`, without a trailing slash (`MOLLIE_API_URL`).
+    var mollieAPIURL: String
+    /// The Mollie API key, sent as a Bearer token; never logged (`MOLLIE_API_KEY`).
+    var mollieAPIKey: String
+    /// The base `/api/session` is appended to, without a trailing slash (`PLACETOPAY_URL`).
+    var placetopayURL: String
+    /// The PlacetoPay site login (`PLACETOPAY_LOGIN`).
+    var placetopayLogin: String
+    /// The PlacetoPay site secret key; never logged (`PLACETOPAY_SECRET_KEY`).
+    var placetopaySecret: String
+    /// Minutes until a new PlacetoPay session expires (`PLACETOPAY_EXPIRATION_MINUTES`, at least 5); `nil` omits
+    /// `expiration`, which leaves the provider's default of 30 minutes.
+    var placetopayExpirationMinutes: Int?
+    /// Seconds allowed for each provider call (`SHOP_PROVIDER_TIMEOUT`, default 10).
+    var timeout: Double
+    /// The seeded mistake, if any (`SHOP_BUG`; unset or `none` for none).
+    var bug: ShopBug?
+
+    /// Reads the settings from `environment`.
+    /// - Throws: ``ConfigError`` for a value that cannot be used, such as an unknown `SHOP_BUG`.
+    init(environment: [String: String]) throws {
+        /// Variable `name` (or `fallback` when it is unset) without surrounding whitespace, as Python's `int()` and
+        /// `float()` read it.
+        func trimmed(_ name: String, _ fallback: String) -> String {
+            (environment[name] ?? fallback).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard let port = Int(trimmed("SHOP_PORT", "8099")), (0...65535).contains(port) else {
+            throw ConfigError(description: "SHOP_PORT must be a port number")
+        }
+        self.port = port
+        self.publicURL = Self.withoutTrailingSlashes(environment["SHOP_PUBLIC_URL"] ?? "http://127.0.0.1:\(port)")
+        self.mollieAPIURL = Self.withoutTrailingSlashes(environment["MOLLIE_API_URL"] ?? "")
+        self.mollieAPIKey = environment["MOLLIE_API_KEY"] ?? ""
+        self.placetopayURL = Self.withoutTrailingSlashes(environment["PLACETOPAY_URL"] ?? "")
+        self.placetopayLogin = environment["PLACETOPAY_LOGIN"] ?? ""
+        self.placetopaySecret = environment["PLACETOPAY_SECRET_KEY"] ?? ""
+        let minutes = environment["PLACETOPAY_EXPIRATION_MINUTES"] ?? ""
+        if minutes.isEmpty {
+            self.placetopayExpirationMinutes = nil
+        } else {
+            guard let value = Int(minutes.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw ConfigError(description: "PLACETOPAY_EXPIRATION_MINUTES must be an integer")
+            }
+            guard value >= 5 else {
+                throw ConfigError(description: "PLACETOPAY_EXPIRATION_MINUTES must be at least 5 (providers.md §1.4)")
+            }
+            self.placetopayExpirationMinutes = value
+        }
+        guard let timeout = Double(trimmed("SHOP_PROVIDER_TIMEOUT", "10")), timeout > 0, timeout.isFinite else {
+            throw ConfigError(description: "SHOP_PROVIDER_TIMEOUT must be a number of seconds greater than 0")
+        }
+        self.timeout = timeout
+        let bug = (environment["SHOP_BUG"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if bug.isEmpty || bug == "none" {
+            self.bug = nil
+        } else if let known = ShopBug(rawValue: bug) {
+            self.bug = known
+        } else {
+            let expected = (["none"] + ShopBug.allCases.map(\.rawValue)).joined(separator: ", ")
+            throw ConfigError(description: "unknown SHOP_BUG '\(bug)'; expected one of: \(expected)")
+        }
+    }
+
+    /// The providers whose variables are all set, in a fixed order.
+    var enabledProviders: [PaymentProvider] {
+        var enabled: [PaymentProvider] = []
+        if !self.mollieAPIURL.isEmpty && !self.mollieAPIKey.isEmpty { enabled.append(.mollie) }
+        if !self.placetopayURL.isEmpty && !self.placetopayLogin.isEmpty && !self.placetopaySecret.isEmpty {
+            enabled.append(.placetopay)
+        }
+        return enabled
+    }
+
+    /// `text` without any trailing `/`.
+    private static func withoutTrailingSlashes(_ text: String) -> String {
+        var text = Substring(text)
+        while text.hasSuffix("/") { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+// MARK: - Logging and time
+
+/// Writes one line to stderr: the time, the shop's name and `message`. Never pass a secret.
+func log(_ message: String) {
+    FileHandle.standardError.write(Data("\(timestamp(Date())) reference-shop \(message)\n".utf8))
+}
+
+/// `date` in the local time zone as ISO 8601 to the second with its offset, e.g. `2025-01-31T14:05:09+01:00` (`Z` in
+/// UTC); PlacetoPay's `seed` and `expiration` are written this way.
+func timestamp(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: .current))
+}
+
+// MARK: - The shop
+
+/// An answer of the shop: a status and a JSON body.
+struct Reply: Sendable {
+    /// The HTTP status.
+    var status: HTTPResponse.Status
+    /// The JSON body.
+    var body: JSONValue
+
+    /// `status` with `{"error": message}`.
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Reply {
+        Reply(status: status, body: ["error": .string(message)])
+    }
+
+    /// 200 with `{}`, the answer to a notification that was handled (or ignored on purpose).
+    static let empty = Reply(status: .ok, body: [:])
+}
+
+/// A request the shop cannot read; its message is the 400 answer's `error`.
+struct BadRequest: Error {
+    /// What is wrong.
+    let message: String
+}
+
+/// The shop: its orders, its providers and its routes (see python-shop's README.md for the contract).
+struct Shop: Sendable {
+    /// The settings.
+    let config: ShopConfig
+    /// The orders.
+    let store: OrderStore
+    /// Mollie.
+    let mollie: MollieClient
+    /// PlacetoPay.
+    let placetopay: PlacetoPayClient
+
+    /// The most a request body may hold.
+    static let maxBody = 1 << 20
+
+    /// Creates the shop for `config`, reaching the providers through `http`.
+    init(config: ShopConfig, http: ProviderHTTP) {
+        self.config = config
+        self.store = OrderStore(bug: config.bug)
+        self.mollie = MollieClient(baseURL: config.mollieAPIURL, apiKey: config.mollieAPIKey, publicURL: config.publicURL, http: http)
+        self.placetopay = PlacetoPayClient(
+            baseURL: config.placetopayURL, login: config.placetopayLogin, secretKey: config.placetopaySecret,
+            expirationMinutes: config.placetopayExpirationMinutes, publicURL: config.publicURL,
+            reusedNonce: config.bug == .reuseNonce ? PlacetoPayClient.randomNonce() : nil, http: http)
+    }
+
+    // MARK: Dispatch
+
+    /// Answers `request` and logs one line for it: method, path and status.
+    func respond(to request: Request) async -> Response {
+        let rawPath = request.uri.path
+        var path = rawPath
+        if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let reply: Reply
+        do {
+            switch request.method {
+            case .get: reply = await self.get(path)
+            case .post: reply = try await self.post(path, request)
+            case .put, .delete, .patch: reply = .error(.methodNotAllowed, "method not allowed")
+            default: reply = .error(.notImplemented, "unsupported method")
+            }
+        } catch let error as BadRequest {
+            reply = .error(.badRequest, error.message)
+        } catch {
+            // Never leak the details to the client.
+            log("internal error: \(error)")
+            reply = .error(.internalServerError, "internal error")
+        }
+        log("\(request.method.rawValue) \(rawPath) \(reply.status.code)")
+        return Response(
+            status: reply.status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body.serialized)))
+    }
+
+    /// The GET routes.
+    private func get(_ path: String) async -> Reply {
+        if path == "/health" { return Reply(status: .ok, body: ["ok": .bool(true)]) }
+        if let id = Self.id(in: path, after: "/orders/") { return await self.getOrder(id) }
+        if let id = Self.id(in: path, after: "/return/") { return await self.shopperReturn(id) }
+        if ["/orders", "/webhooks/mollie", "/webhooks/placetopay"].contains(path) {
+            return .error(.methodNotAllowed, "method not allowed")
+        }
+        return .error(.notFound, "not found")
+    }
+
+    /// The POST routes.
+    /// - Throws: ``BadRequest`` when the body cannot be read.
+    private func post(_ path: String, _ request: Request) async throws -> Reply {
+        switch path {
+        case "/orders": return try await self.createOrder(Self.body(of: request))
+        case "/webhooks/mollie": return try await self.mollieWebhook(Self.body(of: request))
+        case "/webhooks/placetopay": return try await self.placetopayNotification(Self.body(of: request))
+        default:
+            if path == "/health" || Self.id(in: path, after: "/orders/") != nil || Self.id(in: path, after: "/return/") != nil {
+                return .error(.methodNotAllowed, "method not allowed")
+            }
+            return .error(.notFound, "not found")
+        }
+    }
+
+    /// The order id after `prefix` in `path`: 1–64 letters, digits, `_` or `-`.
+    private static func id(in path: String, after prefix: String) -> String? {
+        guard path.hasPrefix(prefix) else { return nil }
+        let id = path.dropFirst(prefix.count)
+        let allowed = id.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
+        return (1...64).contains(id.unicodeScalars.count) && allowed ? String(id) : nil
+    }
+
+    /// The request's body, at most ``maxBody`` bytes.
+    /// - Throws: ``BadRequest`` for a bad or too large `Content-Length`, or a body larger than ``maxBody``.
+    private static func body(of request: Request) async throws -> [UInt8] {
+        if let length = request.headers[.contentLength] {
+            guard let count = Int(length) else { throw BadRequest(message: "bad Content-Length") }
+            guard (0...Self.maxBody).contains(count) else { throw BadRequest(message: "body too large") }
+        }
+        do {
+            let buffer = try await request.body.collect(upTo: Self.maxBody)
+            return Array(buffer.readableBytesView)
+        } catch {
+            throw BadRequest(message: "body too large")
+        }
+    }
+
+    // MARK: Routes
+
+    /// `POST /orders`: validates the order, creates the payment at its provider and stores the order.
+    private func createOrder(_ body: [UInt8]) async -> Reply {
+        guard let data = JSONValue.parse(body), data.isObject else { return .error(.badRequest, "the body must be a JSON object") }
+        guard let name = data["provider"]?.stringValue, let provider = PaymentProvider(rawValue: name) else {
+            return .error(.badRequest, "provider must be 'mollie' or 'placetopay'")
+        }
+        guard self.config.enabledProviders.contains(provider) else {
+            return .error(.badRequest, "provider \(provider.rawValue) is not configured")
+        }
+        guard let amount = data["amount"]?.stringValue, Amount.isWellFormed(amount) else {
+            return .error(.badRequest, #"amount must be a string of major units, e.g. "10.00""#)
+        }
+        guard let currency = data["currency"]?.stringValue, currency.unicodeScalars.count == 3,
+            currency.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) })
+        else {
+            return .error(.badRequest, #"currency must be an ISO 4217 code, e.g. "EUR""#)
+        }
+        let description = data["description"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard let raw = data["description"]?.stringValue, !description.isEmpty, raw.unicodeScalars.count <= 255 else {
+            return .error(.badRequest, "description must be a non-empty string of at most 255 characters")
+        }
+        let zeroDecimal = provider == .mollie ? Amount.zeroDecimalMollie : Amount.zeroDecimalISO
+        do {
+            _ = try Amount(amount, currency: currency, zeroDecimal: zeroDecimal)
+        } catch {
+            return .error(.badRequest, "\(error)")
+        }
+
+        var order = Order(id: self.store.newID(), provider: provider, amount: amount, currency: currency, description: description)
+        let created: (paymentID: String, checkoutURL: JSONValue, status: OrderStatus)
+        do {
+            switch provider {
+            case .mollie: created = try await self.mollie.create(order)
+            case .placetopay: created = try await self.placetopay.create(order, clientIP: "127.0.0.1")
+            }
+        } catch {
+            log("order \(order.id): creating the payment failed: \(error)")
+            return .error(.badGateway, "\(error)")
+        }
+        order.paymentID = created.paymentID
+        order.checkoutURL = created.checkoutURL
+        order.status = created.status == .pending ? .pending : .open
+        self.store.add(order)
+        log("order \(order.id) created at \(provider.rawValue) as \(created.paymentID)")
+        return Reply(
+            status: .created,
+            body: [
+                "id": .string(order.id), "provider": .string(provider.rawValue), "paymentId": .string(created.paymentID),
+                "checkoutUrl": created.checkoutURL, "status": .string(order.status.rawValue),
+            ])
+    }
+
+    /// `GET /orders/<id>`: re-queries the provider while the order is not final, then answers the order.
+    private func getOrder(_ id: String) async -> Reply {
+        guard let order = self.store.order(id) else { return .error(.notFound, "order not found") }
+        // On a provider error the stored status is shown.
+        let current = await self.refresh(order, source: .query)
+        return Reply(status: .ok, body: current.json)
+    }
+
+    /// `GET /return/<id>`: the shopper is back; asks the provider (never trusts the return) and answers the status.
+    private func shopperReturn(_ id: String) async -> Reply {
+        guard let order = self.store.order(id) else { return .error(.notFound, "order not found") }
+        let current: Order
+        if self.config.bug == .trustReturn {
+            current = self.store.apply(.paid, to: id, source: .return) ?? order
+        } else {
+            current = await self.refresh(order, source: .return)
+        }
+        return Reply(status: .ok, body: ["id": .string(current.id), "status": .string(current.status.rawValue)])
+    }
+
+    /// `POST /webhooks/mollie` (form `id=tr_…`): re-fetches the payment and applies its status. 200 also for an
+    /// unknown id (it tells nothing about which ids exist); 503 when Mollie cannot be reached, so Mollie retries.
+    private func mollieWebhook(_ body: [UInt8]) async -> Reply {
+        let paymentID = Self.formValue("id", in: body) ?? ""
+        guard !paymentID.isEmpty else { return .error(.badRequest, "missing id") }
+        guard let order = self.store.order(provider: .mollie, paymentID: paymentID) else { return .empty }
+        if self.config.bug == .noSignatureCheck {
+            // Wrong on purpose: the webhook alone decides.
+            self.store.apply(.paid, to: order.id, source: .notification)
+            return .empty
+        }
+        do {
+            if let status = try await self.mollie.status(of: paymentID) {
+                self.store.apply(status, to: order.id, source: .notification)
+            }
+        } catch {
+            log("order \(order.id): webhook re-query failed: \(error)")
+            return .error(.serviceUnavailable, "try again later")
+        }
+        return .empty
+    }
+
+    /// `POST /webhooks/placetopay` (JSON notification): checks the signature, then re-queries the session and applies
+    /// its status, never the body's. 400 for an invalid signature (nothing changes); 200 for an unknown requestId;
+    /// 503 when the re-query fails.
+    private func placetopayNotification(_ body: [UInt8]) async -> Reply {
+        guard let data = JSONValue.parse(body), data.isObject else { return .error(.badRequest, "the body must be a JSON object") }
+        let requestID = data["requestId"]?.text ?? ""
+        if self.config.bug == .noSignatureCheck {
+            // Wrong on purpose: no signature check, and the body's status is taken as the truth.
+            if let order = self.store.order(provider: .placetopay, paymentID: requestID),
+                let status = PlacetoPayClient.map(status: data["status"], payment: nil)
+            {
+                self.store.apply(status, to: order.id, source: .notification)
+            }
+            return .empty
+        }
+        guard self.placetopay.isSignatureValid(data) else {
+            log("PlacetoPay notification for requestId \(data["requestId"]?.text ?? "") ignored: invalid signature")
+            return .error(.badRequest, "invalid signature")
+        }
+        guard let order = self.store.order(provider: .placetopay, paymentID: requestID) else { return .empty }
+        if let reference = data["reference"], reference != .null, reference != .string(order.id) { return .empty }
+        do {
+            if let status = try await self.placetopay.status(of: requestID) {
+                self.store.apply(status, to: order.id, source: .notification)
+            }
+        } catch {
+            log("order \(order.id): notification re-query failed: \(error)")
+            return .error(.serviceUnavailable, "try again later")
+        }
+        return .empty
+    }
+
+    // MARK: Helpers
+
+    /// Asks the provider for a non-final `order` and applies the answer; answers the order as it is afterwards (as it
+    /// was, when the provider cannot be asked).
+    private func refresh(_ order: Order, source: UpdateSource) async -> Order {
+        guard !order.status.isFinal, let paymentID = order.paymentID else { return order }
+        let status: OrderStatus?
+        do {
+            switch order.provider {
+            case .mollie: status = try await self.mollie.status(of: paymentID)
+            case .placetopay: status = try await self.placetopay.status(of: paymentID)
+            }
+        } catch {
+            log("order \(order.id): re-query failed: \(error)")
+            return self.store.order(order.id) ?? order
+        }
+        if let status { return self.store.apply(status, to: order.id, source: source) ?? order }
+        return self.store.order(order.id) ?? order
+    }
+
+    /// The first value of field `name` in a form body (`application/x-www-form-urlencoded`); `nil` when it is
+    /// missing.
+    static func formValue(_ name: String, in body: [UInt8]) -> String? {
+        /// A form-encoded text decoded: `+` is a space, `%XX` a byte.
+        func decode(_ text: Substring) -> String {
+            let spaced = text.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        for field in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if decode(parts[0]) == name { return parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return nil
+    }
+}
