@@ -109,6 +109,21 @@ struct MerchantBackendTests {
         #expect(reused.source.contains("providers.md §1.2"))
         result.failOn = .findingWarnings
         #expect(result.exitCode == 1)
+        // In every report: JUnit (junit-10 valid), JSON and HTML.
+        let junit = JUnitReporter.render(result)
+        #expect(junit.contains(#"<property name="finding" value="placetopay.nonce-reused (error)"#))
+        #expect(JSONReporter.render(result).contains(#""rule": "placetopay.nonce-reused""#))
+        #expect(HTMLReporter.render(result).contains("<code>placetopay.nonce-reused</code>"))
+        // The failing cases show the notification the mock sent and the shop's answer.
+        #expect(result.suites.flatMap(\.cases).filter { $0.verdict == .failed }.flatMap(\.steps).flatMap(\.evidence)
+            .contains { $0.kind == .notification && $0.status != nil })
+        if JUnitSchema.path != nil {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-merchant-\(UUID().uuidString).xml")
+            try junit.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let problems = try JUnitSchema.problems(in: file.path)
+            #expect(problems == nil, "xmllint: \(problems ?? "")")
+        }
     }
 
     @Test("two runs sharing one standalone mock keep their clocks: one's abandoned checkout expires, the other's does not")
