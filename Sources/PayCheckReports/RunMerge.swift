@@ -37,13 +37,17 @@ public enum RunMerge {
         var merged = first.result
         merged.suites = Self.suites(reports.map(\.result))
         merged.startedAt = reports.map(\.result.startedAt).min() ?? first.result.startedAt
-        merged.duration = reports.map(\.result.duration).max() ?? 0
+        // The run's wall time: from the first shard's start to the last shard's end.
+        let end = reports.map { $0.result.startedAt.addingTimeInterval($0.result.duration) }.max() ?? merged.startedAt
+        merged.duration = max(0, end.timeIntervalSince(merged.startedAt))
         merged.hostname = Self.unique(reports.map(\.result.hostname)).joined(separator: ", ")
         merged.providerTables = reports.reduce(into: [:]) { tables, report in
             tables.merge(report.result.providerTables) { kept, _ in kept }
         }
         merged.warnings = Self.unique(reports.flatMap(\.result.warnings))
         merged.notChecked = Self.unique(reports.flatMap(\.result.notChecked))
+        // A shard with no case is no gap when the others together selected some.
+        if merged.suites.contains(where: { !$0.cases.isEmpty }) { merged.notChecked.removeAll { $0 == RunResult.nothingSelected } }
         merged.allowEmpty = reports.contains { $0.result.allowEmpty }
         merged.interrupted = reports.contains { $0.result.interrupted }
         merged.shard = nil

@@ -211,11 +211,13 @@ struct CaseExecutor {
                 location: step.location, subject: Self.isMerchant(step) ? "backend answer" : "provider answer", expected: redacted(expected), actual: redacted(error), kind: "NonConformance")]
             return result
         }
-        // A transport failure is class S (DESIGN.md §3): a step that expects an error checks it like any answer.
-        if let error = attempt.error, attempt.retryable, let expect = step.expect, !expect.error.isEmpty {
+        // A transport failure is class S (DESIGN.md §3): a step that expects an S-class error checks it like any
+        // answer. Any other step whose exchange never completed is one error with its cause, never a list of failed
+        // expectations (a missing status, a class that is not the expected one).
+        if let error = attempt.error, attempt.retryable, let expect = step.expect {
             var observation = Observation(status: nil)
             observation.error = ServiceFailure.transport(error)
-            return self.evaluate(step, observation, into: result)
+            if self.expectsServiceError(expect, observation) { return self.evaluate(step, observation, into: result) }
         }
         if let error = attempt.error {
             result.verdict = .error
@@ -226,6 +228,14 @@ struct CaseExecutor {
         }
         guard let observation = attempt.observation else { return result }
         return self.evaluate(step, observation, into: result)
+    }
+
+    /// Whether `expect` asks for an error whose class the transport failure in `observation` (class S) has.
+    func expectsServiceError(_ expect: Expectations, _ observation: Observation) -> Bool {
+        let classChecks = expect.error.filter { $0.field == "class" }
+        guard !classChecks.isEmpty else { return false }
+        let classOnly = Expectations(error: classChecks, location: expect.location)
+        return (try? ExpectationEvaluator(renderer: renderer).evaluate(classOnly, against: observation))?.isEmpty == true
     }
 
     /// Checks an observation against the step's expectations, then captures.

@@ -315,6 +315,9 @@ public struct RunResult: Sendable {
         return 0
     }
 
+    /// The ``notChecked`` reason of a run (or shard) whose selection has no case.
+    public static let nothingSelected = "no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)"
+
     /// Every finding on the merchant's backend, in case order.
     public var findings: [Finding] {
         suites.flatMap(\.cases).flatMap(\.findings)

@@ -56,7 +56,10 @@ public struct RunSession: Sendable {
                 configuration: configuration, providers: providers, transport: AsyncHTTPTransport(client: client), clock: clock,
                 hostname: hostname)
             let plan = RunPlan(suites: suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
-            guard !plan.items.isEmpty else { throw RunSessionError.noCasesSelected }
+            // Nothing selected (a --tag that matches nothing, a shard with no case): a valid, empty result of this run
+            // — its id, shard and selection digest, so `paycheck merge` takes it — that checked nothing (exit 4, or 0
+            // with --allow-empty).
+            guard !plan.items.isEmpty else { return Self.nothingSelected(plan, configuration: configuration, hostname: hostname) }
             let partial = runner.partialCredentials(for: Set(plan.suites.compactMap(\.provider)))
             guard partial.isEmpty else { throw RunSessionError.configuration(partial) }
             let contract = self.contract
@@ -80,11 +83,23 @@ public struct RunSession: Sendable {
     }
 }
 
+extension RunSession {
+    /// The result of a run whose selection has no case.
+    static func nothingSelected(_ plan: RunPlan, configuration: RunConfiguration, hostname: String) -> RunResult {
+        var result = RunResult(
+            suites: [], target: configuration.target.description, targetKind: configuration.target.kind, version: payCheckVersion,
+            hostname: hostname, startedAt: Date(), duration: 0)
+        result.notChecked = [RunResult.nothingSelected]
+        result.allowEmpty = configuration.allowEmpty
+        result.runId = configuration.runId
+        result.shard = configuration.shard
+        result.suiteDigest = plan.selectionDigest
+        return result
+    }
+}
+
 /// Why a session did not run.
-public enum RunSessionError: Error, Sendable, CustomStringConvertible {
-    /// The paths, tags, filter and shard selected no case.
-    case noCasesSelected
-    /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
+public enum RunSessionError: Error, Sendable, CustomStringConvertible {    /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
     case configuration([String])
     /// The merchant's backend could not be set up, started or reached.
     case backend(String)
@@ -92,7 +107,6 @@ public enum RunSessionError: Error, Sendable, CustomStringConvertible {
     /// The message.
     public var description: String {
         switch self {
-        case .noCasesSelected: "no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)"
         case .configuration(let problems): problems.joined(separator: "\nerror: ")
         case .backend(let message): message
         }

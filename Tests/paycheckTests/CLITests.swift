@@ -534,6 +534,31 @@ struct CLITests {
         #expect(gh.status == 0 && !gh.stdout.contains("::error"))
     }
 
+    @Test("a shard with no case is exit 4 (0 with --allow-empty) with a report of this run, and merge takes it")
+    func emptyShard() throws {
+        let cli = try CLI(files: [:])
+        _ = try cli.run(["init", "shop"])
+        var exits: [Int32] = []
+        for k in 1...3 {
+            let shard = try cli.run([
+                "run", "shop/suites", "--shard", "\(k)/3", "--run-id", "r", "--report-json", "s\(k).json", "--report-junit", "s\(k).xml",
+                "--report-html", "",
+            ])
+            exits.append(shard.status)
+            if k == 3 { #expect(shard.stdout.contains("no cases selected"), "\(shard.stdout)") }
+        }
+        #expect(exits == [0, 0, 4], "the init suite has 2 cases: shard 3/3 selects none")
+        let allowed = try cli.run([
+            "run", "shop/suites", "--shard", "3/3", "--run-id", "r", "--allow-empty", "--report-json", "s3.json", "--report-junit", "",
+            "--report-html", "",
+        ])
+        #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+        let empty = try cli.read("s3.json")
+        #expect(empty.contains(#""id": "r""#) && empty.contains(#""index": 3"#) && !empty.contains(#""suiteDigest": """#), "\(empty.prefix(800))")
+        let merged = try cli.run(["merge", "s1.json", "s2.json", "s3.json", "--report-json", "m.json", "--report-junit", "", "--report-html", ""])
+        #expect(merged.status == 0 && merged.stdout.contains("2 passed"), "\(merged.stdout)\(merged.stderr)")
+    }
+
     @Test("states prints a table for every registered provider: one row per rule, unique keys, canonical outcomes")
     func statesForEveryProvider() throws {
         let cli = try CLI(files: [:])
