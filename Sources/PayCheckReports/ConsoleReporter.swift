@@ -119,7 +119,7 @@ public struct ConsoleReporter: Sendable {
             blocks.append(([title] + result.notChecked.map { "  - " + $0 }).joined(separator: "\n"))
         }
         if let baseline = result.baseline { blocks.append(baselineLines(baseline, gate: result.failOn)) }
-        blocks.append(line + "\n" + exitMeaning(result.exitCode, gatedByFindings: result.counts.failed + result.counts.errors == 0 && !result.gatingFindings.isEmpty))
+        blocks.append(line + "\n" + exitMeaning(result))
         return blocks.joined(separator: "\n\n") + "\n"
     }
 
@@ -211,10 +211,23 @@ public struct ConsoleReporter: Sendable {
     }
 
     /// One line explaining the exit code.
-    private func exitMeaning(_ code: Int32, gatedByFindings: Bool = false) -> String {
+    private func exitMeaning(_ result: RunResult) -> String {
+        let code = result.exitCode
+        let failing = result.counts.failed + result.counts.errors
+        switch code {
+        case 0 where failing > 0:
+            return "exit 0: no new failures (\(ReportFormat.plural(failing, "case")) failing in the baseline too, forgiven by --fail-on new-failures)"
+        case 1 where failing == 0 && !result.gatingFindings.isEmpty:
+            return "exit 1: findings on the merchant's backend (--fail-on \(result.failOn.rawValue))"
+        default:
+            return exitMeaning(code)
+        }
+    }
+
+    /// One line explaining the exit code.
+    private func exitMeaning(_ code: Int32) -> String {
         switch code {
         case 0: "exit 0: no failures or errors"
-        case 1 where gatedByFindings: "exit 1: findings on the merchant's backend (--fail-on findings)"
         case 1: "exit 1: conformance failures"
         case 2: "exit 2: suite or usage invalid"
         case 3: "exit 3: could not run (errors)"

@@ -24,7 +24,7 @@ public enum JSONReportSchema {
         "duration": { "$ref": "#/$defs/seconds", "description": "Wall-clock seconds of the whole run (cases may run in parallel)." },
         "counts": { "$ref": "#/$defs/counts", "description": "Case verdicts over the whole run." },
         "exitCode": { "type": "integer", "enum": [0, 1, 2, 3, 4, 130], "description": "The process exit code: 0 all passed (skips allowed), 1 conformance failures, 2 suite or usage invalid, 3 could not run (errors win over failures), 4 nothing was checked (no case ran, or a selected provider had no sandbox credentials; 0 with --allow-empty), 130 interrupted by SIGINT or SIGTERM." },
-        "verdict": { "type": "string", "description": "The verdict in words: `conformant`, `not conformant`, `suite invalid`, `could not run`, `nothing checked`, `interrupted`." },
+        "verdict": { "type": "string", "description": "The verdict in words: `conformant`, `not conformant`, `suite invalid`, `could not run` (every case that ran errored) or `could not run N of M cases`, `nothing checked`, `interrupted`." },
         "notChecked": { "type": "array", "items": { "type": "string" }, "description": "Why the run checked less than it selected; empty when everything selected was checked." },
         "warnings": { "type": "array", "items": { "type": "string" }, "description": "Problems with the run's setup that did not stop it, e.g. a secret too short to be redacted safely." },
         "suites": { "type": "array", "items": { "$ref": "#/$defs/suite" }, "description": "Suite results in plan order." },

@@ -337,6 +337,7 @@ public struct RunResult: Sendable {
         case 1 where counts.failed == 0: "findings on the merchant's backend"
         case 1: "not conformant"
         case 2: "suite invalid"
+        case 3 where counts.errors < counts.total - counts.skipped: "could not run \(counts.errors) of \(counts.total - counts.skipped) cases"
         case 3: "could not run"
         case 130: "interrupted"
         default: "nothing checked"

@@ -78,7 +78,9 @@ struct MockCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            output.err("error: cannot serve on \(bindHost):\(port): \(error)")
+            let busy = "\(error)".contains("Address already in use")
+            let hint = busy ? "\n  hint: another process listens on port \(port); choose another with --port, or --port 0 for a free one" : ""
+            output.err("error: cannot serve on \(bindHost):\(port): \(busy ? "the port is in use" : "\(error)")\(hint)")
             throw ExitCode(3)
         }
     }

@@ -35,6 +35,9 @@ struct ReportOptions: ParsableArguments {
     var failOn: FailOn = .any
 
     func validate() throws {
+        if noReports, let reportCodequality {
+            throw ValidationError("--no-reports writes no file, so --report-codequality \(reportCodequality) would be dropped: give one or the other")
+        }
         if failOn == .newFailures && baseline == nil {
             throw ValidationError("--fail-on new-failures needs --baseline PREVIOUS.json to know what is new")
         }

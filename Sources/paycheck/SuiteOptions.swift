@@ -27,11 +27,12 @@ struct SuiteOptions: ParsableArguments {
         return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && isFolder.boolValue ? folder : nil
     }
 
-    /// `paths`, with the default `Suites` replaced by the installed built-in suites when the current folder has none.
+    /// `paths`, with the default `Suites` replaced, when the current folder has none, by `suites` (the folder
+    /// `paycheck init` makes) or else the installed built-in suites.
     var resolvedPaths: [String] {
-        guard paths == [Self.defaultPath], !FileManager.default.fileExists(atPath: Self.defaultPath),
-            let installed = Self.installedSuites
-        else { return paths }
+        guard paths == [Self.defaultPath], !FileManager.default.fileExists(atPath: Self.defaultPath) else { return paths }
+        if FileManager.default.fileExists(atPath: "suites") { return ["suites"] }
+        guard let installed = Self.installedSuites else { return paths }
         return [installed.path]
     }
 
@@ -115,6 +116,8 @@ struct SuiteOptions: ParsableArguments {
                 }
                 paths.append(folder)
             }
+        } else if paths == ["suites"], self.paths != paths {
+            Output().err("no \(Self.defaultPath)/ here: reading suites/")
         } else if paths != self.paths {
             Output().err("no \(Self.defaultPath)/ here: reading the built-in suites in \(paths[0])")
         }

@@ -44,7 +44,7 @@ struct JUnitReporterTests {
         let properties = try lifecycle.nodes(forXPath: "properties/property").compactMap { $0 as? XMLElement }
         let pairs = properties.map { ($0.attribute(forName: "name")?.stringValue ?? "", $0.attribute(forName: "value")?.stringValue ?? "") }
         #expect(pairs.map(\.0) == ["provider", "target", "targetKind", "version", "suiteFile", "verdict"])
-        #expect(pairs.map(\.1) == ["placetopay", "mock", "mock", "9.9.9-test", Fixture.lifecycleFile, "could not run"])
+        #expect(pairs.map(\.1) == ["placetopay", "mock", "mock", "9.9.9-test", Fixture.lifecycleFile, "could not run 1 of 5 cases"])
 
         let cases = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
         #expect(cases.count == 7)

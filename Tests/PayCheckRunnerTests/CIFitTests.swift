@@ -146,6 +146,9 @@ struct CIFitTests {
         #expect(same.baseline?.isEmpty == true)
         #expect(same.exitCode == 0, "a failure that was already failing does not fail a new-failures gate")
         #expect(same.verdictWord == "no new failures")
+        let summary = ConsoleReporter(write: { _ in }).summary(same)
+        #expect(summary.contains("exit 0: no new failures (1 case failing in the baseline too, forgiven by --fail-on new-failures)"), "\(summary)")
+        #expect(!summary.contains("no failures or errors"))
         let json = JSONReporter.value(after)
         #expect(json["baseline"]?["newlyFailing"]?.arrayValue?.count == 1)
     }

@@ -534,6 +534,22 @@ struct CLITests {
         #expect(gh.status == 0 && !gh.stdout.contains("::error"))
     }
 
+    @Test("words that tell the truth: init's suites/ folder is read by default, --no-reports refuses a code-quality path, a busy port has a hint")
+    func truthfulWords() throws {
+        let suite = "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: \"{{ mock.url }}/__paycheck/echo/x\" }\n        expect: { status: 200 }\n"
+        let cli = try CLI(files: ["suites/s.yaml": suite])
+        let run = try cli.run(["run", "--no-reports"])
+        #expect(run.status == 0 && run.stderr.contains("no Suites/ here: reading suites/"), "\(run.stdout)\(run.stderr)")
+        #expect(!run.stderr.contains("did you mean the command"))
+        let dropped = try cli.run(["run", "--no-reports", "--report-codequality", "cq.json"])
+        #expect(dropped.status == 2 && dropped.stderr.contains("--report-codequality cq.json would be dropped"), "\(dropped.stderr)")
+        let (mock, banner) = try cli.startMock(["--port", "0"])
+        defer { if mock.isRunning { mock.terminate() } }
+        let port = try #require(banner.split(separator: "\n").first.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) })
+        let busy = try cli.run(["mock", "--port", String(port)])
+        #expect(busy.status == 3 && busy.stderr.contains("the port is in use") && busy.stderr.contains("--port 0 for a free one"), "\(busy.stderr)")
+    }
+
     @Test("a shard with no case is exit 4 (0 with --allow-empty) with a report of this run, and merge takes it")
     func emptyShard() throws {
         let cli = try CLI(files: [:])
