@@ -31,7 +31,11 @@ extension RunSession {
         for id in providerIDs.sorted() {
             guard let provider = self.providers[id] else { continue }
             let notificationURL = try contract.providers[id]?.notificationURL.map { try Self.rendered($0, renderer(variables)) }
-            let account = provider.merchantAccount(scope: scope, notificationURL: notificationURL, secret: Self.randomHex(16))
+            // A backend the user started has its credentials already: the mock's own (its provider pages say how to
+            // set up, say, a PlacetoPay site for its notifications). A backend the run starts gets an account of its own.
+            let account = contract.backend.start == nil
+                ? MerchantAccount(credentials: provider.mockCredentials)
+                : provider.merchantAccount(scope: scope, notificationURL: notificationURL, secret: Self.randomHex(16))
             if let setup = account.setup {
                 try await Self.perform(setup, provider: id, controlURL: controlURL, scope: scope, transport: runner.transport, configuration: runner.configuration)
             }

@@ -4,7 +4,7 @@ import PayCheckMock
 import PayCheckProviders
 import PayCheckReports
 import PayCheckRunner
-import PayCheckSession
+@testable import PayCheckSession
 import PayCheckTestSupport
 import Testing
 
@@ -138,6 +138,45 @@ struct MerchantBackendTests {
             let (a, b) = try await (expiring, other)
             #expect(a.exitCode == 0, "\(a.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map(\.name))")
             #expect(b.exitCode == 0, "\(b.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map(\.name))")
+        }
+    }
+
+    @Test("a backend the user started, given the run's scoped root, passes the Mollie pack against a standalone mock (--target url, --clock-scope)")
+    func userStartedBackend() async throws {
+        guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
+        let host = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: .shared))
+        try await withRunningMock(host) { base in
+            // Started by hand, as a developer would in a debugger: told the scope in the URL it is given.
+            let port = try #require(RunSession.freePort())
+            let shop = try BackendProcess(
+                command: "python3 shop.py", directory: Self.root.appendingPathComponent("Tests/MerchantBackends/python-shop").path,
+                environment: ProcessInfo.processInfo.environment.merging([
+                    "SHOP_PORT": String(port), "MOLLIE_API_URL": base + ControlAPI.scopedRoot("by-hand-1") + "/mollie/v2",
+                    "MOLLIE_API_KEY": MollieProvider().mockCredentials["apiKey"]!,
+                ]) { _, given in given })
+            try await RunSession.waitUntilHealthy(
+                "http://127.0.0.1:\(port)/health", process: shop, timeout: 20, transport: AsyncHTTPTransport(client: .shared))
+            let contract = """
+                contract: by-hand
+                backend: { url: "http://127.0.0.1:\(port)" }
+                checkout:
+                  request: { method: POST, url: /orders, json: { provider: "{{ provider }}", amount: "{{ amount }}", currency: "{{ currency }}", description: "{{ description }}" } }
+                  order: id
+                order:
+                  request: { url: "/orders/{{ order.id }}" }
+                  state: status
+                  states: { open: pending, pending: pending, paid: succeeded, failed: declined, canceled: canceled, expired: expired }
+                  fulfilments: fulfilments
+                return: { request: { url: "/return/{{ order.id }}" } }
+                """
+            var configuration = RunConfiguration()
+            configuration.clockScope = "by-hand-1"
+            var run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
+            run.contract = try #require(MerchantContract.parse(text: contract, file: "by-hand.yaml", catalog: MockRegistry.providers).contract)
+            let loaded = SuiteLoader(catalog: MockRegistry.providers).load(paths: [Self.root.appendingPathComponent("Packs/mollie").path])
+            let result = try await run.run(loaded.suites, clock: SystemRunnerClock(), controlURL: base).0
+            await shop.stop()
+            #expect(result.exitCode == 0, "\(result.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map { ($0.name, $0.failingStep?.error) })")
         }
     }
 
