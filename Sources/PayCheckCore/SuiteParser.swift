@@ -216,6 +216,10 @@ struct SuiteParser {
     }
 
     mutating func template(_ text: String, at location: SourceLocation) -> Template? {
+        guard text.utf8.count <= TemplateRenderer.maximumRenderedBytes else {
+            error(at: location, Self.oversized(text), hint: Self.oversizedHint)
+            return nil
+        }
         do {
             return try Template.parse(text, at: location)
         } catch {
@@ -224,11 +228,24 @@ struct SuiteParser {
         }
     }
 
+    /// The error of a value longer than a template may render to: run would refuse it (exit 2), so lint does.
+    static func oversized(_ text: String) -> String {
+        "a value of \(text.utf8.count / 1024) KiB is more than the \(TemplateRenderer.maximumRenderedBytes >> 20) MiB a value may be"
+    }
+
+    /// The hint of ``oversized(_:)``.
+    static let oversizedHint = "keep large bodies out of suites; a request body of that size is no conformance check"
+
     /// Any YAML value, with templates inside strings.
     mutating func templateValue(_ node: Node) -> TemplateValue {
         let here = location(node)
         switch node {
         case .scalar(let s):
+            // What run would refuse once rendered (TemplateRenderer.maximumRenderedBytes), lint refuses as written.
+            if s.string.utf8.count > TemplateRenderer.maximumRenderedBytes {
+                error(node, Self.oversized(s.string), hint: Self.oversizedHint)
+                return .literal(.null, here)
+            }
             if s.style == .plain || node.tagName != .str {
                 switch node.tagName {
                 case .null: return .literal(.null, here)

@@ -42,21 +42,29 @@ public struct TemplateRenderer: Sendable {
 
     /// Renders a template to a value: a single `{{ expr }}` keeps its type, anything else is a string.
     public func render(_ template: Template) throws(RenderError) -> Value {
-        if let single = template.singleExpression { return try evaluate(single, at: template.location) }
+        if let single = template.singleExpression {
+            let value = try evaluate(single, at: template.location)
+            // A variable can hold more than a template may render to (a value built by `set:` from others).
+            if case .string(let text) = value, text.utf8.count > Self.maximumRenderedBytes { throw self.tooLarge(template) }
+            return value
+        }
         var out = ""
         for part in template.parts {
             switch part {
             case .text(let text): out += text
             case .expression(let e, _): out += try evaluate(e, at: template.location).interpolated
             }
-            guard out.utf8.count <= Self.maximumRenderedBytes else {
-                throw RenderError(
-                    location: template.location,
-                    message: "'\(template.source.prefix(80))' renders to more than \(Self.maximumRenderedBytes / (1 << 20)) MiB",
-                    hint: "a variable that repeats another grows fast; check the suite's vars")
-            }
+            guard out.utf8.count <= Self.maximumRenderedBytes else { throw self.tooLarge(template) }
         }
         return .string(out)
+    }
+
+    /// The error of a template that renders past ``maximumRenderedBytes``: the step is invalid as written (exit 2).
+    private func tooLarge(_ template: Template) -> RenderError {
+        RenderError(
+            location: template.location,
+            message: "'\(template.source.prefix(80))' renders to more than \(Self.maximumRenderedBytes / (1 << 20)) MiB",
+            hint: "a variable that repeats another grows fast; check the suite's vars")
     }
 
     /// The largest text one template may render to: far past any real request, far below memory trouble.

@@ -53,6 +53,28 @@ struct BoundedWorkTests {
         #expect(variables.count < 20)
     }
 
+    @Test("a variable holding more than 1 MiB is refused where a template uses it alone, as an error at the template")
+    func oversizedVariable() throws {
+        let location = SourceLocation(file: "d.yaml", line: 4, column: 11)
+        let renderer = TemplateRenderer(variables: ["big": .string(String(repeating: "x", count: (1 << 20) + 1))])
+        #expect {
+            _ = try renderer.render(try Template.parse("{{ big }}", at: location))
+        } throws: { error in
+            (error as? TemplateRenderer.RenderError)?.message.contains("renders to more than 1 MiB") == true
+                && (error as? TemplateRenderer.RenderError)?.location == location
+        }
+    }
+
+    @Test("lint refuses a literal value of more than 1 MiB, at its place")
+    func oversizedLiteral() {
+        let body = String(repeating: "x", count: (1 << 20) + 10)
+        let yaml = "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { method: POST, url: 'http://x', body: \"\(body)\" }\n"
+        let (suite, diagnostics) = SuiteLoader().parse(text: yaml, file: "big.yaml")
+        let refused = suite == nil
+        #expect(refused)
+        #expect(diagnostics.contains { $0.message.contains("is more than the 1 MiB a value may be") && $0.location?.line == 5 }, "\(diagnostics.map(\.description))")
+    }
+
     @Test("a catastrophically backtracking pattern is stopped at its budget, and at once when the task is cancelled")
     func catastrophicRegex() async throws {
         let regex = try NSRegularExpression(pattern: "^(a+)+$")
