@@ -1,5 +1,5 @@
-"""Validates every YAML file under a folder against Suites/paycheck.schema.json, so the editor
-schema stays in step with the suites PayCheck ships."""
+"""Validates every YAML file under a folder against Suites/paycheck.schema.json (or the schema named by a second
+argument), so the editor schema stays in step with the suites and packs PayCheck ships."""
 import json
 import pathlib
 import sys
@@ -8,7 +8,8 @@ import jsonschema
 import yaml
 
 root = pathlib.Path(sys.argv[1])
-schema = json.loads((root / "paycheck.schema.json").read_text(encoding="utf-8"))
+schema_file = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else root / "paycheck.schema.json"
+schema = json.loads(schema_file.read_text(encoding="utf-8"))
 validator = jsonschema.Draft7Validator(schema)
 files = sorted(list(root.rglob("*.yaml")) + list(root.rglob("*.yml")))
 problems = 0
@@ -20,4 +21,4 @@ for path in files:
         print(f"{path}: {location}: {error.message[:300]}")
 if problems:
     sys.exit(f"{problems} schema problems in {len(files)} files")
-print(f"{len(files)} suite files valid against paycheck.schema.json")
+print(f"{len(files)} suite files valid against {schema_file.name}")
