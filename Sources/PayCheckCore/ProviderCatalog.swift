@@ -8,12 +8,39 @@ public protocol ProviderCatalog: Sendable {
     var providerIDs: [String] { get }
 }
 
+/// The kind of value a `with:` parameter takes, where a provider declares one (lint checks literal values).
+public enum ValueKind: String, Sendable, Hashable {
+    /// A mapping.
+    case object
+    /// A list.
+    case array
+    /// Text.
+    case string
+    /// A number.
+    case number
+    /// `true` or `false`.
+    case boolean
+
+    /// The words lint uses for it: "a mapping", "a list", …
+    public var described: String {
+        switch self {
+        case .object: "a mapping"
+        case .array: "a list"
+        case .string: "text"
+        case .number: "a number"
+        case .boolean: "true or false"
+        }
+    }
+}
+
 /// One action a provider accepts for a step kind, as lint sees it.
 public struct ActionSpec: Sendable, Hashable {
     /// The action or operation name.
     public var name: String
     /// The `with:` keys it accepts; `nil` accepts any mapping.
     public var parameters: [String]?
+    /// The kind of value some `with:` keys take (a literal of another kind is a lint error; `null` is always allowed).
+    public var kinds: [String: ValueKind] = [:]
     /// The `auth:` override keys it accepts; empty when it takes no `auth:`.
     public var authKeys: [String]
     /// Whether a case that performs it must run alone (it changes state every case shares).

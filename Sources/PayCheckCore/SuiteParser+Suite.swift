@@ -364,6 +364,25 @@ extension SuiteParser {
         }
     }
 
+    /// The kind of a literal YAML value; `nil` for a template, whose value is known only when it is rendered.
+    static func literalKind(_ node: Node) -> ValueKind? {
+        switch node {
+        case .mapping: return .object
+        case .sequence: return .array
+        case .alias: return nil
+        case .scalar(let scalar):
+            if scalar.string.contains("{{") { return nil }
+            if scalar.style == .plain || node.tagName != .str {
+                switch node.tagName {
+                case .bool: return .boolean
+                case .int, .float: return .number
+                default: break
+                }
+            }
+            return .string
+        }
+    }
+
     /// Checks a `mock: clock`'s arguments as the mock reads them (``ClockAdjustment``): what the mock would refuse is
     /// refused here, before anything runs. Templated values are left to the mock; which keys are given is checked.
     mutating func checkClock(_ parameters: TemplateValue, at location: SourceLocation) {
@@ -394,9 +413,19 @@ extension SuiteParser {
         }
     }
 
-    /// Checks the `with:` and `auth:` keys of an action against what it declares, with did-you-mean hints.
+    /// Checks the `with:` and `auth:` keys of an action against what it declares, with did-you-mean hints, and the
+    /// literal values of the keys it declares a kind for.
     mutating func checkKeys(of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String) {
         let label = "'\(kind.rawValue): \(spec.name)'"
+        if !spec.kinds.isEmpty, let pairs = with?.mapping {
+            for (keyNode, value) in pairs {
+                guard let key = keyNode.scalar?.string, let expected = spec.kinds[key], !isNull(value),
+                    let found = Self.literalKind(value), found != expected
+                else { continue }
+                error(value, "'\(key)' of \(label) must be \(expected.described), found \(describe(value))",
+                      hint: "\(owner) refuses any other value")
+            }
+        }
         if let accepted = spec.parameters, let pairs = with?.mapping {
             for (keyNode, _) in pairs {
                 guard let key = keyNode.scalar?.string, !accepted.contains(key) else { continue }

@@ -55,7 +55,9 @@ struct ProviderConformanceTests {
         for (kind, specs) in provider.description.specs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             for spec in specs {
                 // Keys are quoted: a query parameter such as Mollie's `amount[value]` is a legitimate key.
-                let with = (spec.parameters ?? []).map { "\"\($0)\": x" }.joined(separator: ", ")
+                // A value of the declared kind, where the provider declares one.
+                let sample: [ValueKind: String] = [.object: "{}", .array: "[]", .number: "1", .boolean: "true", .string: "x"]
+                let with = (spec.parameters ?? []).map { "\"\($0)\": \(spec.kinds[$0].flatMap { sample[$0] } ?? "x")" }.joined(separator: ", ")
                 let auth = spec.authKeys.isEmpty ? "" : "\n        auth: { \(spec.authKeys.map { "\($0): x" }.joined(separator: ", ")) }"
                 steps.append("      - \(kind.rawValue): \(spec.name)\n        with: { \(with) }\(auth)")
                 if let first = spec.parameters?.first, first.count > 1 {

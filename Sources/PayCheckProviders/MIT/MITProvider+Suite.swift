@@ -30,7 +30,9 @@ extension MITProvider {
     var suiteOperationDeclarations: [ProviderOperation] {
         let controller: [ProviderOperation.Parameter] = [.init("environment", default: "SANDBOX"), .init("context", default: "PayCheck")]
         let beans: [ProviderOperation.Parameter] = [
-            .init(MITSuiteRules.tokenization, default: .object([:])), .init(MITSuiteRules.threeDS, default: .object([:])), .init("card"),
+            // Beans are mappings of fields (or null for a missing bean): lint refuses anything else before a run.
+            .init(MITSuiteRules.tokenization, default: .object([:])).expecting(.object),
+            .init(MITSuiteRules.threeDS, default: .object([:])).expecting(.object), .init("card"),
         ]
         return [
             ProviderOperation("initController", method: "POST", path: "/mcommerce/init", parameters: [.init("company")] + controller, bodyCodec: .form, authKeys: Self.suiteAuthKeys),

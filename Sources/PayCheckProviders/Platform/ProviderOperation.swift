@@ -39,6 +39,8 @@ public struct ProviderOperation: Sendable {
         public var required: Bool
         /// The value sent when the step gives none; a step's explicit `null` sends nothing.
         public var defaultValue: Value?
+        /// The kind of value it takes, where the provider (or its client) refuses any other: lint checks it.
+        public var kind: ValueKind?
 
         /// Creates a parameter.
         public init(_ name: String, _ placement: Placement = .body, required: Bool = false, default defaultValue: Value? = nil) {
@@ -46,6 +48,13 @@ public struct ProviderOperation: Sendable {
             self.placement = placement
             self.required = required
             self.defaultValue = defaultValue
+        }
+
+        /// This parameter, taking only values of `kind`.
+        public func expecting(_ kind: ValueKind) -> Parameter {
+            var parameter = self
+            parameter.kind = kind
+            return parameter
         }
     }
 
@@ -100,7 +109,11 @@ public struct ProviderOperation: Sendable {
     }
 
     /// The lint spec of the operation.
-    public var spec: ActionSpec { ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys) }
+    public var spec: ActionSpec {
+        var spec = ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys)
+        for parameter in parameters { if let kind = parameter.kind { spec.kinds[parameter.name] = kind } }
+        return spec
+    }
 
     /// The operation's route, for recognising its requests (faults aimed at it, a merchant's create in the journal).
     public var route: Route { Route(name: name, method: method, path: path) }
