@@ -19,18 +19,26 @@ public enum CardNumberMask {
                     index += 1
                     continue
                 }
+                // A card number stands apart: digits glued to a letter (or `_`) belong to a token (a hex digest such as a
+                // notification signature, an id), never to a card number.
+                // (`\n4110…` in an escaped transcript is an escape, not glue.)
+                let gluedBefore = index > 0 && isLetter(bytes[index - 1]) && !(index > 1 && bytes[index - 2] == 0x5C)
                 var end = index
                 while end < bytes.count, isDigit(bytes[end]) { end += 1 }
                 let joined = end + 1 < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x2D) && isDigit(bytes[end + 1])
                 if !joined {
                     // The common case, one plain run: no allocation unless it is a card number.
-                    if (13...19).contains(end - index), luhn(Array(bytes[index..<end])) { masks += index..<(end - 4) }
+                    let gluedAfter = end < bytes.count && isLetter(bytes[end])
+                    if !gluedBefore, !gluedAfter, (13...19).contains(end - index), luhn(Array(bytes[index..<end])) {
+                        masks += index..<(end - 4)
+                    }
                     index = end
                     continue
                 }
                 let groups = digitGroups(from: index, in: bytes)
-                masks += cardDigitsToMask(groups, in: bytes)
-                index = groups[groups.count - 1].upperBound
+                let last = groups[groups.count - 1].upperBound
+                if !gluedBefore, !(last < bytes.count && isLetter(bytes[last])) { masks += cardDigitsToMask(groups, in: bytes) }
+                index = last
             }
             guard !masks.isEmpty else { return nil }
             var out: [UInt8] = []
@@ -49,6 +57,9 @@ public enum CardNumberMask {
 
     /// Whether a byte is an ASCII digit.
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// Whether a byte is an ASCII letter or `_` (what glues digits into a token, as in a regex's `\w`).
+    private static func isLetter(_ byte: UInt8) -> Bool { byte == 0x5F || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) }
 
     /// The digit groups of the run starting at `start`: maximal digit runs joined by one separator kind.
     private static func digitGroups(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
