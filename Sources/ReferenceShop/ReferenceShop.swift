@@ -251,8 +251,8 @@ struct Shop: Sendable {
             switch request.method {
             case .get: reply = await self.get(path)
             case .post: reply = try await self.post(path, request)
-            case .put, .delete, .patch: reply = .error(.methodNotAllowed, "method not allowed")
-            default: reply = .error(.notImplemented, "unsupported method")
+            // The shop serves GET and POST only; any other method is refused the same way.
+            default: reply = .error(.methodNotAllowed, "method not allowed")
             }
         } catch let error as BadRequest {
             reply = .error(.badRequest, error.message)
