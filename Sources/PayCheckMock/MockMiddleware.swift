@@ -74,10 +74,16 @@ struct MockMiddleware: RouterMiddleware {
         let fault = isJournaled ? self.faults.consume(method: request.method.rawValue, path: path) : nil
         let findings = fromMerchant ? MerchantFindings() : nil
         var response: Response
+        func routed() async throws -> Response {
+            if let fault, let answer = try await self.answer(for: fault, path: path) { return answer }
+            return try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+        }
         do {
-            response = try await MerchantFindings.$current.withValue(findings) {
-                if let fault, let answer = try await self.answer(for: fault, path: path) { return answer }
-                return try await self.routeOrRespond(request, path: path, isControl: isControl, body: body, context: context, next: next)
+            // Only a merchant's request collects findings: the others skip the task-local binding.
+            if let findings {
+                response = try await MerchantFindings.$current.withValue(findings) { try await routed() }
+            } else {
+                response = try await routed()
             }
         } catch let error as any HTTPResponseError where fromMerchant {
             _ = try await self.journaled(request, body: body, error.response(from: request, context: context), findings: findings)
