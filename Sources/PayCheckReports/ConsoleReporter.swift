@@ -63,6 +63,8 @@ public struct ConsoleReporter: Sendable {
             lines.append(suiteLine(suite) + "\n")
         case .warning(let message):
             lines.append(warningLine(message) + "\n")
+        case .note(let message):
+            lines.append(message + "\n")
         }
         progress.around(event, lines)
     }

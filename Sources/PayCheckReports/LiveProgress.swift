@@ -104,7 +104,7 @@ final class LiveProgress: Sendable {
             if result.verdict == .failed { s.failed += 1 }
             if result.verdict == .error { s.errors += 1 }
             if let index = s.running.firstIndex(where: { $0.key == suite.file + "\u{0}" + result.name }) { s.running.remove(at: index) }
-        case .suiteFinished, .warning, .tick:
+        case .suiteFinished, .warning, .note, .tick:
             break
         }
     }

@@ -359,6 +359,8 @@ public enum RunEvent: Sendable {
     case tick
     /// A problem with the run's setup that does not stop it (also in ``RunResult/warnings``).
     case warning(String)
+    /// What the run does around its cases, worth a line: e.g. starting the merchant's backend.
+    case note(String)
 }
 
 /// The runner version, shown by `paycheck version` and written into reports.

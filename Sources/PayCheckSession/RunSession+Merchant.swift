@@ -55,7 +55,7 @@ extension RunSession {
             let directory = start.directory.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : folder.appendingPathComponent($0) } ?? folder
             let command = try Self.rendered(start.command, renderer(variables))
             // The command as written: rendered, it may carry a credential.
-            onEvent(.warning("starting the backend: \(start.command.source) (in \(directory.path))"))
+            onEvent(.note("starting the backend: \(start.command.source) (in \(directory.path))"))
             let started: BackendProcess
             do {
                 started = try BackendProcess(command: command, directory: directory.path, environment: environment)
