@@ -75,17 +75,22 @@ public struct SuiteLoader: Sendable {
             var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
             var outcome = parser.parseSuite(fragmentAllowed: !explicit.contains(file))
             sources.merge(parser.includedSources) { a, _ in a }
-            if case .suite(let suite) = outcome, !parser.diagnostics.hasErrors {
-                parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite)
+            if case .suites(let parsed) = outcome, !parser.diagnostics.hasErrors {
+                for suite in parsed { parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite) }
                 if parser.diagnostics.hasErrors { outcome = .invalid }
             }
             diagnostics += parser.diagnostics
             switch outcome {
-            case .suite(var suite):
+            case .suites(let parsed):
                 suiteFiles.append(file)
-                suite.sourceDigest = StableDigest.of(
+                let digest = StableDigest.of(
                     [text] + parser.includedSources.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
-                if !parser.diagnostics.hasErrors { suites.append(suite) }
+                if !parser.diagnostics.hasErrors {
+                    for var suite in parsed {
+                        suite.sourceDigest = digest
+                        suites.append(suite)
+                    }
+                }
             case .fragment:
                 break
             case .invalid:
@@ -95,15 +100,21 @@ public struct SuiteLoader: Sendable {
         return Result(suites: suites, diagnostics: diagnostics, sources: sources, files: suiteFiles)
     }
 
-    /// Parses one suite from text (for tests and editors).
+    /// Parses one suite from text (for tests and editors); a suite with `rows:` gives its first row's suite.
     public func parse(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
+        let (suites, diagnostics) = parseAll(text: text, file: file)
+        return (suites.first, diagnostics)
+    }
+
+    /// Parses the suites of one file from text: one, or one per row of the suite's `rows:`.
+    public func parseAll(text: String, file: String) -> (suites: [Suite], diagnostics: [Diagnostic]) {
         var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
         let outcome = parser.parseSuite(fragmentAllowed: false)
-        if case .suite(let suite) = outcome, !parser.diagnostics.hasErrors {
-            parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite)
-            if !parser.diagnostics.hasErrors { return (suite, parser.diagnostics) }
+        if case .suites(let suites) = outcome, !parser.diagnostics.hasErrors {
+            for suite in suites { parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite) }
+            if !parser.diagnostics.hasErrors { return (suites, parser.diagnostics) }
         }
-        return (nil, parser.diagnostics)
+        return ([], parser.diagnostics)
     }
 
     /// The `*.yaml`/`*.yml` regular files below `folder`, sorted; entries named like suites that are not regular

@@ -8,7 +8,40 @@ extension SuiteParser {
         guard let pairs = mapping(root, "a suite file") else { return .invalid }
         let keys = Set(pairs.map(\.key))
         if fragmentAllowed, !keys.contains("suite"), keys.contains("steps") { return .fragment }
+        guard let rowsPair = pairs.first(where: { $0.key == Self.rowsKey }) else {
+            return suite(root, pairs: pairs, rowKeys: []).map { .suites([$0]) } ?? .invalid
+        }
+        // A suite with rows is one suite per row (a provider each, say), every case of it run for every row.
+        guard let rows = tableRows(rowsPair.value, of: "the suite") else { return .invalid }
+        if let nameNode = pairs.first(where: { $0.key == "suite" })?.value, !Self.refersToRows(nameNode) {
+            error(nameNode, "a suite with rows needs a name that uses a row value",
+                  hint: "each row is a suite of its own, e.g. 'suite: Faults · {{ row.provider }}'")
+        }
+        let template = Self.removing(Self.rowsKey, from: root)
+        let rowKeys = rows[0].values.keys.sorted()
+        let suites = perRow(rows) { parser, row -> Suite? in
+            let expanded = parser.substituting(row, in: template)
+            guard let pairs = parser.mapping(expanded, "a suite file") else { return nil }
+            var suite = parser.suite(expanded, pairs: pairs, rowKeys: rowKeys)
+            suite?.location = row.location
+            return suite
+        }.compactMap { $0 }
+        var seen: [String: SourceLocation] = [:]
+        for suite in suites {
+            if let first = seen[suite.name] {
+                error(at: suite.location, "this row names its suite '\(suite.name)' like the row at line \(first.line)",
+                      hint: "reports identify suites by name: use a row value that differs in 'suite:'")
+            }
+            seen[suite.name] = seen[suite.name] ?? suite.location
+        }
+        return suites.isEmpty ? .invalid : .suites(suites)
+    }
+
+    /// The suite of a mapping of suite keys (`rows:` already taken out and filled in).
+    mutating func suite(_ root: Node, pairs: [(key: String, keyNode: Node, value: Node)], rowKeys: [String]) -> Suite? {
         checkKeys(pairs, allowed: SuiteKeys.suite, in: "the suite")
+        let keys = Set(pairs.map(\.key))
+        for pair in pairs where pair.key != "cases" { reportRowReferences(in: pair.value, known: rowKeys) }
         var name: String?
         var providerID: String?
         var description: String?
@@ -44,9 +77,7 @@ extension SuiteParser {
         if let casesNode {
             if let sequence = casesNode.sequence {
                 if sequence.isEmpty { error(casesNode, "'cases' is empty", hint: "add at least one case with 'name' and 'steps'") }
-                for caseNode in sequence {
-                    if let parsed = parseCase(caseNode) { cases.append(parsed) }
-                }
+                for caseNode in sequence { cases += parseCases(caseNode, suiteRowKeys: rowKeys) }
                 var seen: [String: SourceLocation] = [:]
                 for c in cases {
                     if let first = seen[c.name] {
@@ -61,10 +92,33 @@ extension SuiteParser {
         } else {
             error(root, "missing key 'cases' (the list of cases)")
         }
-        guard let name else { return .invalid }
-        return .suite(Suite(
+        guard let name else { return nil }
+        return Suite(
             file: file, name: name, provider: providerID, description: description, tags: tags, vars: vars,
-            cases: cases, location: location(root)))
+            cases: cases, location: location(root))
+    }
+
+    /// The case a case node stands for, or one per row of its `rows:`.
+    mutating func parseCases(_ node: Node, suiteRowKeys: [String]) -> [Case] {
+        guard let pairs = mapping(node, "a case") else { return [] }
+        guard let rowsPair = pairs.first(where: { $0.key == Self.rowsKey }) else {
+            reportRowReferences(in: node, known: suiteRowKeys)
+            return parseCase(node).map { [$0] } ?? []
+        }
+        guard let rows = tableRows(rowsPair.value, of: "a case", outer: Set(suiteRowKeys)) else { return [] }
+        if let nameNode = pairs.first(where: { $0.key == "name" })?.value, !Self.refersToRows(nameNode) {
+            error(nameNode, "a case with rows needs a name that uses a row value",
+                  hint: "each row is a case of its own in the reports, e.g. 'name: a {{ row.status }} is class S'")
+        }
+        let template = Self.removing(Self.rowsKey, from: node)
+        let known = suiteRowKeys + rows[0].values.keys.sorted()
+        return perRow(rows) { parser, row -> Case? in
+            let expanded = parser.substituting(row, in: template)
+            parser.reportRowReferences(in: expanded, known: known)
+            var parsed = parser.parseCase(expanded)
+            parsed?.location = row.location
+            return parsed
+        }.compactMap { $0 }
     }
 
     mutating func parseCase(_ node: Node) -> Case? {

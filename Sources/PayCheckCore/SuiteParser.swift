@@ -5,7 +5,8 @@ import Yams
 /// after an error so that one run reports all of them. Yams nodes never leave this type.
 struct SuiteParser {
     enum Outcome {
-        case suite(Suite)
+        /// One suite, or one per row of the suite's `rows:`.
+        case suites([Suite])
         case fragment
         case invalid
     }

@@ -23,6 +23,7 @@ public enum SuiteSchema {
             "description": { "type": "string" },
             "tags": { "$ref": "#/definitions/stringList" },
             "vars": { "$ref": "#/definitions/vars" },
+            "rows": { "$ref": "#/definitions/rows", "description": "A table: the file is one suite per row, each {{ row.KEY }} replaced by the row's value." },
             "cases": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/case" } }
           }
         },
@@ -46,6 +47,7 @@ public enum SuiteSchema {
             "skip": { "type": "string", "description": "Skip unconditionally, with this reason." },
             "xfail": { "type": "string", "description": "Expected to fail, with this reason; passing is a failure." },
             "vars": { "$ref": "#/definitions/vars" },
+            "rows": { "$ref": "#/definitions/rows", "description": "A table: the case runs once per row, each {{ row.KEY }} replaced by the row's value; the name must use a row value." },
             "steps": { "$ref": "#/definitions/steps" }
           }
         },
@@ -69,10 +71,10 @@ public enum SuiteSchema {
             "set": { "$ref": "#/definitions/vars" },
             "wait": { "$ref": "#/definitions/duration" },
             "include": { "type": "string", "description": "A steps file, relative to this file." },
-            "with": { "type": ["object", "null"], "description": "Parameters of call, payer, mock, redirect, deeplink and merchant steps." },
+            "with": { "anyOf": [{ "type": ["object", "null"] }, { "$ref": "#/definitions/rowValue" }], "description": "Parameters of call, payer, mock, redirect, deeplink and merchant steps." },
             "auth": { "type": "object", "description": "Per-step credential or signing overrides (call steps only)." },
             "name": { "type": "string" },
-            "expect": { "$ref": "#/definitions/expect" },
+            "expect": { "anyOf": [{ "$ref": "#/definitions/expect" }, { "$ref": "#/definitions/rowValue" }] },
             "capture": {
               "type": "object",
               "additionalProperties": {
@@ -136,6 +138,11 @@ public enum SuiteSchema {
           ]
         },
         "vars": { "type": "object", "propertyNames": { "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$" } },
+        "rows": {
+          "type": "array", "minItems": 1, "maxItems": 1000,
+          "items": { "type": "object", "minProperties": 1, "propertyNames": { "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$" } }
+        },
+        "rowValue": { "type": "string", "pattern": "^\\s*\\{\\{\\s*row\\.[A-Za-z_][A-Za-z0-9_-]*\\s*\\}\\}\\s*$", "description": "A row value used whole: {{ row.KEY }} stands for the row's value of any kind." },
         "stringList": { "oneOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] },
         "duration": { "type": ["string", "number"], "pattern": "^[+-]?\\d+(\\.\\d+)?(ms|s|m|h|d)?$" }
       }

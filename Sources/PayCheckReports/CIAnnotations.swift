@@ -45,7 +45,7 @@ public enum CIAnnotations {
                     .object([
                         "description": .string("\(suite.name) › \(testCase.name): \(testCase.problemSummary)"),
                         "check_name": .string(testCase.verdict == .failed ? "paycheck-conformance" : "paycheck-could-not-run"),
-                        "fingerprint": .string(StableDigest.of(["paycheck", suite.file, testCase.name])),
+                        "fingerprint": .string(StableDigest.of(["paycheck", suite.file, suite.name, testCase.name])),
                         "severity": .string(testCase.verdict == .failed ? "major" : "critical"),
                         "location": .object([
                             "path": .string(location.file),

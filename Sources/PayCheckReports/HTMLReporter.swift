@@ -162,9 +162,9 @@ public enum HTMLReporter {
         return out + "</section>\n"
     }
 
-    /// The stable anchor of a case: `case-` and a digest of its file and name, the same in every run.
+    /// The stable anchor of a case: `case-` and a digest of its file, suite and name, the same in every run.
     static func anchor(_ suite: SuiteResult, _ testCase: CaseResult) -> String {
-        anchors(suite)[testCase.name]?.first ?? "case-" + StableDigest.of([suite.file, testCase.name]).prefix(16)
+        anchors(suite)[testCase.name]?.first ?? "case-" + StableDigest.of([suite.file, suite.name, testCase.name]).prefix(16)
     }
 
     /// The anchors of a suite's cases by name: a name used twice in a file gets a second, numbered anchor.
@@ -172,7 +172,7 @@ public enum HTMLReporter {
         var anchors: [String: [String]] = [:]
         for testCase in suite.cases {
             let n = anchors[testCase.name]?.count ?? 0
-            let parts = n == 0 ? [suite.file, testCase.name] : [suite.file, testCase.name, String(n)]
+            let parts = [suite.file, suite.name, testCase.name] + (n == 0 ? [] : [String(n)])
             anchors[testCase.name, default: []].append("case-" + StableDigest.of(parts).prefix(16))
         }
         return anchors

@@ -49,7 +49,7 @@ public enum JSONReporter {
     private static func baseline(_ baseline: BaselineComparison) -> Value {
         func change(_ change: BaselineComparison.Change) -> Value {
             .object([
-                "file": .string(change.key.file), "name": .string(change.key.name),
+                "file": .string(change.key.file), "suite": .string(change.key.suite), "name": .string(change.key.name),
                 "before": change.before.map { .string($0.rawValue) } ?? .null, "after": .string(change.after.rawValue),
             ])
         }
@@ -60,7 +60,7 @@ public enum JSONReporter {
             "added": .array(baseline.added.map(change)),
             "removed": .array(baseline.removed.map { removed in
                 .object([
-                    "file": .string(removed.key.file), "name": .string(removed.key.name),
+                    "file": .string(removed.key.file), "suite": .string(removed.key.suite), "name": .string(removed.key.name),
                     "before": .string(removed.before.rawValue), "after": .null,
                 ])
             }),

@@ -98,12 +98,12 @@ final class LiveProgress: Sendable {
         case .started(let total, _):
             s = State(total: total, lastLogLine: time)
         case .caseStarted(let suite, let name):
-            s.running.append(Running(key: suite.file + "\u{0}" + name, label: "\(suite.name) › \(name)", startedAt: time))
+            s.running.append(Running(key: suite.file + "\u{0}" + suite.name + "\u{0}" + name, label: "\(suite.name) › \(name)", startedAt: time))
         case .caseFinished(let suite, let result):
             s.done += 1
             if result.verdict == .failed { s.failed += 1 }
             if result.verdict == .error { s.errors += 1 }
-            if let index = s.running.firstIndex(where: { $0.key == suite.file + "\u{0}" + result.name }) { s.running.remove(at: index) }
+            if let index = s.running.firstIndex(where: { $0.key == suite.file + "\u{0}" + suite.name + "\u{0}" + result.name }) { s.running.remove(at: index) }
         case .suiteFinished, .warning, .note, .tick:
             break
         }

@@ -74,10 +74,11 @@ public enum JSONReportSchema {
         "change": {
           "type": "object",
           "additionalProperties": false,
-          "required": ["file", "name", "before", "after"],
+          "required": ["file", "suite", "name", "before", "after"],
           "description": "A case whose verdict changed against the baseline.",
           "properties": {
             "file": { "type": "string", "description": "The suite file." },
+            "suite": { "type": "string", "description": "The suite name (a file with rows holds several suites)." },
             "name": { "type": "string", "description": "The case name." },
             "before": { "type": ["string", "null"], "enum": ["passed", "failed", "error", "skipped", null], "description": "The verdict in the baseline; null for a new case." },
             "after": { "type": ["string", "null"], "enum": ["passed", "failed", "error", "skipped", null], "description": "The verdict now; null for a removed case." }

@@ -100,21 +100,24 @@ public enum RunMerge {
             }
         }
         placed.sort { $0.ordinal < $1.ordinal }
-        var order: [String] = []
-        var byFile: [String: SuiteResult] = [:]
+        // A suite is its file and its name: a file with rows holds several suites.
+        struct SuiteKey: Hashable { var file: String, name: String }
+        var order: [SuiteKey] = []
+        var bySuite: [SuiteKey: SuiteResult] = [:]
         for item in placed {
-            if var known = byFile[item.suite.file] {
+            let key = SuiteKey(file: item.suite.file, name: item.suite.name)
+            if var known = bySuite[key] {
                 known.cases.append(item.testCase)
                 known.startedAt = min(known.startedAt, item.suite.startedAt)
-                byFile[item.suite.file] = known
+                bySuite[key] = known
             } else {
                 var suite = item.suite
                 suite.cases = [item.testCase]
-                byFile[suite.file] = suite
-                order.append(suite.file)
+                bySuite[key] = suite
+                order.append(key)
             }
         }
-        return order.compactMap { byFile[$0] }
+        return order.compactMap { bySuite[$0] }
     }
 
     /// `items` without repeats, first occurrences kept.

@@ -40,6 +40,7 @@ public struct RunPlan: Sendable {
                 }
                 defer { ordinal += 1 }
                 digest.add(suite.file)
+                digest.add(suite.name)
                 digest.add(suite.sourceDigest)
                 digest.add(testCase.name)
                 if let shard = configuration.shard, ordinal % shard.count != shard.index - 1 { continue }

@@ -3,20 +3,23 @@ import PayCheckCore
 public struct CaseKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The suite file.
     public var file: String
+    /// The suite name: a file with `rows:` holds several suites.
+    public var suite: String
     /// The case name.
     public var name: String
 
     /// Creates a key.
-    public init(file: String, name: String) {
+    public init(file: String, suite: String, name: String) {
         self.file = file
+        self.suite = suite
         self.name = name
     }
 
-    /// `file › name`.
-    public var description: String { "\(file) › \(name)" }
+    /// `file › suite › name`.
+    public var description: String { "\(file) › \(suite) › \(name)" }
 
-    /// By file, then name.
-    public static func < (lhs: CaseKey, rhs: CaseKey) -> Bool { (lhs.file, lhs.name) < (rhs.file, rhs.name) }
+    /// By file, then suite, then name.
+    public static func < (lhs: CaseKey, rhs: CaseKey) -> Bool { (lhs.file, lhs.suite, lhs.name) < (rhs.file, rhs.suite, rhs.name) }
 }
 
 /// What changed since a previous run of the same suites (`--baseline PREVIOUS.json`).
@@ -47,7 +50,7 @@ public struct BaselineComparison: Sendable {
         func verdicts(_ result: RunResult) -> [CaseKey: Verdict] {
             var map: [CaseKey: Verdict] = [:]
             for suite in result.suites {
-                for testCase in suite.cases { map[CaseKey(file: suite.file, name: testCase.name)] = testCase.verdict }
+                for testCase in suite.cases { map[CaseKey(file: suite.file, suite: suite.name, name: testCase.name)] = testCase.verdict }
             }
             return map
         }
