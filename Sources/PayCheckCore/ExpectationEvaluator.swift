@@ -12,19 +12,19 @@ public struct ExpectationEvaluator: Sendable {
     public func evaluate(_ expectations: Expectations, against observation: Observation) throws(TemplateRenderer.RenderError) -> [Mismatch] {
         var mismatches: [Mismatch] = []
         if let status = expectations.status {
-            mismatches += try evaluate(status, actual: observation.status.map(Value.int), subject: "status", kind: "StatusMismatch")
+            mismatches += try evaluate(status, actual: observation.status.map(Value.int), subject: "status", kind: .status)
         }
         for (name, check) in expectations.headers {
-            mismatches += try evaluate(check, actual: observation.header(name).map(Value.string), subject: "header \(name)", kind: "HeaderMismatch")
+            mismatches += try evaluate(check, actual: observation.header(name).map(Value.string), subject: "header \(name)", kind: .header)
         }
         for (path, check) in expectations.body {
             let actual = observation.body.flatMap { path.lookup(in: $0) }
             let subject = path.components.isEmpty ? "body" : "body.\(path)"
-            mismatches += try evaluate(check, actual: actual, subject: subject, kind: "BodyMismatch")
+            mismatches += try evaluate(check, actual: actual, subject: subject, kind: .body)
         }
         if let outcome = expectations.outcome {
             let actual = observation.outcome.map { Value.string($0.rawValue) }
-            var found = try evaluate(outcome, actual: actual, subject: "outcome", kind: "OutcomeMismatch")
+            var found = try evaluate(outcome, actual: actual, subject: "outcome", kind: .outcome)
             if let native = observation.nativeState {
                 for i in found.indices { found[i].actual += " (from native state \(native))" }
             }
@@ -33,14 +33,14 @@ public struct ExpectationEvaluator: Sendable {
         for (field, check) in expectations.error {
             // Error fields are identifiers: `code: 102` and `code: "102"` both match the code "102".
             let actual = observation.error?[field].map(Value.string)
-            mismatches += try evaluate(check, actual: actual, subject: "error.\(field)", kind: "ErrorCodeMismatch", asText: true)
+            mismatches += try evaluate(check, actual: actual, subject: "error.\(field)", kind: .errorCode, asText: true)
         }
         return mismatches
     }
 
     /// Applies every matcher of a check to an actual value (`nil` = absent).
     /// With `asText`, expected scalars compare by their text (error codes are identifiers, not numbers).
-    public func evaluate(_ check: Check, actual: Value?, subject: String, kind: String, asText: Bool = false) throws(TemplateRenderer.RenderError) -> [Mismatch] {
+    public func evaluate(_ check: Check, actual: Value?, subject: String, kind: Mismatch.Kind, asText: Bool = false) throws(TemplateRenderer.RenderError) -> [Mismatch] {
         var out: [Mismatch] = []
         for located in check.matchers {
             if let (expected, ok) = try apply(located.matcher, to: actual, asText: asText, at: located.location), !ok {
@@ -112,7 +112,7 @@ public struct ExpectationEvaluator: Sendable {
             case .object(let o)?: .int(o.count)
             default: nil
             }
-            let failures = try evaluate(inner, actual: length, subject: "length", kind: "")
+            let failures = try evaluate(inner, actual: length, subject: "length", kind: .body)
             let words = "length " + inner.matchers.map { describe($0.matcher) }.joined(separator: ", ")
             return (words, length != nil && failures.isEmpty)
         }

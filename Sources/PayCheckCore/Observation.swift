@@ -86,11 +86,31 @@ public struct Mismatch: Sendable, Hashable {
     public var expected: String
     /// The actual value, or `(absent)`.
     public var actual: String
-    /// The JUnit failure type, e.g. `StatusMismatch`, `BodyMismatch`, `OutcomeMismatch`.
-    public var kind: String
+    /// What was checked.
+    public var kind: Kind
+
+    /// What a mismatch is about; the raw value is the JUnit failure type and the JSON report's `kind`.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// `expect: { status }`.
+        case status = "StatusMismatch"
+        /// `expect: { headers }`.
+        case header = "HeaderMismatch"
+        /// `expect: { body }`.
+        case body = "BodyMismatch"
+        /// `expect: { outcome }`.
+        case outcome = "OutcomeMismatch"
+        /// `expect: { error }`.
+        case errorCode = "ErrorCodeMismatch"
+        /// A `capture:` found nothing.
+        case capture = "CaptureMissing"
+        /// The provider's (or the backend's) answer broke its documented contract.
+        case nonConformance = "NonConformance"
+        /// A case marked `xfail:` passed.
+        case unexpectedPass = "UnexpectedPass"
+    }
 
     /// Creates a mismatch.
-    public init(location: SourceLocation, subject: String, expected: String, actual: String, kind: String) {
+    public init(location: SourceLocation, subject: String, expected: String, actual: String, kind: Kind) {
         self.location = location
         self.subject = subject
         self.expected = expected

@@ -78,16 +78,17 @@ public enum JSONReportReader {
 
         func step(_ value: Value) -> StepResult {
             let object = value.objectValue ?? [:]
+            let issue = StepIssue(
+                name: object["issue"]?.stringValue, verdict: object["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:)) ?? .error,
+                message: object["error"]?.stringValue, invalid: object["invalid"]?.boolValue ?? false,
+                cause: object["transportCause"]?.stringValue, mismatches: (object["mismatches"]?.arrayValue ?? []).map(self.mismatch))
             var step = StepResult(
                 name: object["name"]?.stringValue ?? "", location: self.location(object["location"]),
-                verdict: object["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:)) ?? .error,
-                mismatches: (object["mismatches"]?.arrayValue ?? []).map(self.mismatch),
-                error: object["error"]?.stringValue, outcome: object["outcome"]?.stringValue,
+                issue: issue, outcome: object["outcome"]?.stringValue,
                 nativeState: object["nativeState"]?.stringValue,
                 errorCode: object["errorCode"]?.objectValue?.compactMapValues(\.stringValue),
                 exchanges: (object["exchanges"]?.arrayValue ?? []).map(self.exchange),
                 attempts: object["attempts"]?.intValue ?? 1, duration: object["duration"]?.numberValue ?? 0)
-            step.invalidStep = object["invalid"]?.boolValue ?? false
             step.findings = (object["findings"]?.arrayValue ?? []).compactMap(Finding.init(json:))
             step.evidence = (object["evidence"]?.arrayValue ?? []).map(self.evidence)
             return step
@@ -98,7 +99,7 @@ public enum JSONReportReader {
             return Mismatch(
                 location: self.location(object["location"]), subject: object["subject"]?.stringValue ?? "",
                 expected: object["expected"]?.stringValue ?? "", actual: object["actual"]?.stringValue ?? "",
-                kind: object["kind"]?.stringValue ?? "")
+                kind: object["kind"]?.stringValue.flatMap(Mismatch.Kind.init(rawValue:)) ?? .body)
         }
 
         func evidence(_ value: Value) -> Evidence {

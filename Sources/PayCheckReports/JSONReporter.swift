@@ -103,6 +103,8 @@ public enum JSONReporter {
             "name": .string(step.name),
             "location": .string(step.location.description),
             "verdict": .string(step.verdict.rawValue),
+            "issue": optional(step.issue?.name),
+            "transportCause": { if case .transport(let error)? = step.issue { .string(error.cause.rawValue) } else { .null } }(),
             "attempts": .int(step.attempts),
             "invalid": .bool(step.invalidStep),
             "duration": seconds(step.duration),
@@ -142,7 +144,7 @@ public enum JSONReporter {
             "subject": .string(mismatch.subject),
             "expected": .string(mismatch.expected),
             "actual": .string(mismatch.actual),
-            "kind": .string(mismatch.kind),
+            "kind": .string(mismatch.kind.rawValue),
         ])
     }
 

@@ -107,7 +107,7 @@ public enum JUnitReporter {
         case .error:
             let (message, body) = error(testCase)
             children.append(
-                "<error" + attributes([("message", message), ("type", "ExecutionError")]) + ">" + XMLText.text(body) + "</error>")
+                "<error" + attributes([("message", message), ("type", errorType(testCase.failingStep?.issue))]) + ">" + XMLText.text(body) + "</error>")
         case .skipped:
             let reason = testCase.skipReason ?? "skipped"
             // An xfail case that failed as expected keeps the explanation of its failure as the element's text.
@@ -133,7 +133,18 @@ public enum JUnitReporter {
             return ("Failure", shorten(step.error ?? "step \"\(step.name)\" failed"), lines.joined(separator: "\n"))
         }
         let more = step.mismatches.count > 1 ? " (and \(step.mismatches.count - 1) more)" : ""
-        return (first.kind, shorten(first.message) + more, lines.joined(separator: "\n"))
+        return (first.kind.rawValue, shorten(first.message) + more, lines.joined(separator: "\n"))
+    }
+
+    /// The `type` of an `<error>`: what kept the step from a verdict.
+    static func errorType(_ issue: StepIssue?) -> String {
+        switch issue {
+        case .transport?: "TransportError"
+        case .runTimeout?: "RunTimeout"
+        case .invalidStep?: "InvalidStep"
+        case .interrupted?: "Interrupted"
+        case .couldNotRun?, .mismatches?, nil: "ExecutionError"
+        }
     }
 
     /// The error `message` and text of a case that could not run.

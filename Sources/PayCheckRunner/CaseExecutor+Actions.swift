@@ -11,10 +11,10 @@ extension CaseExecutor {
                 do {
                     variables[binding.name] = try renderer.render(binding.value)
                 } catch {
-                    return StepResult(name: step.summary, location: error.location, verdict: .error, error: redacted(message(error)))
+                    return StepResult(name: step.summary, location: error.location, issue: Task.isCancelled ? cancellationIssue : .invalidStep(redacted(message(error))))
                 }
             }
-            return StepResult(name: step.summary, location: step.location, verdict: .passed)
+            return StepResult(name: step.summary, location: step.location)
         case .wait(let seconds):
             // Never past the run deadline: a longer wait stops there, timed out.
             let left = deadline.map { $0.timeIntervalSince(runner.clock.now()) } ?? .infinity
@@ -23,11 +23,11 @@ extension CaseExecutor {
             do {
                 try await runner.clock.sleep(seconds: max(0, min(seconds, left)))
                 if seconds > left {
-                    return StepResult(name: step.summary, location: step.location, verdict: .error, error: cancellationMessage, duration: elapsed())
+                    return StepResult(name: step.summary, location: step.location, issue: cancellationIssue, duration: elapsed())
                 }
-                return StepResult(name: step.summary, location: step.location, verdict: .passed, duration: seconds)
+                return StepResult(name: step.summary, location: step.location, duration: seconds)
             } catch {
-                return StepResult(name: step.summary, location: step.location, verdict: .error, error: cancellationMessage, duration: elapsed())
+                return StepResult(name: step.summary, location: step.location, issue: cancellationIssue, duration: elapsed())
             }
         case .http, .provider:
             return nil

@@ -76,7 +76,7 @@ struct CaseExecutor {
         var cursor = isMerchantCase ? await journalCursor() : nil
         for step in testCase.steps {
             if Task.isCancelled {
-                results.append(StepResult(name: redacted(step.summary), location: step.location, verdict: .error, error: cancellationMessage))
+                results.append(StepResult(name: redacted(step.summary), location: step.location, issue: cancellationIssue))
                 return (.error, results)
             }
             var result = await execute(step)
@@ -99,7 +99,7 @@ struct CaseExecutor {
             do {
                 variables[binding.name] = try renderer.render(binding.value)
             } catch {
-                return StepResult(name: "vars", location: error.location, verdict: .error, error: redacted(message(error)))
+                return StepResult(name: "vars", location: error.location, issue: .invalidStep(redacted(message(error))))
             }
         }
         for (name, value) in runner.configuration.variables { variables[name] = value }
@@ -124,11 +124,11 @@ struct CaseExecutor {
         repeat {
             attempts += 1
             last = await attempt(step)
-            guard let retry = step.retry, last.error == nil || last.retryable else { break }
+            guard let retry = step.retry, last.issue == nil || last.isTransport else { break }
             let condition = retry.until ?? step.expect
-            var conditionHolds = last.error == nil
+            var conditionHolds = last.issue == nil
             if conditionHolds, let condition, let observation = last.observation {
-                conditionHolds = ((try? ExpectationEvaluator(renderer: renderer).evaluate(condition, against: observation)) ?? [Mismatch(location: retry.location, subject: "retry", expected: "", actual: "", kind: "")]).isEmpty
+                conditionHolds = (try? ExpectationEvaluator(renderer: renderer).evaluate(condition, against: observation))?.isEmpty ?? false
             }
             if conditionHolds { break }
             let elapsed = runner.clock.now().timeIntervalSince(started)
@@ -147,16 +147,21 @@ struct CaseExecutor {
         var result = finish(step, last)
         result.attempts = attempts
         result.duration = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
-        if result.verdict == .error, !result.invalidStep, let timeout = runTimeoutMessage { result.error = timeout + (result.error.map { " (\($0))" } ?? "") }
-        if cutByDeadline, result.verdict == .failed || result.verdict == .error, !result.invalidStep, !(result.error ?? "").hasPrefix("timed out") {
+        switch result.issue {
+        case .transport?, .couldNotRun?, .interrupted?:
+            // The run deadline passed while the step ran: that, not the step's own failure, is why it ended.
+            if let timeout = runTimeoutMessage { result.issue = .runTimeout(timeout + (result.error.map { " (\($0))" } ?? "")) }
+        case nil, .mismatches?, .runTimeout?, .invalidStep?:
+            break
+        }
+        if cutByDeadline, let issue = result.issue, issue.verdict == .failed || !result.invalidStep, !result.isRunTimeout {
             // The retry budget was not used up: the run timeout stopped it, which says nothing about conformance.
             let limit = runner.configuration.runTimeout.map { " (\(Value.format($0))s)" } ?? ""
-            result.verdict = .error
-            result.error = "timed out: the run timeout\(limit) ended the retries after \(attempts) attempts" + (result.error.map { " (\($0))" } ?? "")
+            result.issue = .runTimeout("timed out: the run timeout\(limit) ended the retries after \(attempts) attempts" + (result.error.map { " (\($0))" } ?? ""))
             return result
         }
         if attempts > 1, result.verdict != .passed, let retry = step.retry {
-            result.error = result.error.map { "\($0) (after \(attempts) attempts over \(Value.format(retry.within))s)" }
+            result.issue = result.issue?.mapMessage { "\($0) (after \(attempts) attempts over \(Value.format(retry.within))s)" }
         }
         return result
     }
@@ -164,14 +169,16 @@ struct CaseExecutor {
     /// The raw outcome of one attempt.
     struct Attempt {
         var observation: Observation?
-        var error: String?
-        var errorLocation: SourceLocation?
-        var retryable = false
-        /// The suite is wrong (exit 2), not the run.
-        var invalidStep = false
-        /// The provider's answer broke its documented contract: a conformance failure, with what was expected.
-        var nonConformance: String?
+        /// Why the attempt got no observation.
+        var issue: StepIssue?
+        /// Where the issue is, when not the step (a template inside it).
+        var issueLocation: SourceLocation?
         var exchanges: [Exchange] = []
+
+        /// Whether the exchange never completed: the one failure a `retry:` tries again.
+        var isTransport: Bool {
+            if case .transport? = issue { true } else { false }
+        }
     }
 
     /// Performs the step's action once.
@@ -180,23 +187,23 @@ struct CaseExecutor {
         do {
             attempt.observation = try await perform(step)
         } catch let error as TemplateRenderer.RenderError {
-            attempt.error = message(error)
-            attempt.errorLocation = error.location
-            attempt.invalidStep = !Task.isCancelled
+            attempt.issue = Task.isCancelled ? cancellationIssue : .invalidStep(message(error))
+            attempt.issueLocation = error.location
         } catch let error as TransportError {
-            attempt.error = error.message
-            attempt.retryable = true
+            attempt.issue = .transport(error)
         } catch let error as ProviderError {
-            attempt.error = error.message
             switch error.kind {
-            case .invalidStep: attempt.invalidStep = true
-            case .nonConformance(let expected): attempt.nonConformance = expected
-            case .couldNotRun: break
+            case .invalidStep: attempt.issue = .invalidStep(error.message)
+            case .couldNotRun: attempt.issue = .couldNotRun(error.message)
+            case .nonConformance(let expected):
+                attempt.issue = .mismatches([Mismatch(
+                    location: step.location, subject: Self.isMerchant(step) ? "backend answer" : "provider answer",
+                    expected: expected, actual: error.message, kind: .nonConformance)])
             }
         } catch is CancellationError {
-            attempt.error = cancellationMessage
+            attempt.issue = cancellationIssue
         } catch {
-            attempt.error = String(describing: error)
+            attempt.issue = .couldNotRun(String(describing: error))
         }
         attempt.exchanges = recorder.takeExchanges()
         return attempt
@@ -204,30 +211,36 @@ struct CaseExecutor {
 
     /// Turns the last attempt into a step result: expectations, then captures.
     mutating func finish(_ step: Step, _ attempt: Attempt) -> StepResult {
-        var result = StepResult(name: redacted(title(step)), location: step.location, verdict: .passed, exchanges: attempt.exchanges)
-        if let error = attempt.error, let expected = attempt.nonConformance {
-            result.verdict = .failed
-            result.mismatches = [Mismatch(
-                location: step.location, subject: Self.isMerchant(step) ? "backend answer" : "provider answer", expected: redacted(expected), actual: redacted(error), kind: "NonConformance")]
-            return result
+        var result = StepResult(name: redacted(title(step)), location: step.location, exchanges: attempt.exchanges)
+        switch attempt.issue {
+        case nil:
+            guard let observation = attempt.observation else { return result }
+            return self.evaluate(step, observation, into: result)
+        case .transport(let error)?:
+            // A transport failure is class S (DESIGN.md §3): a step that expects an S-class error checks it like any
+            // answer. Any other step whose exchange never completed is one error with its cause, never a list of
+            // failed expectations (a missing status, a class that is not the expected one).
+            if let expect = step.expect {
+                var observation = Observation(status: nil)
+                observation.error = ObservedError(errorClass: .S, code: error.cause.serviceCode, message: redacted(error.message))
+                if self.expectsServiceError(expect, observation) { return self.evaluate(step, observation, into: result) }
+            }
+            result.issue = .transport(error).mapMessage(redacted)
+        case .mismatches(let mismatches)?:
+            result.issue = .mismatches(mismatches.map(redacted))
+        case let issue?:
+            result.issue = issue.mapMessage(redacted)
+            if let location = attempt.issueLocation { result.location = location }
         }
-        // A transport failure is class S (DESIGN.md §3): a step that expects an S-class error checks it like any
-        // answer. Any other step whose exchange never completed is one error with its cause, never a list of failed
-        // expectations (a missing status, a class that is not the expected one).
-        if let error = attempt.error, attempt.retryable, let expect = step.expect {
-            var observation = Observation(status: nil)
-            observation.error = ServiceFailure.transport(error)
-            if self.expectsServiceError(expect, observation) { return self.evaluate(step, observation, into: result) }
-        }
-        if let error = attempt.error {
-            result.verdict = .error
-            result.invalidStep = attempt.invalidStep
-            result.error = redacted(error)
-            if let location = attempt.errorLocation { result.location = location }
-            return result
-        }
-        guard let observation = attempt.observation else { return result }
-        return self.evaluate(step, observation, into: result)
+        return result
+    }
+
+    /// A mismatch with its expected and actual values redacted.
+    func redacted(_ mismatch: Mismatch) -> Mismatch {
+        var mismatch = mismatch
+        mismatch.expected = redacted(mismatch.expected)
+        mismatch.actual = redacted(mismatch.actual)
+        return mismatch
     }
 
     /// Whether `expect` asks for an error whose class the transport failure in `observation` (class S) has.
@@ -251,30 +264,21 @@ struct CaseExecutor {
             if let until = step.retry?.until { mismatches += try evaluator.evaluate(until, against: observation) }
             if let expect = step.expect { mismatches += try evaluator.evaluate(expect, against: observation) }
             if !mismatches.isEmpty {
-                result.verdict = .failed
                 // In the order they are written in the suite, so a report reads top to bottom like the file.
-                result.mismatches = mismatches.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
-                    .map { m in
-                        var m = m
-                        m.expected = redacted(m.expected)
-                        m.actual = redacted(m.actual)
-                        return m
-                    }
+                result.issue = .mismatches(mismatches.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+                    .map(redacted))
                 return result
             }
         } catch {
-            result.verdict = .error
-            result.error = redacted(message(error))
+            result.issue = Task.isCancelled ? cancellationIssue : .invalidStep(redacted(message(error)))
             result.location = error.location
-            result.invalidStep = !Task.isCancelled
             return result
         }
         for capture in step.captures {
             guard let value = captured(capture, from: observation) else {
-                result.verdict = .failed
-                result.mismatches.append(Mismatch(
+                result.issue = .mismatches([Mismatch(
                     location: capture.location, subject: "capture \(capture.name)", expected: "a value at \(describe(capture.source))",
-                    actual: "(absent)", kind: "CaptureMissing"))
+                    actual: "(absent)", kind: .capture)])
                 return result
             }
             variables[capture.name] = value
@@ -332,8 +336,8 @@ struct CaseExecutor {
         return "timed out: the run timeout\(limit) was reached while this step ran"
     }
 
-    /// The error of a step that was cancelled: the run timeout's, or a plain cancellation.
-    var cancellationMessage: String { runTimeoutMessage ?? "interrupted: the run was stopped" }
+    /// The issue of a step that was cancelled: the run timeout's, or a plain interruption.
+    var cancellationIssue: StepIssue { runTimeoutMessage.map(StepIssue.runTimeout) ?? .interrupted("interrupted: the run was stopped") }
 
     /// The step's title for reports: its `name:`, or its summary with the templates of an `http:` step rendered
     /// (`http GET http://127.0.0.1:8080/kv/7` rather than `… {{ mock.url }}/kv/{{ key }}`); redacted by the caller.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import PayCheckCore
 import PayCheckProviders
 
@@ -13,10 +14,30 @@ public protocol HTTPTransport: Sendable {
 
 /// A request that got no HTTP response: connection refused, timeout, TLS failure, bad URL.
 public struct TransportError: Error, Sendable, CustomStringConvertible {
-    /// A message naming the URL and the cause.
+    /// Why the exchange never completed, as the transport saw it.
+    public enum Cause: String, Sendable, CaseIterable {
+        /// No answer within the step's time limit.
+        case timeout
+        /// The connection could not be made (refused, no route, a name that does not resolve).
+        case connect
+        /// The server closed or reset the connection before a whole answer.
+        case closed
+        /// Anything else the HTTP client reported.
+        case other
+
+        /// The class-S code a step's `expect: { error: { code } }` sees (DESIGN.md §3, ``ServiceFailure``).
+        public var serviceCode: String { self == .timeout ? ServiceFailure.timeout : ServiceFailure.connection }
+    }
+
+    /// Why it failed.
+    public var cause: Cause
+    /// A message naming the request and the cause.
     public var message: String
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    public init(_ cause: Cause, _ message: String) {
+        self.cause = cause
+        self.message = message
+    }
     /// The message.
     public var description: String { message }
 }
@@ -58,33 +79,43 @@ public struct AsyncHTTPTransport: HTTPTransport {
                 headers: response.headers.map { ($0.name, $0.value) },
                 body: Array(buffer: body))
         } catch let error as HTTPClientError {
-            throw TransportError(AsyncHTTPTransport.describe(error, request: request, timeout: timeout))
+            throw AsyncHTTPTransport.transportError(error, request: request, timeout: timeout)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw TransportError("\(request.method) \(request.url): \(AsyncHTTPTransport.describe(error))")
+            throw AsyncHTTPTransport.transportError(error, request: request)
         }
     }
 
-    private static func describe(_ error: HTTPClientError, request: HTTPRequestData, timeout: Double) -> String {
+    /// The HTTP client's own errors, by their identity.
+    private static func transportError(_ error: HTTPClientError, request: HTTPRequestData, timeout: Double) -> TransportError {
         let what = "\(request.method) \(request.url)"
-        if error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            return "\(what): no response within \(formatSeconds(timeout))"
+        switch error {
+        case .deadlineExceeded, .readTimeout, .connectTimeout:
+            return TransportError(.timeout, "\(what): no response within \(formatSeconds(timeout))")
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return TransportError(.connect, "\(what): invalid URL")
+        case .remoteConnectionClosed:
+            return TransportError(.closed, "\(what): the server closed the connection without a response")
+        default:
+            return TransportError(.other, "\(what): \(error)")
         }
-        if error == .invalidURL || error == .emptyHost || error == .emptyScheme {
-            return "\(what): invalid URL"
-        }
-        if error == .remoteConnectionClosed {
-            return "\(what): the server closed the connection without a response"
-        }
-        return "\(what): \(error)"
     }
 
-    private static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
-        if text.contains("NIOConnectionError") { return "cannot connect (\(text.prefix(200)))" }
-        return String(text.prefix(300))
+    /// The network's errors (NIO's), by their type: a connection that could not be made, or one that broke.
+    private static func transportError(_ error: any Error, request: HTTPRequestData) -> TransportError {
+        let what = "\(request.method) \(request.url)"
+        if let connection = error as? NIOConnectionError {
+            let refused = connection.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            return TransportError(.connect, "\(what): " + (refused ? "connection refused" : "cannot connect (\(String(describing: connection).prefix(200)))"))
+        }
+        if let io = error as? IOError {
+            let closed = [ECONNRESET, EPIPE, ECONNABORTED].contains(io.errnoCode)
+            if io.errnoCode == ECONNREFUSED { return TransportError(.connect, "\(what): connection refused") }
+            return TransportError(closed ? .closed : .other, "\(what): \(String(describing: io).prefix(300))")
+        }
+        if error is ChannelError { return TransportError(.closed, "\(what): \(String(describing: error).prefix(300))") }
+        return TransportError(.other, "\(what): \(String(describing: error).prefix(300))")
     }
 
     static func formatSeconds(_ s: Double) -> String {

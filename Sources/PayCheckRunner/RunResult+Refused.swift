@@ -21,9 +21,8 @@ extension RunResult {
         }
         let suites = order.map { file in
             let location = SourceLocation(file: file, line: 1, column: 1)
-            var step = StepResult(
-                name: "load", location: location, verdict: .error, error: (byFile[file] ?? []).joined(separator: "\n"))
-            step.invalidStep = invalidInput
+            let why = (byFile[file] ?? []).joined(separator: "\n")
+            let step = StepResult(name: "load", location: location, issue: invalidInput ? .invalidStep(why) : .couldNotRun(why))
             let testCase = CaseResult(name: invalidInput ? "the suite is valid" : "the run could start", location: location, verdict: .error, steps: [step], startedAt: now)
             return SuiteResult(file: file, name: file, provider: nil, cases: [testCase], startedAt: now)
         }

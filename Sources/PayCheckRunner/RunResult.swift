@@ -57,14 +57,24 @@ public struct StepResult: Sendable {
     public var name: String
     /// Where the step is written.
     public var location: SourceLocation
-    /// Its verdict.
-    public var verdict: Verdict
+    /// Why it did not pass; `nil` when it passed.
+    public var issue: StepIssue?
+    /// Its verdict, from its issue.
+    public var verdict: Verdict { issue?.verdict ?? .passed }
     /// Failed expectations.
-    public var mismatches: [Mismatch]
+    public var mismatches: [Mismatch] {
+        if case .mismatches(let mismatches)? = issue { mismatches } else { [] }
+    }
     /// Why it could not run, when `verdict == .error`.
-    public var error: String?
+    public var error: String? { issue?.message }
     /// Whether the error is the suite's: the step is invalid as written (exit 2), not a run-time problem.
-    public var invalidStep = false
+    public var invalidStep: Bool {
+        if case .invalidStep? = issue { true } else { false }
+    }
+    /// Whether the run timeout ended the step.
+    public var isRunTimeout: Bool {
+        if case .runTimeout? = issue { true } else { false }
+    }
     /// The canonical outcome observed, for provider steps.
     public var outcome: String?
     /// The native state the outcome came from.
@@ -84,15 +94,13 @@ public struct StepResult: Sendable {
 
     /// Creates a step result.
     public init(
-        name: String, location: SourceLocation, verdict: Verdict, mismatches: [Mismatch] = [], error: String? = nil,
+        name: String, location: SourceLocation, issue: StepIssue? = nil,
         outcome: String? = nil, nativeState: String? = nil, errorCode: [String: String]? = nil, exchanges: [Exchange] = [],
         attempts: Int = 1, duration: Double = 0
     ) {
         self.name = name
         self.location = location
-        self.verdict = verdict
-        self.mismatches = mismatches
-        self.error = error
+        self.issue = issue
         self.outcome = outcome
         self.nativeState = nativeState
         self.errorCode = errorCode

@@ -260,7 +260,7 @@ public struct Runner: Sendable {
         if let deadline = context.deadline, Task.isCancelled || clock.now() >= deadline {
             return CaseResult(
                 name: testCase.name, location: testCase.location, verdict: .error, tags: tags,
-                steps: [StepResult(name: "run timeout", location: testCase.location, verdict: .error, error: "not run: the run timeout was reached before this case started")],
+                steps: [StepResult(name: "run timeout", location: testCase.location, issue: .runTimeout("not run: the run timeout was reached before this case started"))],
                 startedAt: startedAt)
         }
         context.onEvent(.caseStarted(suite: suite, name: testCase.name))
@@ -286,7 +286,7 @@ public struct Runner: Sendable {
             // The case moved the shared mock clock; put it back so later cases see real time.
             let reset = HTTPRequestData(method: "POST", url: controlURL + ControlAPI.path("clock"), headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
             if (try? await transport.send(reset, timeout: configuration.stepTimeout))?.status != 200 {
-                steps.append(StepResult(name: "restore the mock clock", location: testCase.location, verdict: .error, error: "could not reset the mock clock after this case"))
+                steps.append(StepResult(name: "restore the mock clock", location: testCase.location, issue: .couldNotRun("could not reset the mock clock after this case")))
                 verdict = .error
             }
         }
@@ -297,8 +297,8 @@ public struct Runner: Sendable {
             if verdict == .passed {
                 verdict = .failed
                 steps.append(StepResult(
-                    name: "xfail", location: testCase.location, verdict: .failed,
-                    mismatches: [Mismatch(location: testCase.location, subject: "case", expected: "to fail (xfail: \(xfail))", actual: "it passed", kind: "UnexpectedPass")]))
+                    name: "xfail", location: testCase.location,
+                    issue: .mismatches([Mismatch(location: testCase.location, subject: "case", expected: "to fail (xfail: \(xfail))", actual: "it passed", kind: .unexpectedPass)])))
             } else {
                 verdict = .skipped
                 skipReason = "xfail: \(xfail)"

@@ -36,9 +36,9 @@ enum Fixture {
         let created = CaseResult(
             name: "create session", location: loc(f, 5, 5), verdict: .passed, tags: ["smoke", "session"],
             steps: [
-                StepResult(name: "create session", location: loc(f, 7, 9), verdict: .passed, outcome: "pending", nativeState: "PENDING",
+                StepResult(name: "create session", location: loc(f, 7, 9), outcome: "pending", nativeState: "PENDING",
                            exchanges: [createExchange], duration: 0.051),
-                StepResult(name: "query session", location: loc(f, 14, 9), verdict: .passed, outcome: "pending", nativeState: "PENDING",
+                StepResult(name: "query session", location: loc(f, 14, 9), outcome: "pending", nativeState: "PENDING",
                            exchanges: [queryExchange], duration: 0.034),
             ],
             duration: 0.0875, startedAt: base)
@@ -52,12 +52,12 @@ enum Fixture {
             name: "reject card <4111> & \"friends\"", location: loc(f, 20, 5), verdict: .failed, tags: ["card"],
             steps: [
                 StepResult(
-                    name: "pay", location: loc(f, 22, 9), verdict: .failed,
-                    mismatches: [
-                        Mismatch(location: loc(f, 26, 13), subject: "status", expected: "eq 200", actual: "402", kind: "StatusMismatch"),
+                    name: "pay", location: loc(f, 22, 9), 
+                    issue: .mismatches([
+                        Mismatch(location: loc(f, 26, 13), subject: "status", expected: "eq 200", actual: "402", kind: .status),
                         Mismatch(location: loc(f, 27, 13), subject: "outcome", expected: "eq \"approved\"", actual: "\"rejected\"",
-                                 kind: "OutcomeMismatch"),
-                    ],
+                                 kind: .outcome),
+                    ]),
                     outcome: "rejected", nativeState: "REJECTED", errorCode: ["class": "card", "code": "05"],
                     exchanges: [payExchange], attempts: 2, duration: 0.41),
             ],
@@ -67,7 +67,8 @@ enum Fixture {
             name: "gateway timeout", location: loc(f, 30, 5), verdict: .error,
             steps: [
                 StepResult(
-                    name: "query", location: loc(f, 32, 9), verdict: .error, error: "transport: connection refused (127.0.0.1:9)",
+                    name: "query", location: loc(f, 32, 9), 
+                    issue: .transport(TransportError(.connect, "transport: connection refused (127.0.0.1:9)")),
                     exchanges: [
                         Exchange(method: "GET", url: "http://127.0.0.1:9/api/session/1", requestHeaders: [], requestBody: "", status: nil,
                                  responseHeaders: [], responseBody: "", duration: 0.003, error: "connection refused")
@@ -84,11 +85,11 @@ enum Fixture {
             name: "duplicate charge", location: loc(f, 45, 5), verdict: .skipped, skipReason: "xfail: PTP-12 duplicate reference accepted",
             steps: [
                 StepResult(
-                    name: "pay twice", location: loc(f, 47, 9), verdict: .failed,
-                    mismatches: [
+                    name: "pay twice", location: loc(f, 47, 9), 
+                    issue: .mismatches([
                         Mismatch(location: loc(f, 50, 13), subject: "body.status.status", expected: "eq \"FAILED\"", actual: "\"APPROVED\"",
-                                 kind: "BodyMismatch")
-                    ],
+                                 kind: .body)
+                    ]),
                     outcome: "succeeded", nativeState: "APPROVED", duration: 0.02),
             ],
             duration: 0.021, startedAt: base.addingTimeInterval(0.8))
@@ -96,7 +97,7 @@ enum Fixture {
         let again = CaseResult(
             name: "create session", location: loc(f, 55, 5), verdict: .passed, tags: ["smoke"],
             steps: [
-                StepResult(name: "create session", location: loc(f, 57, 9), verdict: .passed, outcome: "pending", nativeState: "PENDING",
+                StepResult(name: "create session", location: loc(f, 57, 9), outcome: "pending", nativeState: "PENDING",
                            duration: 0.01),
             ],
             duration: 0.0115, startedAt: base.addingTimeInterval(0.9))
@@ -113,7 +114,7 @@ enum Fixture {
             name: "ping", location: loc(f, 3, 5), verdict: .passed,
             steps: [
                 StepResult(
-                    name: "GET /health", location: loc(f, 4, 9), verdict: .passed,
+                    name: "GET /health", location: loc(f, 4, 9),
                     exchanges: [
                         Exchange(method: "GET", url: "https://status.test/health", requestHeaders: [("Accept", "text/plain")],
                                  requestBody: "", status: 200, responseHeaders: [("Content-Type", "text/plain")], responseBody: "ok",

@@ -96,7 +96,7 @@ struct HTMLBrowserTests {
     /// A run with one failing merchant case: a forged notification the backend accepted.
     static func merchantRun() -> RunResult {
         let at = SourceLocation(file: "Packs/placetopay/checkout.yaml", line: 40, column: 9)
-        var forge = StepResult(name: "mock forge", location: at, verdict: .passed)
+        var forge = StepResult(name: "mock forge", location: at)
         forge.evidence = [
             Evidence(
                 kind: .notification, sequence: 7, provider: "placetopay", method: "POST", target: "http://127.0.0.1:8099/webhooks/placetopay",
@@ -110,8 +110,8 @@ struct HTMLBrowserTests {
             rule: "placetopay.sha1-trankey", severity: .warning, message: "tranKey was computed with SHA-1", request: "POST /placetopay/api/session/1",
             sequence: 8, source: "providers.md §1.2")]
         let order = StepResult(
-            name: "merchant order", location: at, verdict: .failed,
-            mismatches: [Mismatch(location: at, subject: "outcome", expected: "eq pending", actual: "succeeded", kind: "OutcomeMismatch")])
+            name: "merchant order", location: at, 
+            issue: .mismatches([Mismatch(location: at, subject: "outcome", expected: "eq pending", actual: "succeeded", kind: .outcome)]))
         var failing = CaseResult(
             name: "a notification with a forged signature is ignored", location: at, verdict: .failed, steps: [forge, order],
             startedAt: Date(timeIntervalSince1970: 1_768_471_200))

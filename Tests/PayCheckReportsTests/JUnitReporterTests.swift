@@ -64,7 +64,7 @@ struct JUnitReporterTests {
         #expect(failureText.contains("suites/placetopay/lifecycle.yaml:27:13: outcome: expected eq \"approved\", got \"rejected\""))
 
         let error = try #require(try document.nodes(forXPath: "//error").first as? XMLElement)
-        #expect(error.attribute(forName: "type")?.stringValue == "ExecutionError")
+        #expect(error.attribute(forName: "type")?.stringValue == "TransportError")
         #expect(error.stringValue?.contains("suites/placetopay/lifecycle.yaml:32:9: transport: connection refused (127.0.0.1:9)") == true)
 
         let skipped = try document.nodes(forXPath: "//skipped").compactMap { ($0 as? XMLElement)?.attribute(forName: "message")?.stringValue }
@@ -128,7 +128,7 @@ struct JUnitReporterTests {
     func transcriptCap() throws {
         let body = String(repeating: "ñandú ", count: 20_000)
         let step = StepResult(
-            name: "big", location: Fixture.loc("f.yaml", 1, 1), verdict: .passed,
+            name: "big", location: Fixture.loc("f.yaml", 1, 1),
             exchanges: [Exchange(method: "GET", url: "https://x.test", requestHeaders: [], requestBody: "", status: 200,
                                  responseHeaders: [], responseBody: body, duration: 0, error: nil)])
         let testCase = CaseResult(name: "big", location: Fixture.loc("f.yaml", 1, 1), verdict: .passed, steps: [step], startedAt: Fixture.base)
@@ -166,8 +166,7 @@ struct JUnitReporterTests {
     static func passingMerchantRun(failOn: FailOn) -> RunResult {
         var result = HTMLBrowserTests.merchantRun()
         result.suites[0].cases[0].verdict = .passed
-        result.suites[0].cases[0].steps[1].verdict = .passed
-        result.suites[0].cases[0].steps[1].mismatches = []
+        result.suites[0].cases[0].steps[1].issue = nil
         result.failOn = failOn
         return result
     }

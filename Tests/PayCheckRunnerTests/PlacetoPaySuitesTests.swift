@@ -175,6 +175,6 @@ struct PlacetoPaySuitesTests {
 struct RefusingTransport: HTTPTransport {
     func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
         Issue.record("unexpected request to \(request.url)")
-        throw TransportError("refused")
+        throw TransportError(.connect, "refused")
     }
 }

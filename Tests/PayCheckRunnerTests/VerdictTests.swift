@@ -31,7 +31,7 @@ struct VerdictTests {
         let testCase = try #require(result.suites.first?.cases.first)
         #expect(testCase.verdict == .failed)
         let mismatch = try #require(testCase.steps.last?.mismatches.first)
-        #expect(mismatch.kind == "NonConformance")
+        #expect(mismatch.kind == .nonConformance)
         #expect(mismatch.actual.contains("unmapped tinypay state 'refunded'"))
         #expect(mismatch.expected.contains("canceled, failed, open, paid"))
         #expect(result.exitCode == 1)

@@ -40,11 +40,4 @@ public enum ServiceFailure {
         let retry = response.header("Retry-After").map { ", Retry-After \($0)" } ?? ""
         return ObservedError(errorClass: .S, code: String(response.status), message: "the service answered \(response.status)\(retry)")
     }
-
-    /// The S-class error of a transport failure, from the transport's message.
-    public static func transport(_ message: String) -> ObservedError {
-        let lowered = message.lowercased()
-        let code = lowered.contains("no response within") || lowered.contains("timed out") || lowered.contains("timeout") ? self.timeout : self.connection
-        return ObservedError(errorClass: .S, code: code, message: message)
-    }
 }
