@@ -1,24 +1,56 @@
 import Foundation
 
 extension Redactor {
-    /// JSON `"name": "value"`, form `name=value`, XML `<name>value</name>` for every sensitive name.
-    private static let fieldPattern: NSRegularExpression? = {
-        let names = sensitiveNames.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
-        // JSON `"name": "value"`, form `name=value`, XML `<name>value</name>`.
-        return try? NSRegularExpression(
-            pattern: "(\"(?:\(names))\"\\s*:\\s*\")((?:[^\"\\\\]|\\\\.)*)(\")|((?:^|[&?])(?:\(names))=)([^&\\s]*)()|(<(?:\(names))>)([^<]*)(<)",
-            options: [.caseInsensitive])
-    }()
+    /// The field and header names whose values are always masked, compared in lower case: a few generic names and
+    /// every provider's `secretFieldNames` — the one list the mock's journal masks too.
+    public struct FieldNames: Sendable {
+        /// Names no one provider owns that any API may use for a secret.
+        public static let generic = [
+            "authorization", "password", "secret", "secret_key", "api_key", "apikey", "cvv", "cvc", "card_cvv", "securitycode",
+            "security_code",
+        ]
 
+        /// The generic names alone.
+        public static let genericOnly = FieldNames([])
+
+        /// The names, lower case.
+        let names: Set<String>
+        /// ``names`` as UTF-8 bytes (all ASCII lower case).
+        let bytes: [[UInt8]]
+        /// JSON `"name": "value"`, form `name=value`, XML `<name>value</name>` for every name.
+        let pattern: Pattern
+
+        /// The generic names and `providerNames` (a provider's `secretFieldNames`).
+        public init(_ providerNames: some Sequence<String>) {
+            names = Set((Self.generic + providerNames).map { $0.lowercased() })
+            bytes = names.sorted().map { Array($0.utf8) }
+            let alternatives = names.sorted().map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
+            pattern = Pattern(try? NSRegularExpression(
+                pattern: "(\"(?:\(alternatives))\"\\s*:\\s*\")((?:[^\"\\\\]|\\\\.)*)(\")|((?:^|[&?])(?:\(alternatives))=)([^&\\s]*)()|(<(?:\(alternatives))>)([^<]*)(<)",
+                options: [.caseInsensitive]))
+        }
+
+        /// Whether `name` is one of them, ignoring case.
+        public func contains(_ name: String) -> Bool { names.contains(name.lowercased()) }
+
+        /// A compiled regular expression, shared read-only between tasks.
+        final class Pattern: @unchecked Sendable {
+            let regex: NSRegularExpression?
+            init(_ regex: NSRegularExpression?) { self.regex = regex }
+        }
+    }
+}
+
+extension Redactor.FieldNames {
     /// `text` with the value of every sensitive field (JSON, form or XML) replaced by ``mask``.
-    static func redactFields(_ text: String) -> String {
+    func redactFields(_ text: String) -> String {
         var text = text
-        switch text.withUTF8({ redactFieldsASCII($0) }) {
+        switch text.withUTF8({ self.redactFieldsASCII($0) }) {
         case .unchanged: return text
         case .redacted(let redacted): return redacted
         case .uncertain: break
         }
-        guard let pattern = fieldPattern, mentionsSensitiveName(text) else { return text }
+        guard let pattern = pattern.regex, mentions(text) else { return text }
         let range = NSRange(text.startIndex..., in: text)
         var out = ""
         var cursor = text.startIndex
@@ -27,7 +59,7 @@ extension Redactor {
                 let r = match.range(at: group)
                 guard r.location != NSNotFound, let valueRange = Range(r, in: text) else { continue }
                 out += text[cursor..<valueRange.lowerBound]
-                out += valueRange.isEmpty ? "" : mask
+                out += valueRange.isEmpty ? "" : Redactor.mask
                 cursor = valueRange.upperBound
             }
         }
@@ -43,19 +75,19 @@ extension Redactor {
     // search gives the same answer (ASCII has no canonical equivalents or case mappings beyond A–Z); any other
     // text takes the original Foundation path, so the result never changes.
 
-    /// Whether `text` mentions any of ``sensitiveNames``, ignoring case (as `text.lowercased().contains(name)`).
-    static func mentionsSensitiveName(_ text: String) -> Bool {
+    /// Whether `text` mentions any of ``names``, ignoring case (as `text.lowercased().contains(name)`).
+    func mentions(_ text: String) -> Bool {
         var text = text
         let answer: Bool? = text.withUTF8 { bytes in
-            guard isASCII(bytes) else { return nil }
+            guard Redactor.isASCII(bytes) else { return nil }
             let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             return lowered.withUnsafeBufferPointer { haystack in
-                sensitiveNameBytes.contains { name in name.withUnsafeBufferPointer { find($0, in: haystack) != nil } }
+                self.bytes.contains { name in name.withUnsafeBufferPointer { Redactor.find($0, in: haystack) != nil } }
             }
         }
         if let answer { return answer }
         let lowered = text.lowercased()
-        return sensitiveNames.contains(where: { lowered.contains($0) })
+        return names.contains(where: { lowered.contains($0) })
     }
 
     /// The answer of ``redactFieldsASCII(_:)``.
@@ -72,7 +104,7 @@ extension Redactor {
     /// the answer is certain, and then the regular expression decides.
     ///
     /// ICU's regular expression engine was the runner's largest cost after the pre-checks above. This scanner
-    /// finds the same matches, left to right and without overlap, as `fieldPattern` with its three
+    /// finds the same matches, left to right and without overlap, as `pattern` with its three
     /// alternatives tried in order at each position:
     /// - JSON: `"name"`, `\s*:\s*"`, then the longest run of (a byte other than `"` and `\`, or `\` plus any
     ///   byte), then `"`; the value is the run. (Backtracking cannot find a shorter match: a run can only end at
@@ -84,14 +116,14 @@ extension Redactor {
     /// always followed by a delimiter (`"`, `=`, `>`) that no name contains. It gives up on non-ASCII text other
     /// than the mask character (see ``isSimple(_:)``), on bytes whose class under ICU's `\s` or `.` is not
     /// obvious (VT, FS…US), and on a backslash followed by a line break (where `.` stops).
-    static func redactFieldsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldRedaction {
-        guard isSimple(bytes) else { return .uncertain }
+    func redactFieldsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldRedaction {
+        guard Redactor.isSimple(bytes) else { return .uncertain }
         for byte in bytes where byte == 0x0B || (0x1C...0x1F).contains(byte) { return .uncertain }
         let count = bytes.count
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D }
         /// The index just past a sensitive name starting at `start` and followed by `delimiter`, if any.
         func name(at start: Int, before delimiter: UInt8) -> Int? {
-            for name in sensitiveNameBytes {
+            for name in self.bytes {
                 let end = start + name.count
                 guard end < count, bytes[end] == delimiter else { continue }
                 var equal = true
@@ -170,7 +202,7 @@ extension Redactor {
         var cursor = 0
         for value in values where !value.isEmpty {
             out.append(contentsOf: bytes[cursor..<value.lowerBound])
-            out.append(contentsOf: maskBytes)
+            out.append(contentsOf: Redactor.maskBytes)
             cursor = value.upperBound
         }
         out.append(contentsOf: bytes[cursor..<count])

@@ -14,19 +14,16 @@ import Darwin
 /// Three layers: every registered secret value (from `--secret`, provider credentials, derived
 /// signatures, `secret: true` captures) is replaced wherever it appears — as written, percent- or
 /// form-encoded, JSON- or HTML-escaped, or Base64-encoded (see ``SecretForms`` and ``EncodedText``);
-/// values of sensitive fields and headers (`tranKey`, `authorization`, `private-secret-key`…) are
-/// replaced by name; card numbers (13–19 digits passing Luhn, also written in groups separated by spaces
+/// values of sensitive fields and headers (``FieldNames``: `authorization`, `password`… and every provider's
+/// `secretFieldNames`, such as `tranKey` or `private-secret-key`) are replaced by name; card numbers (13–19 digits passing Luhn, also written in groups separated by spaces
 /// or dashes) keep only their last four digits.
 public struct Redactor: Sendable {
     /// The replacement text.
     public static let mask = "••••••"
     /// The shortest secret that is redacted; shorter ones would mask unrelated text and are refused.
     public static let minimumSecretLength = 4
-    /// Field and header names whose values are always redacted (lower case).
-    public static let sensitiveNames: Set<String> = [
-        "authorization", "trankey", "secretkey", "secret_key", "secret", "password", "pwd", "apikey", "api_key",
-        "x-api-key", "private-secret-key", "x-secret", "cvv", "cvc", "card_cvv", "securitycode", "security_code",
-    ]
+    /// Field and header names whose values are always redacted: the generic ones and the providers'.
+    public let fieldNames: FieldNames
 
     /// The registered secret values, longest first.
     private var secrets: [String] = []
@@ -39,8 +36,10 @@ public struct Redactor: Sendable {
     /// Bytes at which a match can start: first bytes of the patterns, and the escape introducers.
     private var startBytes: [Bool] = Redactor.escapeStartBytes
 
-    /// Creates a redactor for these secret values (empty and very short values are ignored: they would mask everything).
-    public init(secrets: some Sequence<String> = []) {
+    /// Creates a redactor for these secret values (empty and very short values are ignored: they would mask everything)
+    /// and these field names (the providers' `secretFieldNames`; the generic names are always in).
+    public init(secrets: some Sequence<String> = [], fieldNames: FieldNames = .genericOnly) {
+        self.fieldNames = fieldNames
         for s in secrets { add(s) }
     }
 
@@ -85,14 +84,14 @@ public struct Redactor: Sendable {
     public func redact(_ text: String) -> String {
         guard !text.isEmpty else { return text }
         var out = maskSecrets(text)
-        out = Redactor.redactFields(out)
+        out = fieldNames.redactFields(out)
         out = CardNumberMask.apply(out)
         return out
     }
 
     /// Redacts a header value when the header name is sensitive.
     public func redactHeader(name: String, value: String) -> String {
-        Redactor.sensitiveNames.contains(name.lowercased()) ? Redactor.mask : redact(value)
+        fieldNames.contains(name) ? Redactor.mask : redact(value)
     }
 
     /// Redacts every text of an exchange (after a secret was learnt from it, such as a `secret: true` capture).
@@ -173,8 +172,6 @@ public struct Redactor: Sendable {
     /// ``mask`` as UTF-8 bytes.
     static let maskBytes = Array(mask.utf8)
 
-    /// ``sensitiveNames`` as UTF-8 bytes (all ASCII lower case).
-    static let sensitiveNameBytes: [[UInt8]] = sensitiveNames.map { Array($0.utf8) }
 
     /// Whether every byte is ASCII.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -98,7 +98,7 @@ public struct Runner: Sendable {
             let creds = credentials(for: provider)
             for field in provider.credentialFields where field.secret { if let v = creds[field.name] { baseSecrets.append(v) } }
         }
-        let redactor = Redactor(secrets: baseSecrets)
+        let redactor = Redactor(secrets: baseSecrets, fieldNames: Redactor.FieldNames(providers.all.flatMap(\.secretFieldNames)))
         let warnings = WarningLog(onEvent: onEvent)
         for warning in shortSecretWarnings() { warnings.add(warning) }
         let tracker = Mutex(Tracker(plan: plan))

@@ -1,4 +1,6 @@
 import Foundation
+import PayCheckMock
+import PayCheckProviders
 import PayCheckTestSupport
 import Testing
 
@@ -106,5 +108,21 @@ struct RedactorTests {
         #expect(again.url == "http://h/x?t=\(Redactor.mask)")
         #expect(again.requestHeaders[0].value == Redactor.mask)
         #expect(again.responseBody == #"{"token":"\#(Redactor.mask)"}"#)
+    }
+
+    @Test("field names are the providers' own list: tranKey is masked by name once PlacetoPay's names are in, and the generic names are no provider's")
+    func providerFieldNames() {
+        let body = #"{"tranKey":"abc123xyz","nonce":"n"}"#
+        #expect(Redactor().redact(body) == body)
+        let placetopay = Redactor(fieldNames: Redactor.FieldNames(PlacetoPayProvider().secretFieldNames))
+        #expect(placetopay.redact(body) == #"{"tranKey":"\#(Redactor.mask)","nonce":"n"}"#)
+        #expect(placetopay.redactHeader(name: "TRANKEY", value: "abc123xyz") == Redactor.mask)
+        // Each provider's names reach the runner's redactor: a header of each is masked.
+        let all = Redactor.FieldNames(MockRegistry.providers.all.flatMap(\.secretFieldNames))
+        for provider in MockRegistry.providers.all {
+            for name in provider.secretFieldNames { #expect(all.contains(name), "\(provider.id): \(name)") }
+        }
+        let providerNames = Set(MockRegistry.providers.all.flatMap(\.secretFieldNames).map { $0.lowercased() })
+        #expect(!Redactor.FieldNames.generic.contains("trankey") && providerNames.contains("trankey"))
     }
 }

@@ -12,7 +12,7 @@ public struct KhipuMock: ProviderMock {
     /// The khipu adapter.
     public var provider: any Provider { KhipuProvider() }
     /// Every `status` the mock reports (§2.5).
-    public var nativeStates: [String] { ["pending", "verifying", "done"] }
+    public var nativeStates: [String] { KhipuPaymentStatus.spellings }
 
     let store: KhipuStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PayCheckCore
+import PayCheckProviders
 
 /// One khipu payment of the mock (providers.md §2.4, §2.5, §2.12 A7).
 struct KhipuPayment: Sendable {
@@ -18,10 +19,10 @@ struct KhipuPayment: Sendable {
     /// The 64-hex notification token of API 1.3.
     let notificationToken: String
     /// `pending`, `verifying` or `done`.
-    var status = "pending"
+    var status = KhipuPaymentStatus.pending
     /// `pending`, `normal`, `marked-paid-by-receiver`, `rejected-by-payer`, `marked-as-abuse`, `reversed`,
     /// `partially-refunded`, `fully-refunded`.
-    var statusDetail = "pending"
+    var statusDetail = KhipuStatusDetail.pending
     /// When verification ends and the payment is reconciled (set when the payer paid).
     var conciliatesAt: Date?
     /// When it was reconciled.
@@ -65,9 +66,9 @@ struct KhipuPayment: Sendable {
         members["receiver_id"] = .int(receiverId)
         members["conciliation_date"] = .string(ISOTimestamp.format(conciliatedAt ?? createdAt, fraction: .always))
         members["amount"] = Value(number: amount)
-        members["status"] = .string(status)
-        members["status_detail"] = .string(statusDetail)
-        members["receipt_url"] = .string(status == "done" ? "https://khipu.com/payment/receipt/\(id)" : "")
+        members["status"] = .string(status.rawValue)
+        members["status_detail"] = .string(statusDetail.rawValue)
+        members["receipt_url"] = .string(status == .done ? "https://khipu.com/payment/receipt/\(id)" : "")
         members["notify_api_version"] = .string(notifyAPIVersion)
         members["expires_date"] = .string(ISOTimestamp.format(expiresAt, fraction: .always))
         members["attachment_urls"] = .array([])

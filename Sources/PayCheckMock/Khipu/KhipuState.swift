@@ -84,8 +84,8 @@ struct KhipuState: Sendable {
     /// `DELETE`: only a pending payment, irreversibly (§2.3).
     mutating func delete(_ id: String, apiVersion: String) throws(KhipuFailure) -> Value {
         let payment = try self.payment(id, apiVersion: apiVersion)
-        guard payment.status == "pending" else {
-            throw KhipuFailure.invalid("payment_id", "Solo se puede eliminar un pago pendiente; este está \(payment.status)")
+        guard payment.status == .pending else {
+            throw KhipuFailure.invalid("payment_id", "Solo se puede eliminar un pago pendiente; este está \(payment.status.rawValue)")
         }
         payments[id] = nil
         byToken[payment.notificationToken] = nil
@@ -98,7 +98,7 @@ struct KhipuState: Sendable {
     /// stay `pending`, as the docs give no time for authorisation or payout); `refund_id` in the answer names it.
     mutating func refund(_ id: String, amount: Double?, apiVersion: String, now: Date) throws(KhipuFailure) -> Value {
         var payment = try self.payment(id, apiVersion: apiVersion)
-        guard payment.status == "done", ["normal", "partially-refunded", "marked-paid-by-receiver"].contains(payment.statusDetail) else {
+        guard payment.status == .done, [.normal, .partiallyRefunded, .markedPaidByReceiver].contains(payment.statusDetail) else {
             throw KhipuFailure.invalid("payment_id", "Solo se puede reembolsar un pago pagado")
         }
         let refundable = payment.amount - payment.refunded
@@ -116,7 +116,7 @@ struct KhipuState: Sendable {
             "currency": .string(payment.fields["currency"] ?? "CLP"), "request_date": .string(ISOTimestamp.format(now, fraction: .always)),
         ]))
         let whole = payment.refunded >= payment.amount - 0.00005
-        payment.statusDetail = apiVersion == "2.0" ? "reversed" : (whole ? "fully-refunded" : "partially-refunded")
+        payment.statusDetail = apiVersion == "2.0" ? .reversed : (whole ? .fullyRefunded : .partiallyRefunded)
         payments[id] = payment
         return .object(["message": .string(whole ? "Pago reembolsado" : "Reembolso parcial registrado"), "refund_id": .string(refundId)])
     }
@@ -211,7 +211,7 @@ struct KhipuState: Sendable {
     /// `confirm` (a contracted feature, §2.3): only a payment the payer already paid.
     mutating func confirm(_ id: String, apiVersion: String) throws(KhipuFailure) -> Value {
         var payment = try self.payment(id, apiVersion: apiVersion)
-        guard payment.status != "pending" else { throw KhipuFailure.invalid("payment_id", "El pago aún no ha sido pagado") }
+        guard payment.status != .pending else { throw KhipuFailure.invalid("payment_id", "El pago aún no ha sido pagado") }
         payment.confirmed = true
         payments[id] = payment
         return .object(["message": .string("Pago confirmado")])
@@ -223,8 +223,8 @@ struct KhipuState: Sendable {
     /// `99 99 99` is a bank error (the payment stays `pending`, the payer may try again). Returns when to reconcile.
     mutating func pay(_ id: String, coordinates: String, now: Date) throws(MockHTTPError) -> (Value, Date?) {
         guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
-        guard payment.status == "pending" else {
-            throw MockHTTPError(.conflict, "payment \(id) is \(payment.status), not pending: the payer cannot pay it again")
+        guard payment.status == .pending else {
+            throw MockHTTPError(.conflict, "payment \(id) is \(payment.status.rawValue), not pending: the payer cannot pay it again")
         }
         guard now < payment.expiresAt else {
             throw MockHTTPError(.conflict, "payment \(id) expired at \(ISOTimestamp.format(payment.expiresAt)): the payer can no longer pay it")
@@ -232,8 +232,8 @@ struct KhipuState: Sendable {
         let compact = coordinates.filter { !$0.isWhitespace }
         switch compact {
         case "112233":
-            payment.status = "verifying"
-            payment.statusDetail = "normal"
+            payment.status = .verifying
+            payment.statusDetail = .normal
             payment.bank = "DemoBank"
             let due = now.addingTimeInterval(account.conciliationDelay)
             payment.conciliatesAt = due
@@ -251,9 +251,9 @@ struct KhipuState: Sendable {
     /// The payer declares they will not pay: `done`/`rejected-by-payer`, or `marked-as-abuse` (§2.5).
     mutating func reject(_ id: String, abuse: Bool) throws(MockHTTPError) -> Value {
         guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
-        guard payment.status == "pending" else { throw MockHTTPError(.conflict, "payment \(id) is \(payment.status), not pending") }
-        payment.status = "done"
-        payment.statusDetail = abuse ? "marked-as-abuse" : "rejected-by-payer"
+        guard payment.status == .pending else { throw MockHTTPError(.conflict, "payment \(id) is \(payment.status.rawValue), not pending") }
+        payment.status = .done
+        payment.statusDetail = abuse ? .markedAsAbuse : .rejectedByPayer
         payments[id] = payment
         return .object(["payment": payment.json(receiverId: account.receiverId)])
     }
@@ -261,9 +261,9 @@ struct KhipuState: Sendable {
     /// The merchant marks a pending payment paid by other means: `done`/`marked-paid-by-receiver`, notified.
     mutating func markPaid(_ id: String, now: Date) throws(MockHTTPError) -> (KhipuPayment, Notification?) {
         guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
-        guard payment.status == "pending" else { throw MockHTTPError(.conflict, "payment \(id) is \(payment.status), not pending") }
-        payment.status = "done"
-        payment.statusDetail = "marked-paid-by-receiver"
+        guard payment.status == .pending else { throw MockHTTPError(.conflict, "payment \(id) is \(payment.status.rawValue), not pending") }
+        payment.status = .done
+        payment.statusDetail = .markedPaidByReceiver
         payment.conciliatedAt = now
         payments[id] = payment
         return (payment, notification(for: payment, now: now))
@@ -271,8 +271,8 @@ struct KhipuState: Sendable {
 
     /// Reconciles a `verifying` payment (`done`/`normal`) and returns its notification, if it has a `notify_url`.
     mutating func conciliate(_ id: String, now: Date) -> (KhipuPayment, Notification?)? {
-        guard var payment = payments[id], payment.status == "verifying" else { return nil }
-        payment.status = "done"
+        guard var payment = payments[id], payment.status == .verifying else { return nil }
+        payment.status = .done
         payment.conciliatedAt = now
         payment.conciliatesAt = nil
         payments[id] = payment

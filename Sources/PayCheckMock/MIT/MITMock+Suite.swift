@@ -26,11 +26,11 @@ extension MITMock {
     }
 
     /// What the mock's issuer does with a card (PayCheck's test cards; MIT publishes none for these flows, §5.11 E2).
-    static func issuer(_ number: String) -> (response: String, cdError: String, nbError: String) {
+    static func issuer(_ number: String) -> (response: MITResponseState, cdError: String, nbError: String) {
         switch number {
-        case "4000000000000002": ("denied", "", "Transacción declinada por el banco emisor")
-        case "4000000000000119": ("error", "06", "Error en la validación de la tarjeta")
-        default: ("approved", "", "")
+        case "4000000000000002": (.denied, "", "Transacción declinada por el banco emisor")
+        case "4000000000000119": (.error, "06", "Error en la validación de la tarjeta")
+        default: (.approved, "", "")
         }
     }
 
@@ -96,7 +96,7 @@ extension MITMock {
         let company = payload["company"]?.stringValue ?? ""
         if let refusal = Self.refusal([("C001", company == credentials["idCompany"])] + controller) { return .failure(refusal) }
         var inner = MITXML.Element("controller")
-        inner.add("cd_response", "success")
+        inner.add("cd_response", MITResponseState.success.rawValue)
         inner.add("company", company)
         inner.add("environment", payload["environment"]?.stringValue ?? "")
         return .success(inner)
@@ -127,11 +127,13 @@ extension MITMock {
             return .failure(refusal)
         }
         let card = Self.card(payload["card"])
-        let (response, _, nbError) = Self.cardValid(card, now: now) ? Self.issuer(card.number) : ("error", "04", "04 -- Número de tarjeta inválido")
+        let (response, _, nbError) = Self.cardValid(card, now: now) ? Self.issuer(card.number) : (.error, "04", "04 -- Número de tarjeta inválido")
         var inner = MITXML.Element("RESPONSE")
         inner.add("Reference", fields["referencia"]?.stringValue ?? "")
-        inner.add("Response", site.spanishResponse ? (["approved": "Aprobada", "denied": "denegada"][response] ?? response) : response)
-        inner.add("Auth", response == "approved" ? nextFolio().suffix(6).description : "")
+        // The legacy Cobro's Spanish spelling when the site asks for it (§5.4, §5.8).
+        let spelt = site.spanishResponse ? [MITResponseState.approved: .aprobada, .denied: .denegada][response] ?? response : response
+        inner.add("Response", spelt.rawValue)
+        inner.add("Auth", response == .approved ? nextFolio().suffix(6).description : "")
         inner.add("Error", nbError)
         inner.add("ccName", card.holder)
         inner.add("ccNum", String(card.number.suffix(4)))  // the last four digits only
@@ -182,7 +184,7 @@ extension MITMock {
         }
         var inner = MITXML.Element("TOKENIZATION")
         inner.add("cdResponse", "00")
-        inner.add("nbResponse", "success")
+        inner.add("nbResponse", MITResponseState.success.rawValue)
         inner.add("token", token)
         inner.add("tkn_reference", reference)
         inner.add("cc_type", "CREDITO")
@@ -240,17 +242,17 @@ extension MITMock {
             guard card.number == token.number else { return .failure(Refusal("T013")) }
         }
         let (response, cdError, nbError) = Self.issuer(token.number)
-        let folio = response == "error" ? "" : nextFolio()
+        let folio = response == .error ? "" : nextFolio()
         state.withState { state in
-            if response != "error" { _ = state.suite.chargedReferences.insert(data0 + "|" + value("reference")) }
+            if response != .error { _ = state.suite.chargedReferences.insert(data0 + "|" + value("reference")) }
         }
         let amount = String(format: "%.2f", Double(value("amount")) ?? 0)
         var inner = MITXML.Element("CENTEROFPAYMENTS")
         inner.add("reference", value("reference"))
-        inner.add("response", response)
+        inner.add("response", response.rawValue)
         inner.add("foliocpagos", folio)
-        inner.add("auth", response == "approved" ? String(folio.suffix(6)) : "")
-        inner.add("cd_response", response == "approved" ? "0C" : "")
+        inner.add("auth", response == .approved ? String(folio.suffix(6)) : "")
+        inner.add("cd_response", response == .approved ? "0C" : "")
         inner.add("cd_error", cdError)
         inner.add("nb_error", nbError)
         inner.add("nb_company", "SANDBOX MIT")

@@ -27,7 +27,7 @@ public final class MITMock: ProviderMock {
         var additionalData: String
         var email: String
         var data0: String
-        var response: String?
+        var response: MITResponseState?
         var folio: String?
     }
 
@@ -69,7 +69,7 @@ public final class MITMock: ProviderMock {
 
     /// A link is pending, then approved, denied or error; the Suite answers success, a SuiteError, or a payment's
     /// response (also the Cobro's Spanish `Aprobada`/`denegada`).
-    public var nativeStates: [String] { ["pending", "approved", "denied", "error", "Aprobada", "denegada", "success", "suiteError"] }
+    public var nativeStates: [String] { MITResponseState.spellings }
 
     let state = ProviderStateStore { State() }
     let credentials = MITProvider().mockCredentials
@@ -155,7 +155,7 @@ public final class MITMock: ProviderMock {
         // Reference, amount and currency, state: `html.body.p[0..2]` for a suite.
         let html = "<html><body><h1>Centro de Pagos</h1><p>\(MITXML.escape(link.reference))</p>"
             + "<p>\(MITXML.escape(link.amount)) \(MITXML.escape(link.currency))</p>"
-            + "<p>\(link.response ?? "pending")</p></body></html>"
+            + "<p>\((link.response ?? .pending).rawValue)</p></body></html>"
         return Response(status: .ok, headers: [.contentType: "text/html;charset=UTF-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -174,25 +174,25 @@ public final class MITMock: ProviderMock {
     func settle(_ members: [String: Value], now: Date) throws -> (Value, Webhook?) {
         let url = members["url"]?.interpolated ?? ""
         let id = url.split(separator: "/").last.map(String.init) ?? ""
-        let response = members["result"]?.interpolated ?? "approved"
-        guard ["approved", "denied", "error"].contains(response) else {
-            throw MockHTTPError(.badRequest, "'result' must be approved, denied or error, got \(MockHTTPError.quoted(response))")
+        let asked = members["result"]?.interpolated ?? MITResponseState.approved.rawValue
+        guard let response = MITResponseState(rawValue: asked), [.approved, .denied, .error].contains(response) else {
+            throw MockHTTPError(.badRequest, "'result' must be approved, denied or error, got \(MockHTTPError.quoted(asked))")
         }
         let card = members["card"]?.interpolated ?? "5555555555554444"
         guard card.count >= 12, card.allSatisfy(\.isNumber) else { throw MockHTTPError(.badRequest, "'card' must be 12 or more digits") }
-        let cdError = members["cd_error"]?.interpolated ?? (response == "error" ? "03" : "")
+        let cdError = members["cd_error"]?.interpolated ?? (response == .error ? "03" : "")
         let (link, site) = try state.withState { state -> (Link, Site) in
             guard var link = state.links[id] else { throw MockHTTPError(.notFound, "no MIT link \(MockHTTPError.quoted(id)) (pass the nb_url of generateLink)") }
-            guard link.response == nil else { throw MockHTTPError(.conflict, "link \(id) was already paid: \(link.response ?? "")") }
+            guard link.response == nil else { throw MockHTTPError(.conflict, "link \(id) was already paid: \(link.response?.rawValue ?? "")") }
             link.response = response
-            if response != "error" { link.folio = String(format: "%09d", state.folio); state.folio += 1 }
+            if response != .error { link.folio = String(format: "%09d", state.folio); state.folio += 1 }
             state.links[id] = link
             return (link, state.sites[link.data0] ?? Site())
         }
         let xml = MITNotification.document(
             link: (link.id, link.reference, link.amount, link.email, link.additionalData, link.folio ?? ""), response: response,
             card: card, cdError: cdError, nbError: members["nb_error"]?.interpolated ?? "", now: now)
-        var result: [String: Value] = ["id_url": .string(link.id), "reference": .string(link.reference), "response": .string(response)]
+        var result: [String: Value] = ["id_url": .string(link.id), "reference": .string(link.reference), "response": .string(response.rawValue)]
         guard let responseUrl = site.responseUrl, let key = credentials["key"] else {
             result["notified"] = .bool(false)
             return (.object(result), nil)

@@ -7,21 +7,21 @@ import PayCheckProviders
 enum MITNotification {
     static func document(
         link: (id: String, reference: String, amount: String, email: String, additionalData: String, folio: String),
-        response: String, card: String, cdError: String, nbError: String, now: Date
+        response: MITResponseState, card: String, cdError: String, nbError: String, now: Date
     ) -> String {
         let e: (String) -> String = MITXML.escape
         let last4 = String(card.suffix(4))
         let mask = String(card.prefix(6)) + String(repeating: "X", count: max(card.count - 10, 0)) + last4
-        var out = "<CENTEROFPAYMENTS><reference>\(e(link.reference))</reference><response>\(response)</response>"
+        var out = "<CENTEROFPAYMENTS><reference>\(e(link.reference))</reference><response>\(response.rawValue)</response>"
         switch response {
-        case "approved":
+        case .approved:
             let time = DateFormatter.mit("HH:mm:ss").string(from: now), date = DateFormatter.mit("dd/MM/yyyy").string(from: now)
             let auth = "PC" + String(link.folio.suffix(4))  // PayCheck's authorisation number: derived from the folio
             out += "<foliocpagos>\(link.folio)</foliocpagos><auth>\(auth)</auth><cd_response>0C</cd_response><cd_error/><nb_error/>"
             out += "<time>\(time)</time><date>\(date)</date><nb_company>SANDBOX WEBPAY</nb_company><nb_merchant>1234567 WEBPAYPLUS</nb_merchant>"
             out += "<cc_type>CREDITO/BANCO MIT/Visa</cc_type><tp_operation>VENTA</tp_operation><cc_name/><cc_number>\(last4)</cc_number>"
             out += "<amount>\(e(link.amount))</amount><id_url>\(link.id)</id_url><email>\(e(link.email))</email><cc_mask>\(mask)</cc_mask>"
-        case "denied":
+        case .denied:
             out += "<foliocpagos>\(link.folio)</foliocpagos><auth/><cd_response></cd_response><cd_error/><nb_error/><nb_company/><nb_merchant/>"
             out += "<cc_type/><tp_operation/><cc_name/><cc_number>\(last4)</cc_number><cc_expmonth>12</cc_expmonth><cc_expyear>30</cc_expyear>"
             out += "<amount/><emv_key_date/><id_url>\(link.id)</id_url><email>\(e(link.email))</email>"

@@ -24,12 +24,12 @@ struct MollieControlRoutes: Sendable {
     /// every status but open/pending; the answer names the `redirectUrl` the customer goes back to.
     private func choose(_ request: Request) async throws -> Response {
         let json = try await Self.object(request)
-        guard let id = json["id"]?.stringValue, let status = json["status"]?.stringValue else {
+        guard let id = json["id"]?.stringValue, let statusText = json["status"]?.stringValue else {
             throw MockHTTPError(.badRequest, "'id' and 'status' are required, e.g. {\"id\": \"tr_…\", \"status\": \"paid\"}")
         }
-        let choices = ["paid", "failed", "canceled", "expired", "authorized", "pending"]
-        guard choices.contains(status) else {
-            throw MockHTTPError(.badRequest, "'status' must be one of \(choices.joined(separator: ", ")), got \(MockHTTPError.quoted(status))")
+        let choices: [MolliePaymentStatus] = [.paid, .failed, .canceled, .expired, .authorized, .pending]
+        guard let status = MolliePaymentStatus(rawValue: statusText), choices.contains(status) else {
+            throw MockHTTPError(.badRequest, "'status' must be one of \(choices.map(\.rawValue).joined(separator: ", ")), got \(MockHTTPError.quoted(statusText))")
         }
         let now = context.environment.clock.now()
         let outcome = context.store.withState { state -> Result<(MolliePayment, Bool), MockHTTPError> in
@@ -73,7 +73,7 @@ struct MollieControlRoutes: Sendable {
             throw MockHTTPError(.badRequest, "payment \(id) has no webhookUrl to call")
         }
         await context.notify(payment)
-        return MockResponse.json(.object(["id": .string(id), "status": .string(payment.status), "webhookUrl": .string(url)]))
+        return MockResponse.json(.object(["id": .string(id), "status": .string(payment.status.rawValue), "webhookUrl": .string(url)]))
     }
 
     private func webhooks(_ request: Request) async throws -> Response {

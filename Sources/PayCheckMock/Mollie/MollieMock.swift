@@ -10,7 +10,7 @@ import PayCheckProviders
 /// retry schedule, and `Idempotency-Key` on POST through the shared store.
 public struct MollieMock: ProviderMock {
     public var provider: any Provider { MollieProvider() }
-    public var nativeStates: [String] { ["open", "pending", "authorized", "paid", "failed", "canceled", "expired"] }
+    public var nativeStates: [String] { MolliePaymentStatus.spellings }
 
     let store: MollieStore
 
@@ -48,7 +48,7 @@ struct MollieContext: Sendable {
             body: Array("id=\(payment.id)".utf8), schedule: Self.retries)
         _ = await environment.webhooks.deliver(webhook) { attempt in
             let entry = Value.object([
-                "id": .string(id), "url": .string(url), "attempt": .int(attempt.attempt), "status": .string(payment.status),
+                "id": .string(id), "url": .string(url), "attempt": .int(attempt.attempt), "status": .string(payment.status.rawValue),
                 "responseStatus": attempt.status.map { .int($0) } ?? .null, "error": attempt.error.map { .string($0) } ?? .null,
                 "sentAt": .string(ISOTimestamp.format(attempt.sentAt)),
             ])
@@ -63,8 +63,8 @@ struct MollieContext: Sendable {
         environment.scheduler.schedule(at: payment.expiresAt, label: "mollie expiry \(id)") {
             let now = context.environment.clock.now()
             let expired = context.store.withState { state -> MolliePayment? in
-                guard state.payments[id]?.status == "open" else { return nil }
-                return state.transition(id, to: "expired", now: now)?.0
+                guard state.payments[id]?.status == .open else { return nil }
+                return state.transition(id, to: .expired, now: now)?.0
             }
             if let expired { await context.notify(expired) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PayCheckCore
+import PayCheckProviders
 
 /// One Mollie payment of the mock (providers.md §4.2, §4.12 P1-4, 2.1).
 struct MolliePayment: Sendable {
@@ -16,22 +17,22 @@ struct MolliePayment: Sendable {
     var method: String?
     var metadata: Value
     var locale: String?
-    var status = "open"
-    var statusChangedAt: [String: Date] = [:]
+    var status = MolliePaymentStatus.open
+    var statusChangedAt: [MolliePaymentStatus: Date] = [:]
     var refunded: Decimal = 0
     var refunds: [MollieRefund] = []
 
     /// Final statuses never change again (§4.4).
-    var isFinal: Bool { ["paid", "canceled", "expired", "failed"].contains(status) }
+    var isFinal: Bool { status.isFinal }
 
     /// `isCancelable` (§4.12 2.1): true only for an open bank transfer, and for authorized payments.
-    var isCancelable: Bool { (status == "open" && method == "banktransfer") || status == "authorized" }
+    var isCancelable: Bool { (status == .open && method == "banktransfer") || status == .authorized }
 
     /// The payment as JSON, every link absolute on `base` (the scheme and host the client used, §4.12 P1-2).
     func json(base: String) -> Value {
         var members: [String: Value] = [
             "resource": "payment", "id": .string(id), "mode": "test", "createdAt": .string(MollieFormat.date(createdAt)),
-            "amount": MollieFormat.amount(value, currency), "description": .string(description), "status": .string(status),
+            "amount": MollieFormat.amount(value, currency), "description": .string(description), "status": .string(status.rawValue),
             "profileId": "pfl_PayCheck01", "sequenceType": "oneoff", "method": method.map { .string($0) } ?? .null,
             "metadata": metadata,
         ]
@@ -41,12 +42,12 @@ struct MolliePayment: Sendable {
         if let locale { members["locale"] = .string(locale) }
         if !isFinal {
             members["isCancelable"] = .bool(isCancelable)
-            if status == "open" { members["expiresAt"] = .string(MollieFormat.date(expiresAt)) }
+            if status == .open { members["expiresAt"] = .string(MollieFormat.date(expiresAt)) }
         }
-        for (state, key) in [("paid", "paidAt"), ("canceled", "canceledAt"), ("expired", "expiredAt"), ("failed", "failedAt"), ("authorized", "authorizedAt")] {
+        for (state, key) in [(MolliePaymentStatus.paid, "paidAt"), (.canceled, "canceledAt"), (.expired, "expiredAt"), (.failed, "failedAt"), (.authorized, "authorizedAt")] {
             if let date = statusChangedAt[state] { members[key] = .string(MollieFormat.date(date)) }
         }
-        if status == "paid" {
+        if status == .paid {
             members["amountRefunded"] = MollieFormat.amount(refunded, currency)
             members["amountRemaining"] = MollieFormat.amount(value - refunded, currency)
         }
@@ -54,10 +55,10 @@ struct MolliePayment: Sendable {
             "self": MollieFormat.link("\(base)/v2/payments/\(id)"),
             "dashboard": MollieFormat.link("\(base)/dashboard/org_1/payments/\(id)", type: "text/html"),
         ]
-        if !isFinal && status != "authorized" {
+        if !isFinal && status != .authorized {
             links["checkout"] = MollieFormat.link("\(base)/checkout/select-method/\(id.dropFirst(3))", type: "text/html")
         }
-        if status == "paid" {
+        if status == .paid {
             links["changePaymentState"] = MollieFormat.link("\(base)/checkout/test-mode/\(id.dropFirst(3))", type: "text/html")
         }
         if !refunds.isEmpty { links["refunds"] = MollieFormat.link("\(base)/v2/payments/\(id)/refunds") }

@@ -111,25 +111,25 @@ struct MollieState: Sendable {
 
     /// The transitions of §4.4: open → pending | paid | failed | canceled | expired | authorized;
     /// pending → paid | failed | expired | canceled; authorized → paid | canceled | expired.
-    static let transitions: [String: Set<String>] = [
-        "open": ["pending", "paid", "failed", "canceled", "expired", "authorized"],
-        "pending": ["paid", "failed", "expired", "canceled"],
-        "authorized": ["paid", "canceled", "expired"],
+    static let transitions: [MolliePaymentStatus: Set<MolliePaymentStatus>] = [
+        .open: [.pending, .paid, .failed, .canceled, .expired, .authorized],
+        .pending: [.paid, .failed, .expired, .canceled],
+        .authorized: [.paid, .canceled, .expired],
     ]
 
     /// Moves `id` to `status`; returns whether the webhook is called (every status but open/pending, §4.4).
-    mutating func transition(_ id: String, to status: String, now: Date) -> (MolliePayment, Bool)? {
+    mutating func transition(_ id: String, to status: MolliePaymentStatus, now: Date) -> (MolliePayment, Bool)? {
         guard var payment = payments[id], Self.transitions[payment.status]?.contains(status) == true else { return nil }
         payment.status = status
         payment.statusChangedAt[status] = now
         payments[id] = payment
-        return (payment, !["open", "pending"].contains(status))
+        return (payment, ![.open, .pending].contains(status))
     }
 
     /// `DELETE`: only a cancelable payment (§4.12 2.1); 422 "The payment cannot be cancelled" otherwise.
     mutating func cancel(_ id: String, now: Date) throws(MollieFailure) -> MolliePayment {
         let payment = try self.payment(id)
-        guard payment.isCancelable, let (canceled, _) = transition(id, to: "canceled", now: now) else {
+        guard payment.isCancelable, let (canceled, _) = transition(id, to: .canceled, now: now) else {
             throw .invalid("The payment cannot be cancelled", field: nil)
         }
         return canceled
@@ -155,7 +155,7 @@ struct MollieState: Sendable {
     /// amount twice within an hour is a duplicate (409).
     mutating func refund(_ id: String, _ body: [String: Value], now: Date) throws(MollieFailure) -> MollieRefund {
         var payment = try self.payment(id)
-        guard payment.status == "paid" else { throw .invalid("The payment cannot be refunded", field: nil) }
+        guard payment.status == .paid else { throw .invalid("The payment cannot be refunded", field: nil) }
         guard let amount = body["amount"]?.objectValue else { throw .invalid("The amount is required for refunds", field: "amount") }
         let (value, currency) = try Self.amount(amount)
         guard currency == payment.currency else { throw .invalid("The amount contains an invalid currency", field: "amount.currency") }

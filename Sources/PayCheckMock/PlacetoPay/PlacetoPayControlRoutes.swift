@@ -102,7 +102,7 @@ struct PlacetoPayControlRoutes: Sendable {
         let json = try await Self.object(request)
         try PlacetoPayPayerAttempt.rejectUnknown(json, allowed: ["requestId", "status", "url"])
         let requestId = try PlacetoPayPayerAttempt.requestId(json)
-        guard let status = json["status"]?.stringValue, [PlacetoPayStatus.Name.approved, PlacetoPayStatus.Name.rejected].contains(status) else {
+        guard let status = json["status"]?.stringValue.flatMap(PlacetoPayStatus.Name.init(rawValue:)), [.approved, .rejected].contains(status) else {
             throw MockHTTPError(.badRequest, "'status' must be APPROVED or REJECTED, got \(MockHTTPError.quoted(json["status"]?.displayText ?? "nothing"))")
         }
         let url = json["url"]?.stringValue

@@ -39,7 +39,7 @@ struct PlacetoPayFailure: Error, HTTPResponseError, CustomStringConvertible {
             case .code(let code): .int(code)
             }
         return .object([
-            "status": .string(PlacetoPayStatus.Name.failed),
+            "status": .string(PlacetoPayStatus.Name.failed.rawValue),
             "reason": reason,
             "message": .string(self.message),
             "date": .string(PlacetoPayStatus.format(self.date)),

@@ -15,9 +15,7 @@ public struct PlacetoPayMock: ProviderMock {
     /// The PlacetoPay adapter: id, mock credentials, base path and control actions.
     public var provider: any Provider { PlacetoPayProvider() }
     /// Session and transaction states the mock reports (providers.md §1.5, §1.7); `FAILED` is the error envelope.
-    public var nativeStates: [String] {
-        ["PENDING", "APPROVED", "APPROVED_PARTIAL", "PENDING_CONFIRMATION", "REJECTED", "PARTIAL_EXPIRED", "FAILED"]
-    }
+    public var nativeStates: [String] { PlacetoPayStatusName.paymentStates.map(\.rawValue) }
 
     /// The mock's state.
     let store: PlacetoPayStore

@@ -46,23 +46,23 @@ struct PlacetoPayNotification: Sendable {
         self.locale = session.locale
         self.retries = trigger == .final ? site.notificationRetries : .once
         self.signature = PlacetoPayNotificationSignature.sign(
-            requestId: session.requestId, status: session.status.status, date: session.status.dateText,
+            requestId: session.requestId, status: session.status.status.rawValue, date: session.status.dateText,
             secretKey: site.secretKey, algorithm: site.notificationAlgorithm)
     }
 
     /// A forged notification for `session`: claiming `status` at `now`, signed with `key` instead of the site's
     /// secret key (`mock: forge`).
-    init(forging status: String, for session: PlacetoPaySession, site: PlacetoPaySite, url: String, now: Date, key: String) {
+    init(forging status: PlacetoPayStatus.Name, for session: PlacetoPaySession, site: PlacetoPaySite, url: String, now: Date, key: String) {
         self.requestId = session.requestId
         self.url = url
-        let reason = status == PlacetoPayStatus.Name.approved ? PlacetoPayStatus.Reason.approved : "05"
-        self.status = PlacetoPayStatus(status: status, reason: reason, message: "The request has been \(status.lowercased())", date: now)
+        let reason = status == .approved ? PlacetoPayStatus.Reason.approved : "05"
+        self.status = PlacetoPayStatus(status: status, reason: reason, message: "The request has been \(status.rawValue.lowercased())", date: now)
         self.reference = session.request.reference
         self.trigger = .forged
         self.locale = session.locale
         self.retries = .once
         self.signature = PlacetoPayNotificationSignature.sign(
-            requestId: session.requestId, status: status, date: self.status.dateText, secretKey: key,
+            requestId: session.requestId, status: status.rawValue, date: self.status.dateText, secretKey: key,
             algorithm: site.notificationAlgorithm)
     }
 

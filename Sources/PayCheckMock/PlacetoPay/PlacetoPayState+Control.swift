@@ -164,7 +164,7 @@ extension PlacetoPayState {
         let state =
             session.status.reason == PlacetoPayStatus.Reason.cancelledByMerchant
             ? "not available"
-            : session.status.status
+            : session.status.status.rawValue
         return "<!doctype html><html><head><meta charset=\"utf-8\"><title>PayCheck mock checkout</title></head>"
             + "<body><h1>PayCheck mock checkout — session \(requestId): \(state)</h1>"
             + "<p>Reference \(Self.escapeHTML(session.request.reference)).</p></body></html>"

@@ -9,7 +9,7 @@ import PayCheckProviders
 /// ``PlacetoPayFailure``).
 struct PlacetoPayStatus: Sendable, Equatable {
     /// `status.status`, e.g. `PENDING`, `APPROVED`, `OK`.
-    var status: String
+    var status: PlacetoPayStatusName
     /// `status.reason`, e.g. `PT`, `00`, `?C`.
     var reason: String
     /// The human-readable message.
@@ -35,7 +35,7 @@ struct PlacetoPayStatus: Sendable, Equatable {
     /// ``PlacetoPayMessages``).
     func json(locale: String?) -> Value {
         .object([
-            "status": .string(self.status),
+            "status": .string(self.status.rawValue),
             "reason": .string(self.reason),
             "message": .string(PlacetoPayMessages.localized(self.message, locale: locale)),
             "date": .string(self.dateText),
@@ -47,23 +47,6 @@ struct PlacetoPayStatus: Sendable, Equatable {
         [Name.approved, Name.rejected, Name.partialExpired].contains(self.status)
     }
 
-    /// The `status.status` values the mock uses (providers.md §1.3).
-    enum Name {
-        /// Successful API operation.
-        static let ok = "OK"
-        /// Request-level failure.
-        static let failed = "FAILED"
-        /// Approved session or transaction.
-        static let approved = "APPROVED"
-        /// Rejected session or transaction.
-        static let rejected = "REJECTED"
-        /// Pending session or transaction.
-        static let pending = "PENDING"
-        /// Transaction awaiting the merchant's `confirm` / `cancel`.
-        static let pendingConfirmation = "PENDING_CONFIRMATION"
-        /// Partial-payment session with part paid.
-        static let approvedPartial = "APPROVED_PARTIAL"
-        /// Partial-payment session that expired partly paid.
-        static let partialExpired = "PARTIAL_EXPIRED"
-    }
+    /// The `status.status` values (providers.md §1.3), shared with the adapter's table.
+    typealias Name = PlacetoPayStatusName
 }

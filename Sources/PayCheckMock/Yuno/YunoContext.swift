@@ -80,7 +80,7 @@ extension YunoContext {
     func scheduleJobs(for payment: YunoPayment) {
         let context = self
         let id = payment.id
-        if payment.key == "CREATED/CREATED", payment.method == "CARD" {
+        if payment.pair == YunoStatePair(.created, .created), payment.method == "CARD" {
             let latency = store.withState { $0.gateway.latency }
             environment.scheduler.schedule(at: payment.createdAt.addingTimeInterval(latency), label: "yuno gateway \(id)") {
                 let now = context.environment.clock.now()

@@ -13,7 +13,7 @@ import Synchronization
 public struct YunoMock: ProviderMock {
     public var provider: any Provider { YunoProvider() }
     /// Every status of §3.6; each is reached by a case of `Suites/yuno/outcomes.yaml`.
-    public var nativeStates: [String] { YunoTransitions.pairs.keys.sorted() }
+    public var nativeStates: [String] { YunoTransitions.pairs.keys.map(\.rawValue).sorted() }
 
     let store: YunoStore
 

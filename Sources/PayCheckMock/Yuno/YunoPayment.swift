@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import PayCheckProviders
 
 /// A payment of the Yuno mock (providers.md §3.5, §3.6, §3.13 P1-6/P1-7).
 struct YunoPayment: Sendable {
@@ -30,8 +31,8 @@ struct YunoPayment: Sendable {
     var idempotencyKey: String
     var createdAt: Date
     var updatedAt: Date
-    var status = "CREATED"
-    var subStatus = "CREATED"
+    var status = YunoPaymentStatus.created
+    var subStatus = YunoSubStatus.created
     var captured = 0.0
     var refunded = 0.0
     /// What the gateway approved (less than `value` after a partial approval).
@@ -40,7 +41,7 @@ struct YunoPayment: Sendable {
     var sdkActionRequired = false
     var transactions: [Transaction] = []
     /// The sub_status to return to after a dispute won or a refund retry that failed.
-    var previousSubStatus: String?
+    var previousSubStatus: YunoSubStatus?
     /// A refund the provider has not confirmed yet (retry or confirmation pending).
     var pendingRefund: Double?
     /// The PIX QR (copy-and-paste code): the same on every reopening (seed guide, §3.13 P2-16).
@@ -75,13 +76,19 @@ struct YunoPayment: Sendable {
         self.updatedAt = createdAt
     }
 
-    var key: String { "\(status)/\(subStatus)" }
+    /// The status × sub_status pair.
+    var pair: YunoStatePair { YunoStatePair(status, subStatus) }
 
-    mutating func move(_ status: String, _ subStatus: String, now: Date) {
+    /// `STATUS/SUB_STATUS`, as the journal and the answers spell it.
+    var key: String { pair.key }
+
+    mutating func move(_ status: YunoPaymentStatus, _ subStatus: YunoSubStatus, now: Date) {
         self.status = status
         self.subStatus = subStatus
         updatedAt = now
     }
+
+    mutating func move(to pair: YunoStatePair, now: Date) { move(pair.status, pair.subStatus, now: now) }
 
     mutating func add(_ type: String, status: String, amount: Double, code: String?, id: String, now: Date, reason: String? = nil,
                       merchantReference: String? = nil) {
@@ -111,31 +118,31 @@ struct YunoPayment: Sendable {
         let verify = value == 0 && body["payment_method"]?["detail"]?["card"]?["verify"]?.boolValue == true
         switch code {
         case "SUCCEEDED" where verify:
-            move("VERIFIED", "VERIFIED", now: now)
+            move(.verified, .verified, now: now)
             updateLast(status: "SUCCEEDED", code: code, now: now)
         case "SUCCEEDED":
             approved = value
             if capture { captured = value }
-            move(capture ? "SUCCEEDED" : "PENDING", capture ? "APPROVED" : "AUTHORIZED", now: now)
+            move(capture ? .succeeded : .pending, capture ? .approved : .authorized, now: now)
             updateLast(status: "SUCCEEDED", code: code, now: now)
         case "CHALLENGE_REQUIRED":
             sdkActionRequired = true
-            move("PENDING", "WAITING_ADDITIONAL_STEP", now: now)
+            move(.pending, .waitingAdditionalStep, now: now)
             updateLast(status: "PENDING", code: code, now: now)
         case "PENDING_PROVIDER_CONFIRMATION":
-            move("PENDING", "PENDING_PROVIDER_CONFIRMATION", now: now)
+            move(.pending, .pendingProviderConfirmation, now: now)
             updateLast(status: "PENDING", code: code, now: now)
         case "FRAUD_VALIDATION":
-            move("DECLINED", "FRAUD_DECLINED", now: now)
+            move(.declined, .fraudDeclined, now: now)
             updateLast(status: "DECLINED", code: code, now: now)
         case "PROVIDER_TIMEOUT":
-            move("ERROR", "TIMEOUT", now: now)
+            move(.error, .timeout, now: now)
             updateLast(status: "ERROR", code: code, now: now)
         case "ERROR":
-            move("ERROR", "ERROR", now: now)
+            move(.error, .error, now: now)
             updateLast(status: "ERROR", code: code, now: now)
         default:
-            move("DECLINED", "DECLINED", now: now)
+            move(.declined, .declined, now: now)
             updateLast(status: "DECLINED", code: code, now: now)
         }
     }
@@ -153,7 +160,7 @@ struct YunoPayment: Sendable {
     var trigger: String {
         let type = transactions.last?.type ?? "PURCHASE"
         guard ["THREE_D_SECURE", "FRAUD_SCREENING"].contains(type) else { return type }
-        return status == "FRAUD" ? "PURCHASE" : capture ? "PURCHASE" : "AUTHORIZE"
+        return status == .fraud ? "PURCHASE" : capture ? "PURCHASE" : "AUTHORIZE"
     }
 
     /// The `type_event` (§3.8): `payment.purchase`, `payment.capture`, ….
@@ -210,7 +217,7 @@ struct YunoPayment: Sendable {
     var summary: Value {
         .object([
             "id": .string(id), "account_id": body["account_id"] ?? .null, "description": body["description"] ?? .null,
-            "country": body["country"] ?? .null, "status": .string(status), "sub_status": .string(subStatus),
+            "country": body["country"] ?? .null, "status": .string(status.rawValue), "sub_status": .string(subStatus.rawValue),
             "merchant_order_id": body["merchant_order_id"] ?? .null, "created_at": Self.stamp(createdAt),
             "updated_at": Self.stamp(updatedAt), "amount": amountJSON,
         ])
@@ -226,7 +233,7 @@ struct YunoPayment: Sendable {
     func json(retrieved: Bool) -> Value {
         var members: [String: Value] = [
             "id": .string(id), "account_id": body["account_id"] ?? .null, "description": body["description"] ?? .null,
-            "country": body["country"] ?? .null, "status": .string(status), "sub_status": .string(subStatus),
+            "country": body["country"] ?? .null, "status": .string(status.rawValue), "sub_status": .string(subStatus.rawValue),
             "merchant_order_id": body["merchant_order_id"] ?? .null, "merchant_reference": body["merchant_reference"] ?? .null,
             "created_at": Self.stamp(createdAt), "updated_at": Self.stamp(updatedAt),
             "amount": amountJSON,

@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import PayCheckProviders
 
 /// What happens to a payment after it is created: captures, cancel-or-refund, the payer in the SDK, the provider's
 /// later answers and the mock clock (providers.md §3.6, §3.13 P1-9, P2-22), only along ``YunoTransitions``.
@@ -29,13 +30,13 @@ extension YunoState {
         guard ["DUPLICATE", "FRAUDULENT", "REQUESTED_BY_CUSTOMER", "REVERSE"].contains(reason) else { throw .invalid() }
         let reference = try Self.optionalText(body, "merchant_reference", 3...255)
         let transaction = uuid()
-        if payment.status == "PENDING" {
+        if payment.status == .pending {
             let confirm = gateway.cancel == "confirm"
             payment.add("CANCEL", status: confirm ? "PENDING" : "SUCCEEDED", amount: payment.value, code: confirm ? "PENDING_PROVIDER_CONFIRMATION" : "SUCCEEDED",
                         id: transaction, now: now, reason: reason, merchantReference: reference)
             payment.sdkActionRequired = false
-            payment.move("CANCELED", confirm ? "PENDING_PROVIDER_CONFIRMATION" : "CANCELED", now: now)
-        } else if YunoTransitions.paid.contains(payment.key) {
+            payment.move(.canceled, confirm ? .pendingProviderConfirmation : .canceled, now: now)
+        } else if YunoTransitions.paid.contains(payment.pair) {
             let left = payment.captured - payment.refunded
             var amount = left
             if let given = body["amount"], given != .null {
@@ -50,12 +51,12 @@ extension YunoState {
                 payment.pendingRefund = amount
                 // The refund transaction is declined and waits for Yuno's retry (the status page's REFUND_RETRY_IN_PROCESS row).
                 payment.add("REFUND", status: "DECLINED", amount: amount, code: "ERROR", id: transaction, now: now, reason: reason, merchantReference: reference)
-                payment.move("SUCCEEDED", "REFUND_RETRY_IN_PROCESS", now: now)
+                payment.move(.succeeded, .refundRetryInProcess, now: now)
             case "confirm" where amount >= left - 1e-9:
                 payment.pendingRefund = amount
                 payment.add("REFUND", status: "PENDING", amount: amount, code: "PENDING_PROVIDER_CONFIRMATION", id: transaction, now: now,
                             reason: reason, merchantReference: reference)
-                payment.move("REFUNDED", "PENDING_PROVIDER_CONFIRMATION", now: now)
+                payment.move(.refunded, .pendingProviderConfirmation, now: now)
             default:
                 payment.add("REFUND", status: "SUCCEEDED", amount: amount, code: "SUCCEEDED", id: transaction, now: now, reason: reason,
                             merchantReference: reference)
@@ -77,7 +78,7 @@ extension YunoState {
         guard payment.transactions.contains(where: { $0.id == transaction }) else {
             throw YunoFailure(400, "TRANSACTION_NOT_FOUND", "Transaction not found")
         }
-        guard payment.key == "PENDING/AUTHORIZED" else {
+        guard payment.pair == YunoStatePair(.pending, .authorized) else {
             throw YunoFailure(400, "INVALID_STATUS", "The payment's status does not allow this operation")
         }
         let reference = try Self.optionalText(body, "merchant_reference", 3...255)
@@ -91,17 +92,17 @@ extension YunoState {
             // "Capture rejection by Yuno": payment REJECTED, capture transaction ERROR (the status page).
             payment.add("CAPTURE", status: "ERROR", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
                         merchantReference: reference)
-            payment.move("REJECTED", "REJECTED", now: now)
+            payment.move(.rejected, .rejected, now: now)
         case "retry":
             payment.pendingRefund = amount
             payment.add("CAPTURE", status: "DECLINED", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
                         merchantReference: reference)
-            payment.move("SUCCEEDED", "CAPTURE_RETRY_IN_PROCESS", now: now)
+            payment.move(.succeeded, .captureRetryInProcess, now: now)
         default:
             payment.add("CAPTURE", status: "SUCCEEDED", amount: amount, code: "SUCCEEDED", id: id, now: now, reason: body["reason"]?.stringValue,
                         merchantReference: reference)
             payment.captured = amount
-            payment.move("SUCCEEDED", amount < payment.approved - 1e-9 ? "PARTIALLY_CAPTURED" : "CAPTURED", now: now)
+            payment.move(.succeeded, amount < payment.approved - 1e-9 ? .partiallyCaptured : .captured, now: now)
         }
         payments[payment.id] = payment
         return (payment, Self.transactionAnswer(payment))
@@ -124,9 +125,9 @@ extension YunoState {
         guard let event = YunoTransitions.events[name] else {
             throw Refused(message: "unknown event '\(name)'; one of " + YunoTransitions.events.keys.sorted().joined(separator: ", "))
         }
-        guard event.from.contains(payment.key) else {
-            throw Refused(message: "payment \(id) is \(payment.key): '\(name)' only applies to " + event.from.sorted().joined(separator: ", ")
-                + " (providers.md §3.6)")
+        guard event.from.contains(payment.pair) else {
+            throw Refused(message: "payment \(id) is \(payment.key): '\(name)' only applies to "
+                + event.from.map(\.key).sorted().joined(separator: ", ") + " (providers.md §3.6)")
         }
         let transaction = uuid()
         switch name {
@@ -136,62 +137,62 @@ extension YunoState {
             payment.approve(now: now)
         case "fraud_decline":
             payment.add("FRAUD_SCREENING", status: "DECLINED", amount: payment.value, code: "FRAUD_VALIDATION", id: transaction, now: now)
-            payment.move(payment.status == "SUCCEEDED" ? "SUCCEEDED" : "DECLINED", "FRAUD_DECLINED", now: now)
+            payment.move(payment.status == .succeeded ? .succeeded : .declined, .fraudDeclined, now: now)
         case "fraud_review":
             payment.updateLast(status: "PENDING", code: "FRAUD_VALIDATION", now: now)
-            payment.move("PENDING", "PENDING_FRAUD_REVIEW", now: now)
+            payment.move(.pending, .pendingFraudReview, now: now)
         case "partially_approve":
             let part = amount ?? (payment.value / 2)
             payment.approved = part
             payment.captured = part
             payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
-            payment.move("SUCCEEDED", "PARTIALLY_APPROVED", now: now)
+            payment.move(.succeeded, .partiallyApproved, now: now)
         case "provider_confirm":
-            if payment.status == "REFUNDED" {
+            if payment.status == .refunded {
                 payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
                 payment.refund(payment.pendingRefund ?? payment.captured - payment.refunded, now: now)
             } else {
                 payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
-                payment.move("CANCELED", "CANCELED", now: now)
+                payment.move(.canceled, .canceled, now: now)
             }
         case "retry_succeeded":
             payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
-            if payment.subStatus == "CAPTURE_RETRY_IN_PROCESS" {
+            if payment.subStatus == .captureRetryInProcess {
                 payment.captured = payment.pendingRefund ?? payment.approved
-                payment.move("SUCCEEDED", "CAPTURED", now: now)
+                payment.move(.succeeded, .captured, now: now)
             } else {
                 payment.refund(payment.pendingRefund ?? 0, now: now)
             }
             payment.pendingRefund = nil
         case "retry_failed":
             payment.updateLast(status: "DECLINED", code: "ERROR", now: now)
-            if payment.subStatus == "CAPTURE_RETRY_IN_PROCESS" {
-                payment.move("SUCCEEDED", "CAPTURE_RETRY_PROCESS_FAILED", now: now)
+            if payment.subStatus == .captureRetryInProcess {
+                payment.move(.succeeded, .captureRetryProcessFailed, now: now)
             } else {
-                payment.move("SUCCEEDED", payment.previousSubStatus ?? "APPROVED", now: now)
+                payment.move(.succeeded, payment.previousSubStatus ?? .approved, now: now)
             }
             payment.pendingRefund = nil
         case "dispute":
             payment.previousSubStatus = payment.subStatus
             payment.add("CHARGEBACK", status: "CREATED", amount: amount ?? payment.captured, code: nil, id: transaction, now: now)
-            payment.move("IN_DISPUTE", "RECEIVED", now: now)
+            payment.move(.inDispute, .received, now: now)
         case "dispute_lost":
             let lost = amount ?? payment.transactions.last?.amount ?? payment.captured
             // The status page: a partial chargeback SUCCEEDED → SUCCEEDED/PARTIALLY_CHARGEBACKED; CHARGEBACK/LOST
             // with the chargeback transaction PREVENTED.
             if lost < payment.captured - payment.refunded - 1e-9 {
                 payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
-                payment.move("SUCCEEDED", "PARTIALLY_CHARGEBACKED", now: now)
+                payment.move(.succeeded, .partiallyChargebacked, now: now)
             } else {
                 payment.updateLast(status: "PREVENTED", code: nil, now: now)
-                payment.move("CHARGEBACK", "LOST", now: now)
+                payment.move(.chargeback, .lost, now: now)
             }
         case "dispute_won":
             // REVIEW_WON: the payment returns to its previous status (the status page's note).
             payment.updateLast(status: "REVIEW_WON", code: nil, now: now)
-            payment.move("SUCCEEDED", payment.previousSubStatus ?? "APPROVED", now: now)
+            payment.move(.succeeded, payment.previousSubStatus ?? .approved, now: now)
         default:
-            let target = (event.to ?? "ERROR/ERROR").split(separator: "/").map(String.init)
+            let target = event.to ?? YunoStatePair(.error, .error)
             switch name {
             case "reverse": payment.add("CANCEL", status: "PENDING", amount: payment.value, code: nil, id: transaction, now: now, reason: "REVERSE")
             case "reversed": payment.updateLast(status: "SUCCEEDED", code: "SUCCEEDED", now: now)
@@ -203,9 +204,9 @@ extension YunoState {
             default: payment.updateLast(status: "ERROR", code: "ERROR", now: now)
             }
             payment.sdkActionRequired = false
-            payment.move(target[0], target[1], now: now)
+            payment.move(to: target, now: now)
         }
-        if !YunoTransitions.open.contains(payment.key) { payment.sdkActionRequired = false }
+        if !YunoTransitions.open.contains(payment.pair) { payment.sdkActionRequired = false }
         payments[id] = payment
         return payment
     }
@@ -226,44 +227,46 @@ extension YunoState {
         }
         switch action {
         case "continue":
-            switch payment.key {
-            case "READY_TO_PAY/CREATED", "PENDING/IN_PROCESS":
+            switch (payment.status, payment.subStatus) {
+            case (.readyToPay, .created), (.pending, .inProcess):
                 payment.closedByUser = false
                 // IN_PROCESS: the purchase transaction stays CREATED while the payer is with the provider (status page).
-                payment.move("PENDING", "IN_PROCESS", now: now)
+                payment.move(.pending, .inProcess, now: now)
                 screen = .object(["type": "QR", "qr_code": payment.qrCode.map { .string($0) } ?? .null,
                                   "expires_at": payment.expiresAt.map(YunoPayment.stamp) ?? .null])
-            case "PENDING/WAITING_ADDITIONAL_STEP":
-                payment.move("PENDING", "PENDING_OTP_COMPLETION", now: now)
+            case (.pending, .waitingAdditionalStep):
+                payment.move(.pending, .pendingOTPCompletion, now: now)
                 screen = .object(["type": "THREE_D_SECURE_CHALLENGE"])
-            case "PENDING/PENDING_OTP_COMPLETION":
+            case (.pending, .pendingOTPCompletion):
                 screen = .object(["type": "THREE_D_SECURE_CHALLENGE"])
-            case "PENDING/PENDING_PROVIDER_CONFIRMATION" where payment.method == "APPLE_PAY":
+            case (.pending, .pendingProviderConfirmation) where payment.method == "APPLE_PAY":
                 payment.closedByUser = false
                 screen = .object(["type": "WALLET_SHEET"])
             default:
                 throw refuse()
             }
         case "pay":
-            guard payment.method == "PIX", ["READY_TO_PAY/CREATED", "PENDING/IN_PROCESS"].contains(payment.key) else { throw refuse() }
+            guard payment.method == "PIX", [YunoStatePair(.readyToPay, .created), YunoStatePair(.pending, .inProcess)].contains(payment.pair) else {
+                throw refuse()
+            }
             payment.approve(now: now)
         case "authenticate":
-            guard payment.key == "PENDING/PENDING_OTP_COMPLETION" else { throw refuse() }
+            guard payment.pair == YunoStatePair(.pending, .pendingOTPCompletion) else { throw refuse() }
             payment.add("THREE_D_SECURE", status: success ? "SUCCEEDED" : "DECLINED", amount: payment.value, code: success ? "SUCCEEDED" : "FRAUD_VALIDATION",
                         id: uuid(), now: now)
             if success {
                 payment.add(payment.capture ? "PURCHASE" : "AUTHORIZE", status: "CREATED", amount: payment.value, code: nil, id: uuid(), now: now)
                 payment.approve(now: now)
             } else {
-                payment.move("DECLINED", "DECLINED", now: now)
+                payment.move(.declined, .declined, now: now)
             }
         case "close":
-            guard YunoTransitions.open.contains(payment.key) else { throw refuse() }
+            guard YunoTransitions.open.contains(payment.pair) else { throw refuse() }
             payment.closedByUser = true
         default:
             throw Refused(message: "unknown payer action '\(action)'")
         }
-        if !YunoTransitions.open.contains(payment.key) { payment.sdkActionRequired = false }
+        if !YunoTransitions.open.contains(payment.pair) { payment.sdkActionRequired = false }
         payments[id] = payment
         return (payment, screen)
     }
@@ -272,13 +275,13 @@ extension YunoState {
     /// answered → `ERROR/TIMEOUT`. `nil` when the payment moved on.
     mutating func expire(_ id: String, now: Date) -> YunoPayment? {
         guard var payment = payments[id], let expiresAt = payment.expiresAt, expiresAt <= now else { return nil }
-        switch payment.key {
-        case "READY_TO_PAY/CREATED", "PENDING/IN_PROCESS":
+        switch (payment.status, payment.subStatus) {
+        case (.readyToPay, .created), (.pending, .inProcess):
             payment.updateLast(status: "EXPIRED", code: "EXPIRED", now: now)
-            payment.move("EXPIRED", "EXPIRED", now: now)
-        case "PENDING/PENDING_PROVIDER_CONFIRMATION" where payment.method == "APPLE_PAY":
+            payment.move(.expired, .expired, now: now)
+        case (.pending, .pendingProviderConfirmation) where payment.method == "APPLE_PAY":
             payment.updateLast(status: "ERROR", code: "PROVIDER_TIMEOUT", now: now)
-            payment.move("ERROR", "TIMEOUT", now: now)
+            payment.move(.error, .timeout, now: now)
         default:
             return nil
         }
@@ -289,7 +292,7 @@ extension YunoState {
 
     /// After the gateway latency: a payment still `CREATED/CREATED` gets the gateway's answer.
     mutating func settleLate(_ id: String, now: Date) -> YunoPayment? {
-        guard var payment = payments[id], payment.key == "CREATED/CREATED", payment.method == "CARD" else { return nil }
+        guard var payment = payments[id], payment.pair == YunoStatePair(.created, .created), payment.method == "CARD" else { return nil }
         payment.applyGateway(now: now)
         vaultIfAsked(&payment, now: now)
         payments[id] = payment
@@ -303,9 +306,9 @@ extension YunoPayment {
         refunded += amount
         pendingRefund = nil
         if refunded >= captured - 1e-9 {
-            move("REFUNDED", "REFUNDED", now: now)
+            move(.refunded, .refunded, now: now)
         } else {
-            move("SUCCEEDED", "PARTIALLY_REFUNDED", now: now)
+            move(.succeeded, .partiallyRefunded, now: now)
         }
     }
 }

@@ -375,17 +375,17 @@ struct YunoState: Sendable {
             payment.expiresAt = now.addingTimeInterval(gateway.qrExpiry)
             payment.sdkActionRequired = true
             payment.add("PURCHASE", status: "CREATED", amount: value, code: "SUCCEEDED", id: transaction, now: now)
-            payment.move("READY_TO_PAY", "CREATED", now: now)
+            payment.move(.readyToPay, .created, now: now)
         case "APPLE_PAY":
             payment.sdkActionRequired = true
             payment.expiresAt = now.addingTimeInterval(gateway.pspTimeout)
             payment.add("PURCHASE", status: "PENDING", amount: value, code: "PENDING_PROVIDER_CONFIRMATION", id: transaction, now: now)
-            payment.move("PENDING", "PENDING_PROVIDER_CONFIRMATION", now: now)
+            payment.move(.pending, .pendingProviderConfirmation, now: now)
         default:
             if body["fraud_screening"]?["stand_alone"]?.boolValue == true {
                 // A standalone fraud screening (§3.6 `FRAUD/FRAUD_VERIFIED`): no authorization.
                 payment.add("FRAUD_SCREENING", status: "SUCCEEDED", amount: value, code: "SUCCEEDED", id: transaction, now: now)
-                payment.move("FRAUD", "FRAUD_VERIFIED", now: now)
+                payment.move(.fraud, .fraudVerified, now: now)
             } else {
                 let verify = value == 0 && body["payment_method"]?["detail"]?["card"]?["verify"]?.boolValue == true
                 payment.add(verify ? "VERIFY" : capture ? "PURCHASE" : "AUTHORIZE", status: "CREATED", amount: value, code: nil, id: transaction, now: now)
@@ -393,7 +393,7 @@ struct YunoState: Sendable {
             }
         }
         vaultIfAsked(&payment, now: now)
-        if let vaultedId, payment.status == "SUCCEEDED" { vaulted[vaultedId]?.lastUsedAt = now }
+        if let vaultedId, payment.status == .succeeded { vaulted[vaultedId]?.lastUsedAt = now }
         payments[payment.id] = payment
         paymentOrder.append(payment.id)
         return payment
@@ -405,7 +405,8 @@ struct YunoState: Sendable {
     mutating func vaultIfAsked(_ payment: inout YunoPayment, now: Date) {
         guard payment.method == "CARD", payment.vaultedToken == nil,
             payment.body["payment_method"]?["vault_on_success"]?.boolValue == true,
-            ["SUCCEEDED/APPROVED", "PENDING/AUTHORIZED", "VERIFIED/VERIFIED"].contains(payment.key),
+            [YunoStatePair(.succeeded, .approved), YunoStatePair(.pending, .authorized), YunoStatePair(.verified, .verified)]
+                .contains(payment.pair),
             let customer = payment.customer, customers[customer] != nil
         else { return }
         let id = uuid()

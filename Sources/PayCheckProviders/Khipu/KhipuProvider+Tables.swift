@@ -3,17 +3,21 @@ import PayCheckCore
 extension KhipuProvider {
     /// `status` / `status_detail` → canonical outcomes (providers.md §2.9, §2.12 B3). A row with a detail wins over
     /// the bare status.
-    public static let mapping = OutcomeMapping([
-        .init("done", reason: "normal", .succeeded, "verified and paid by a standard method (§2.5)"),
-        .init("done", reason: "marked-paid-by-receiver", .succeeded, "the merchant marked it paid by other means (§2.5)"),
-        .init("done", reason: "partially-refunded", .succeeded, "paid, part of it refunded (§2.12 B3)"),
-        .init("done", reason: "fully-refunded", .canceled, "paid, then wholly refunded (§2.12 B3)"),
-        .init("done", reason: "reversed", .canceled, "the merchant reversed it; money returned (§2.5)"),
-        .init("done", reason: "rejected-by-payer", .declined, "the payer declared they will not pay (§2.5)"),
-        .init("done", reason: "marked-as-abuse", .declined, "the payer will not pay and marked it unsolicited (§2.5)"),
-        .init("verifying", .pending, "the transfer is being verified (§2.5); not paid yet"),
-        .init("pending", .pending, "the payer has not paid yet; they may still (§2.5, §2.9)"),
-    ])
+    public static let mapping: OutcomeMapping = {
+        typealias S = KhipuPaymentStatus
+        typealias D = KhipuStatusDetail
+        return OutcomeMapping([
+            .init(S.done, reason: D.normal, .succeeded, "verified and paid by a standard method (§2.5)"),
+            .init(S.done, reason: D.markedPaidByReceiver, .succeeded, "the merchant marked it paid by other means (§2.5)"),
+            .init(S.done, reason: D.partiallyRefunded, .succeeded, "paid, part of it refunded (§2.12 B3)"),
+            .init(S.done, reason: D.fullyRefunded, .canceled, "paid, then wholly refunded (§2.12 B3)"),
+            .init(S.done, reason: D.reversed, .canceled, "the merchant reversed it; money returned (§2.5)"),
+            .init(S.done, reason: D.rejectedByPayer, .declined, "the payer declared they will not pay (§2.5)"),
+            .init(S.done, reason: D.markedAsAbuse, .declined, "the payer will not pay and marked it unsolicited (§2.5)"),
+            .init(S.verifying, .pending, "the transfer is being verified (§2.5); not paid yet"),
+            .init(S.pending, .pending, "the payer has not paid yet; they may still (§2.5, §2.9)"),
+        ])
+    }()
 
     /// Error bodies `{status, message, errors?}` by their `status` (= the HTTP code; §2.6, §2.12 A6, A8, B14).
     public static let catalog = ErrorCatalog([
@@ -87,4 +91,20 @@ enum KhipuHandOff {
             throw ProviderError.invalidStep("khipu has no 'deeplink: \(name)' (use open, installed or callback)")
         }
     }
+}
+
+/// A khipu payment's `status` (providers.md §2.5, §2.9): the adapter's table and the mock share it.
+public enum KhipuPaymentStatus: String, NativeState {
+    case pending, verifying, done
+}
+
+/// A khipu payment's `status_detail` (providers.md §2.5, §2.12 B3), which narrows `done`.
+public enum KhipuStatusDetail: String, NativeState {
+    case pending, normal
+    case markedPaidByReceiver = "marked-paid-by-receiver"
+    case partiallyRefunded = "partially-refunded"
+    case fullyRefunded = "fully-refunded"
+    case reversed
+    case rejectedByPayer = "rejected-by-payer"
+    case markedAsAbuse = "marked-as-abuse"
 }

@@ -190,7 +190,7 @@ extension MITProvider {
             "response": .bool(false), "cdError": .string(code), "nbError": .string(message ?? MITErrorCodes.spanish(code) ?? ""), "sent": .bool(sent),
         ])
         if let entry { observation.error = ErrorCatalog.observed(entry, message: message ?? MITErrorCodes.spanish(code)) }
-        try map("suiteError", reason: nil, in: "a Suite mCommerce error", into: &observation)
+        try map(MITResponseState.suiteError.rawValue, reason: nil, in: "a Suite mCommerce error", into: &observation)
         return observation
     }
 

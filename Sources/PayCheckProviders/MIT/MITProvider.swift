@@ -49,15 +49,16 @@ public struct MITProvider: Provider {
 
     /// `response` of a link's result, and the link itself while it waits (§5.3, §6).
     public var outcomeMapping: OutcomeMapping {
-        OutcomeMapping([
-            .init("pending", .pending, "link generated (cd_response success), the payer has not paid yet; no MIT state name, PayCheck's [I]"),
-            .init("approved", .succeeded, "response approved (§5.3, §5.11 D1)"),
-            .init("denied", .declined, "response denied, e.g. declined by the issuer (§5.11 D1)"),
-            .init("error", .error, "response error with cd_error (§5.11 D1)"),
-            .init("Aprobada", .succeeded, "the legacy Cobro's Spanish Response (§5.4, §5.8)"),
-            .init("denegada", .declined, "the legacy Cobro's Spanish Response (§5.4, §5.8)"),
-            .init("success", .succeeded, "Suite mCommerce: controller ready, or card authenticated and tokenized (nbResponse success, §5.4–§5.5)"),
-            .init("suiteError", .error, "Suite mCommerce SuiteError: a C/S/P/A/T code (§5.8)"),
+        typealias S = MITResponseState
+        return OutcomeMapping([
+            .init(S.pending, .pending, "link generated (cd_response success), the payer has not paid yet; no MIT state name, PayCheck's [I]"),
+            .init(S.approved, .succeeded, "response approved (§5.3, §5.11 D1)"),
+            .init(S.denied, .declined, "response denied, e.g. declined by the issuer (§5.11 D1)"),
+            .init(S.error, .error, "response error with cd_error (§5.11 D1)"),
+            .init(S.aprobada, .succeeded, "the legacy Cobro's Spanish Response (§5.4, §5.8)"),
+            .init(S.denegada, .declined, "the legacy Cobro's Spanish Response (§5.4, §5.8)"),
+            .init(S.success, .succeeded, "Suite mCommerce: controller ready, or card authenticated and tokenized (nbResponse success, §5.4–§5.5)"),
+            .init(S.suiteError, .error, "Suite mCommerce SuiteError: a C/S/P/A/T code (§5.8)"),
         ])
     }
 
@@ -212,7 +213,7 @@ public struct MITProvider: Provider {
         observation.rawBody = plain
         let code = document["P_RESPONSE"]?["cd_response"]?.stringValue ?? ""
         if code == "success" {
-            try map("pending", reason: nil, in: "the generateLink answer", into: &observation)
+            try map(MITResponseState.pending.rawValue, reason: nil, in: "the generateLink answer", into: &observation)
         } else {
             guard let entry = errorCatalog.entry(code) else {
                 throw ProviderError.nonConformance("MIT /gen answered cd_response '\(code)'", expected: "success or a code of the error catalog")
@@ -239,4 +240,14 @@ public struct MITProvider: Provider {
         if body.contains("%") { body = FormText.percentDecode(Array(body.utf8)) }
         return try? MITCipher.decrypt(body, keyHex: keyHex)
     }
+}
+
+/// A MIT state: `response` of a link's result (§5.3, §5.11 D1), the legacy Cobro's Spanish `Response` (§5.4, §5.8)
+/// and Suite mCommerce's answers (§5.4–§5.8). `pending` (a link generated, not paid yet) and `suiteError` (a Suite
+/// mCommerce SuiteError) are PayCheck's names, not MIT's. The adapter's table and the mock share it.
+public enum MITResponseState: String, NativeState {
+    case pending, approved, denied, error
+    case aprobada = "Aprobada"
+    case denegada
+    case success, suiteError
 }

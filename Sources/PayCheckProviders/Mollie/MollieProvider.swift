@@ -133,15 +133,18 @@ public struct MollieProvider: Provider {
     }
 
     /// `status` → canonical outcome (§4.4, §4.9).
-    public static let mapping = OutcomeMapping([
-        .init("paid", .succeeded, "paid, final (§4.4)"),
-        .init("authorized", .pending, "held for capture; pending until captured (§4.4, §4.9)"),
-        .init("open", .pending, "created; the customer can still pay (§4.4)"),
-        .init("pending", .pending, "the payment process started, not complete (§4.4)"),
-        .init("failed", .declined, "failed and cannot be completed with another method (§4.4)"),
-        .init("canceled", .canceled, "canceled by the customer or the merchant (§4.4)"),
-        .init("expired", .expired, "abandoned or expired (§4.4)"),
-    ])
+    public static let mapping: OutcomeMapping = {
+        typealias S = MolliePaymentStatus
+        return OutcomeMapping([
+            .init(S.paid, .succeeded, "paid, final (§4.4)"),
+            .init(S.authorized, .pending, "held for capture; pending until captured (§4.4, §4.9)"),
+            .init(S.open, .pending, "created; the customer can still pay (§4.4)"),
+            .init(S.pending, .pending, "the payment process started, not complete (§4.4)"),
+            .init(S.failed, .declined, "failed and cannot be completed with another method (§4.4)"),
+            .init(S.canceled, .canceled, "canceled by the customer or the merchant (§4.4)"),
+            .init(S.expired, .expired, "abandoned or expired (§4.4)"),
+        ])
+    }()
 
     /// Error bodies by `status` (§4.8, §4.12 2.3).
     public static let catalog = ErrorCatalog([
@@ -171,4 +174,12 @@ public enum MollieControlAction {
         // a call anyone can make; the merchant must fetch the payment to learn its status.
         ControlAction(.mock, "notify", parameters: ["id"], required: ["id"]),
     ]
+}
+
+/// A Mollie payment's `status` (providers.md §4.4): the adapter's table and the mock share it.
+public enum MolliePaymentStatus: String, NativeState {
+    case open, pending, authorized, paid, failed, canceled, expired
+
+    /// Final statuses never change again (§4.4).
+    public var isFinal: Bool { [.paid, .canceled, .expired, .failed].contains(self) }
 }

@@ -5,19 +5,22 @@ extension PlacetoPayProvider {
     ///
     /// A row with a reason wins over the row for the bare state, so `REJECTED/?C` is `canceled` while any other
     /// `REJECTED` is `declined`.
-    public static let mapping = OutcomeMapping([
-        .init("APPROVED", .succeeded, "approved, final (§1.5)"),
-        .init("PENDING", .pending, "no final transaction yet, or pending at the bank (§1.5)"),
-        .init("PENDING_CONFIRMATION", .pending, "transaction awaiting the merchant's confirm/cancel (§1.4 metadata, §1.7)"),
-        .init("APPROVED_PARTIAL", .pending, "partial-payment session with part paid; the payer may pay the rest (§1.5)"),
-        .init("REJECTED", reason: "?C", .canceled, "canceled by the payer, or a transaction cancelled by the merchant (§1.5, §1.7)"),
-        .init("REJECTED", reason: "MC", .canceled, "session cancelled by the merchant through the API (§1.6)"),
-        .init("REJECTED", reason: "EX", .expired,
-              "session expired without an approved payment; the reason code for pure expiry is undocumented (§1.13), EX is the PayCheck mock's choice"),
-        .init("REJECTED", .declined, "rejected: attempt limit (XN), card or bank refusal (§1.5, §1.11)"),
-        .init("PARTIAL_EXPIRED", .expired, "partial-payment session expired with only part paid (§1.5)"),
-        .init("FAILED", .error, "request-level or processing failure; reconcile by querying (§1.3, §1.11)"),
-    ])
+    public static let mapping: OutcomeMapping = {
+        typealias S = PlacetoPayStatusName
+        return OutcomeMapping([
+            .init(S.approved, .succeeded, "approved, final (§1.5)"),
+            .init(S.pending, .pending, "no final transaction yet, or pending at the bank (§1.5)"),
+            .init(S.pendingConfirmation, .pending, "transaction awaiting the merchant's confirm/cancel (§1.4 metadata, §1.7)"),
+            .init(S.approvedPartial, .pending, "partial-payment session with part paid; the payer may pay the rest (§1.5)"),
+            .init(S.rejected, reason: "?C", .canceled, "canceled by the payer, or a transaction cancelled by the merchant (§1.5, §1.7)"),
+            .init(S.rejected, reason: "MC", .canceled, "session cancelled by the merchant through the API (§1.6)"),
+            .init(S.rejected, reason: "EX", .expired,
+                  "session expired without an approved payment; the reason code for pure expiry is undocumented (§1.13), EX is the PayCheck mock's choice"),
+            .init(S.rejected, .declined, "rejected: attempt limit (XN), card or bank refusal (§1.5, §1.11)"),
+            .init(S.partialExpired, .expired, "partial-payment session expired with only part paid (§1.5)"),
+            .init(S.failed, .error, "request-level or processing failure; reconcile by querying (§1.3, §1.11)"),
+        ])
+    }()
 
     /// Native error codes with their classes (providers.md §1.3; classes per DESIGN.md §3).
     ///
@@ -49,4 +52,25 @@ extension PlacetoPayProvider {
               source: "PayCheck mock choice after the Python SDK fixture information_fails_session_not_found.json (providers.md §1.3 silent)"),
         .init("XN", .T, "the token used is invalid", source: "providers.md §1.3 (instrument APIs)"),
     ])
+}
+
+/// PlacetoPay's `status.status` (providers.md §1.3, §1.5): `OK` for a processed request, and the states of sessions and
+/// transactions. The adapter's table and the mock share it.
+public enum PlacetoPayStatusName: String, NativeState {
+    /// A processed request (not a payment state).
+    case ok = "OK"
+    /// A request-level or processing failure.
+    case failed = "FAILED"
+    case approved = "APPROVED"
+    case rejected = "REJECTED"
+    case pending = "PENDING"
+    /// A transaction awaiting the merchant's `confirm` / `cancel`.
+    case pendingConfirmation = "PENDING_CONFIRMATION"
+    /// A partial-payment session with part paid.
+    case approvedPartial = "APPROVED_PARTIAL"
+    /// A partial-payment session that expired partly paid.
+    case partialExpired = "PARTIAL_EXPIRED"
+
+    /// The states a session or transaction can be in (every value but `OK`).
+    public static var paymentStates: [Self] { allCases.filter { $0 != .ok } }
 }

@@ -15,8 +15,18 @@ public struct OutcomeMapping: Sendable {
         /// Why, with the providers.md section.
         public var note: String
 
-        /// Creates a rule.
-        public init(_ state: String, reason: String? = nil, _ outcome: Outcome, _ note: String) {
+        /// Creates a rule for a native state, optionally narrowed by a reason code.
+        public init<State: NativeState>(_ state: State, reason: String? = nil, _ outcome: Outcome, _ note: String) {
+            self.init(state: state.rawValue, reason: reason, outcome, note)
+        }
+
+        /// Creates a rule for a native state narrowed by a native sub-state (khipu's `status_detail`, Yuno's
+        /// `sub_status`).
+        public init<State: NativeState, Reason: NativeState>(_ state: State, reason: Reason, _ outcome: Outcome, _ note: String) {
+            self.init(state: state.rawValue, reason: reason.rawValue, outcome, note)
+        }
+
+        private init(state: String, reason: String?, _ outcome: Outcome, _ note: String) {
             self.state = state
             self.reason = reason
             self.outcome = outcome

@@ -3,46 +3,50 @@ import PayCheckCore
 extension YunoProvider {
     /// Every status × sub_status pair of §3.6 → canonical outcome (§3.9, §6). Only the documented pairs are mapped:
     /// any other pair a server answers is a conformance failure.
-    public static let mapping = OutcomeMapping([
-        .init("CREATED", reason: "CREATED", .pending, "created, the gateway has not answered yet (§3.6)"),
-        .init("READY_TO_PAY", reason: "CREATED", .pending, "waiting for the customer: an async APM such as a PIX QR (§3.6)"),
-        .init("PENDING", reason: "AUTHORIZED", .pending, "authorized, not captured: pending until captured (§3.6, §6)"),
-        .init("PENDING", reason: "IN_PROCESS", .pending, "the customer is with the provider, e.g. a PIX QR on screen (§3.6)"),
-        .init("PENDING", reason: "WAITING_ADDITIONAL_STEP", .pending, "3DS or a second factor needed: the SDK must continue (§3.6)"),
-        .init("PENDING", reason: "PENDING_PROVIDER_CONFIRMATION", .pending, "waiting for the provider's answer (§3.6)"),
-        .init("PENDING", reason: "PENDING_FRAUD_REVIEW", .pending, "held by fraud screening for review (§3.6)"),
-        .init("PENDING", reason: "PENDING_OTP_COMPLETION", .pending, "the payer has the 3DS/OTP challenge to complete (§3.6)"),
-        .init("VERIFIED", reason: "VERIFIED", .succeeded, "zero-amount card verification succeeded (§3.6, §3.9)"),
-        .init("EXPIRED", reason: "EXPIRED", .expired, "offline method or authorization expired (§3.6)"),
-        .init("REJECTED", reason: "REJECTED", .declined, "rejected by Yuno, including a capture rejection (§3.6, §3.9)"),
-        .init("DECLINED", reason: "DECLINED", .declined, "declined by the provider (§3.6)"),
-        .init("DECLINED", reason: "FRAUD_DECLINED", .declined, "declined by fraud screening (§3.6)"),
-        .init("SUCCEEDED", reason: "APPROVED", .succeeded, "approved (§3.6, §3.9)"),
-        .init("SUCCEEDED", reason: "PARTIALLY_APPROVED", .succeeded, "approved for part of the amount (§3.6)"),
-        .init("SUCCEEDED", reason: "CAPTURED", .succeeded, "authorized, then captured (§3.6)"),
-        .init("SUCCEEDED", reason: "PARTIALLY_CAPTURED", .succeeded, "part of the authorization captured (§3.6)"),
-        .init("SUCCEEDED", reason: "PARTIALLY_REFUNDED", .succeeded, "paid, part refunded (§3.6, §3.13 P1-9)"),
-        .init("SUCCEEDED", reason: "PARTIALLY_CHARGEBACKED", .succeeded, "paid, part charged back (§3.6)"),
-        .init("SUCCEEDED", reason: "FRAUD_DECLINED", .succeeded,
-              "post-authorization fraud decline; status SUCCEEDED is the source of truth (§3.6), the merchant reviews the sub_status"),
-        .init("SUCCEEDED", reason: "REFUND_RETRY_IN_PROCESS", .succeeded, "paid; Yuno is retrying a refund (§3.6)"),
-        .init("SUCCEEDED", reason: "CAPTURE_RETRY_IN_PROCESS", .succeeded, "authorized; Yuno is retrying the capture (§3.6)"),
-        .init("SUCCEEDED", reason: "CAPTURE_RETRY_PROCESS_FAILED", .succeeded,
-              "authorized; the capture retries gave up — status SUCCEEDED per §3.6, the sub_status needs the merchant's action"),
-        .init("REFUNDED", reason: "PENDING_PROVIDER_CONFIRMATION", .succeeded, "post-payment: a refund waits for the provider (§3.6, §3.9)"),
-        .init("REFUNDED", reason: "REFUNDED", .succeeded, "post-payment: paid, then refunded (§3.9 'post-payment states')"),
-        .init("CANCELED", reason: "PENDING_PROVIDER_CONFIRMATION", .canceled, "canceled by the merchant, the provider has yet to confirm (§3.6)"),
-        .init("CANCELED", reason: "CANCELED", .canceled, "canceled by the merchant (§3.6, §3.9)"),
-        .init("IN_DISPUTE", reason: "RECEIVED", .succeeded, "post-payment: paid, dispute received (§3.6, §3.9)"),
-        .init("IN_DISPUTE", reason: "PENDING_REVIEW", .succeeded, "post-payment: paid, dispute under review (§3.6, §3.9)"),
-        .init("CHARGEBACK", reason: "LOST", .succeeded, "post-payment: paid, chargeback lost (§3.6, §3.9)"),
-        .init("ERROR", reason: "ERROR", .error, "error (§3.6)"),
-        .init("ERROR", reason: "TIMEOUT", .error, "the provider timed out (§3.6)"),
-        .init("ERROR", reason: "PENDING_REVERSE", .error, "timed out, a reversal is pending (§3.6)"),
-        .init("ERROR", reason: "REVERSED_BY_TIMEOUT", .error, "timed out and reversed (§3.6)"),
-        .init("FRAUD", reason: "FRAUD_VERIFIED", .succeeded,
-              "verified by the fraud provider in a standalone screening: a success on Yuno's status page (§3.9's 'FRAUD (declined)' is an inference)"),
-    ])
+    public static let mapping: OutcomeMapping = {
+        typealias S = YunoPaymentStatus
+        typealias U = YunoSubStatus
+        return OutcomeMapping([
+            .init(S.created, reason: U.created, .pending, "created, the gateway has not answered yet (§3.6)"),
+            .init(S.readyToPay, reason: U.created, .pending, "waiting for the customer: an async APM such as a PIX QR (§3.6)"),
+            .init(S.pending, reason: U.authorized, .pending, "authorized, not captured: pending until captured (§3.6, §6)"),
+            .init(S.pending, reason: U.inProcess, .pending, "the customer is with the provider, e.g. a PIX QR on screen (§3.6)"),
+            .init(S.pending, reason: U.waitingAdditionalStep, .pending, "3DS or a second factor needed: the SDK must continue (§3.6)"),
+            .init(S.pending, reason: U.pendingProviderConfirmation, .pending, "waiting for the provider's answer (§3.6)"),
+            .init(S.pending, reason: U.pendingFraudReview, .pending, "held by fraud screening for review (§3.6)"),
+            .init(S.pending, reason: U.pendingOTPCompletion, .pending, "the payer has the 3DS/OTP challenge to complete (§3.6)"),
+            .init(S.verified, reason: U.verified, .succeeded, "zero-amount card verification succeeded (§3.6, §3.9)"),
+            .init(S.expired, reason: U.expired, .expired, "offline method or authorization expired (§3.6)"),
+            .init(S.rejected, reason: U.rejected, .declined, "rejected by Yuno, including a capture rejection (§3.6, §3.9)"),
+            .init(S.declined, reason: U.declined, .declined, "declined by the provider (§3.6)"),
+            .init(S.declined, reason: U.fraudDeclined, .declined, "declined by fraud screening (§3.6)"),
+            .init(S.succeeded, reason: U.approved, .succeeded, "approved (§3.6, §3.9)"),
+            .init(S.succeeded, reason: U.partiallyApproved, .succeeded, "approved for part of the amount (§3.6)"),
+            .init(S.succeeded, reason: U.captured, .succeeded, "authorized, then captured (§3.6)"),
+            .init(S.succeeded, reason: U.partiallyCaptured, .succeeded, "part of the authorization captured (§3.6)"),
+            .init(S.succeeded, reason: U.partiallyRefunded, .succeeded, "paid, part refunded (§3.6, §3.13 P1-9)"),
+            .init(S.succeeded, reason: U.partiallyChargebacked, .succeeded, "paid, part charged back (§3.6)"),
+            .init(S.succeeded, reason: U.fraudDeclined, .succeeded,
+                  "post-authorization fraud decline; status SUCCEEDED is the source of truth (§3.6), the merchant reviews the sub_status"),
+            .init(S.succeeded, reason: U.refundRetryInProcess, .succeeded, "paid; Yuno is retrying a refund (§3.6)"),
+            .init(S.succeeded, reason: U.captureRetryInProcess, .succeeded, "authorized; Yuno is retrying the capture (§3.6)"),
+            .init(S.succeeded, reason: U.captureRetryProcessFailed, .succeeded,
+                  "authorized; the capture retries gave up — status SUCCEEDED per §3.6, the sub_status needs the merchant's action"),
+            .init(S.refunded, reason: U.pendingProviderConfirmation, .succeeded, "post-payment: a refund waits for the provider (§3.6, §3.9)"),
+            .init(S.refunded, reason: U.refunded, .succeeded, "post-payment: paid, then refunded (§3.9 'post-payment states')"),
+            .init(S.canceled, reason: U.pendingProviderConfirmation, .canceled, "canceled by the merchant, the provider has yet to confirm (§3.6)"),
+            .init(S.canceled, reason: U.canceled, .canceled, "canceled by the merchant (§3.6, §3.9)"),
+            .init(S.inDispute, reason: U.received, .succeeded, "post-payment: paid, dispute received (§3.6, §3.9)"),
+            .init(S.inDispute, reason: U.pendingReview, .succeeded, "post-payment: paid, dispute under review (§3.6, §3.9)"),
+            .init(S.chargeback, reason: U.lost, .succeeded, "post-payment: paid, chargeback lost (§3.6, §3.9)"),
+            .init(S.error, reason: U.error, .error, "error (§3.6)"),
+            .init(S.error, reason: U.timeout, .error, "the provider timed out (§3.6)"),
+            .init(S.error, reason: U.pendingReverse, .error, "timed out, a reversal is pending (§3.6)"),
+            .init(S.error, reason: U.reversedByTimeout, .error, "timed out and reversed (§3.6)"),
+            .init(S.fraud, reason: U.fraudVerified, .succeeded,
+                  "verified by the fraud provider in a standalone screening: a success on Yuno's status page (§3.9's 'FRAUD (declined)' is an inference)"),
+        ])
+    }()
 
     /// The codes of §3.7, §3.13 P1-11, P1-13 and P2-18, with their HTTP statuses.
     public static let catalog: ErrorCatalog = {
@@ -122,4 +126,75 @@ public enum YunoControlAction {
                       runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["payment_id", "webhook_id"]),
     ]
+}
+
+/// A Yuno payment's `status` (providers.md §3.6): the adapter's table and the mock share it.
+public enum YunoPaymentStatus: String, NativeState {
+    case created = "CREATED"
+    case readyToPay = "READY_TO_PAY"
+    case pending = "PENDING"
+    case verified = "VERIFIED"
+    case expired = "EXPIRED"
+    case rejected = "REJECTED"
+    case declined = "DECLINED"
+    case succeeded = "SUCCEEDED"
+    case refunded = "REFUNDED"
+    case canceled = "CANCELED"
+    case inDispute = "IN_DISPUTE"
+    case chargeback = "CHARGEBACK"
+    case error = "ERROR"
+    case fraud = "FRAUD"
+}
+
+/// A Yuno payment's `sub_status` (providers.md §3.6), which narrows the `status`; only some pairs are documented
+/// (the adapter's ``YunoProvider/mapping``).
+public enum YunoSubStatus: String, NativeState {
+    case created = "CREATED"
+    case authorized = "AUTHORIZED"
+    case inProcess = "IN_PROCESS"
+    case waitingAdditionalStep = "WAITING_ADDITIONAL_STEP"
+    case pendingProviderConfirmation = "PENDING_PROVIDER_CONFIRMATION"
+    case pendingFraudReview = "PENDING_FRAUD_REVIEW"
+    case pendingOTPCompletion = "PENDING_OTP_COMPLETION"
+    case verified = "VERIFIED"
+    case expired = "EXPIRED"
+    case rejected = "REJECTED"
+    case declined = "DECLINED"
+    case fraudDeclined = "FRAUD_DECLINED"
+    case approved = "APPROVED"
+    case partiallyApproved = "PARTIALLY_APPROVED"
+    case captured = "CAPTURED"
+    case partiallyCaptured = "PARTIALLY_CAPTURED"
+    case partiallyRefunded = "PARTIALLY_REFUNDED"
+    case partiallyChargebacked = "PARTIALLY_CHARGEBACKED"
+    case refundRetryInProcess = "REFUND_RETRY_IN_PROCESS"
+    case captureRetryInProcess = "CAPTURE_RETRY_IN_PROCESS"
+    case captureRetryProcessFailed = "CAPTURE_RETRY_PROCESS_FAILED"
+    case refunded = "REFUNDED"
+    case canceled = "CANCELED"
+    case received = "RECEIVED"
+    case pendingReview = "PENDING_REVIEW"
+    case lost = "LOST"
+    case error = "ERROR"
+    case timeout = "TIMEOUT"
+    case pendingReverse = "PENDING_REVERSE"
+    case reversedByTimeout = "REVERSED_BY_TIMEOUT"
+    case fraudVerified = "FRAUD_VERIFIED"
+}
+
+/// A `status` × `sub_status` pair of providers.md §3.6, so the mock names a pair without text.
+public struct YunoStatePair: Hashable, Sendable {
+    /// The `status`.
+    public var status: YunoPaymentStatus
+    /// The `sub_status`.
+    public var subStatus: YunoSubStatus
+
+    /// Creates a pair.
+    public init(_ status: YunoPaymentStatus, _ subStatus: YunoSubStatus) {
+        self.status = status
+        self.subStatus = subStatus
+    }
+
+    /// `STATUS/SUB_STATUS`, as the API spells them (the key of the adapter's table and of the mock's journal).
+    public var key: String { "\(status.rawValue)/\(subStatus.rawValue)" }
 }

@@ -35,7 +35,7 @@ public struct YunoProvider: Provider {
     public var outcomeMapping: OutcomeMapping { Self.mapping }
     public var errorCatalog: ErrorCatalog { Self.catalog }
     public var secretFieldNames: [String] {
-        ["publicApiKey", "privateSecretKey", "public-api-key", "private-secret-key", "number", "security_code", "hmac_client_secret", "secret",
+        ["publicApiKey", "privateSecretKey", "public-api-key", "private-secret-key", "security_code", "hmac_client_secret", "secret",
          "api_key", "x-secret", "x-api-key"]
     }
 

@@ -36,7 +36,7 @@ final class TinyPayMock: ProviderMock {
     /// The adapter.
     var provider: any Provider { TinyPayProvider() }
     /// `open`, then `paid`, `failed` or `canceled`.
-    var nativeStates: [String] { ["open", "paid", "failed", "canceled"] }
+    var nativeStates: [String] { TinyPayStatus.spellings }
 
     private let state = Mutex(State())
 
@@ -54,7 +54,7 @@ final class TinyPayMock: ProviderMock {
             let create = { () -> HTTPResponseData in
                 let payment: Payment = self.state.withLock { state in
                     let payment = Payment(
-                        id: "tp_\(state.next)", status: "open", amount: amount, currency: form["currency"] ?? "EUR",
+                        id: "tp_\(state.next)", status: TinyPayStatus.open.rawValue, amount: amount, currency: form["currency"] ?? "EUR",
                         reference: form["reference"] ?? "", webhookUrl: form["webhookUrl"])
                     state.next += 1
                     state.payments[payment.id] = payment

@@ -36,10 +36,10 @@ struct TinyPayProvider: Provider {
     /// A payment's `status` → outcome.
     var outcomeMapping: OutcomeMapping {
         OutcomeMapping([
-            .init("open", .pending, "created, not paid yet"),
-            .init("paid", .succeeded, "paid"),
-            .init("failed", .declined, "the payer's bank refused"),
-            .init("canceled", .canceled, "the payer canceled"),
+            .init(TinyPayStatus.open, .pending, "created, not paid yet"),
+            .init(TinyPayStatus.paid, .succeeded, "paid"),
+            .init(TinyPayStatus.failed, .declined, "the payer's bank refused"),
+            .init(TinyPayStatus.canceled, .canceled, "the payer canceled"),
         ])
     }
 
@@ -134,4 +134,9 @@ struct TinyPayProvider: Provider {
             try map(status, reason: nil, in: context, into: &observation)
         }
     }
+}
+
+/// A TinyPay payment's `status`, shared by the table and the mock.
+enum TinyPayStatus: String, NativeState {
+    case open, paid, failed, canceled
 }
