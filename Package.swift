@@ -1,18 +1,21 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Access shows the layers: a declaration sibling targets share is `package`, an import is internal unless a
+// `package` declaration shows its types, and a file imports every module whose members it uses.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
     name: "PayCheck",
     platforms: [.macOS(.v14)],
+    // PayCheck is used as a command (`paycheck run`, `paycheck mock` as a server any language talks to over HTTP);
+    // its modules are not a Swift library API, so no library product is offered and they share through `package`.
     products: [
         .executable(name: "paycheck", targets: ["paycheck"]),
-        .library(name: "PayCheckCore", targets: ["PayCheckCore"]),
-        .library(name: "PayCheckRunner", targets: ["PayCheckRunner"]),
-        .library(name: "PayCheckMock", targets: ["PayCheckMock"]),
         .executable(name: "reference-shop", targets: ["ReferenceShop"]),
     ],
     dependencies: [
@@ -114,7 +117,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "examples/mollie-demo-backend",
-            exclude: ["README.md"]
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
         ),
         // PayCheck's reference merchant backend for Mollie and PlacetoPay: a merchant's code written apart from PayCheck
         // (it depends on no PayCheck target); examples/reference-shop/contract.yaml runs the packs against it.
@@ -131,7 +135,8 @@ let package = Package(
         .executableTarget(
             name: "HelloBench",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
-            path: "Benchmarks/HelloServer"
+            path: "Benchmarks/HelloServer",
+            swiftSettings: swiftSettings
         ),
         // Benchmarks only: drives the stress test's provider lifecycles (or hello-world GETs) against a running server.
         .executableTarget(

@@ -12,6 +12,7 @@ import Hummingbird
 import Logging
 import PayCheckTestSupport
 import Synchronization
+import PayCheckProviders
 
 func argument(_ name: String) -> String? {
     let arguments = CommandLine.arguments

@@ -7,21 +7,22 @@
 // `/merchants/mollie-checkout-demo` (so `paycheck run Suites/mollie` checks the whole loop app → backend → Mollie
 // mock → webhook → backend → app), and `swift run mollie-demo-backend` serves it on its own port.
 import Foundation
-import Hummingbird
+package import Hummingbird
 import NIOCore
 import Synchronization
+import NIOFoundationEssentialsCompat
 
 /// Sends one HTTP request to Mollie and answers the status and body.
-public protocol MollieHTTP: Sendable {
+package protocol MollieHTTP: Sendable {
     /// Sends `method url` with `headers` and an optional `body`.
     func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?) async throws
         -> (status: Int, body: [UInt8])
 }
 
 /// The backend: its own store of payments per device, and the routes the Checkout demo app calls.
-public final class MollieCheckoutDemoBackend: Sendable {
+package final class MollieCheckoutDemoBackend: Sendable {
     /// Where the backend is served, relative to a host that also serves other things.
-    public static let mountPath = "/merchants/mollie-checkout-demo"
+    package static let mountPath = "/merchants/mollie-checkout-demo"
 
     private let mollieBaseURL: @Sendable () -> String
     private let publicBaseURL: @Sendable () -> String
@@ -35,7 +36,7 @@ public final class MollieCheckoutDemoBackend: Sendable {
     ///   - publicBaseURL: the backend's own root as Mollie reaches it, for the `webhookUrl`; read on every call.
     ///   - apiKey: a `test_…` key.
     ///   - http: how the backend reaches Mollie.
-    public init(
+    package init(
         mollieBaseURL: @escaping @Sendable () -> String, publicBaseURL: @escaping @Sendable () -> String,
         apiKey: String, http: any MollieHTTP
     ) {
@@ -46,12 +47,12 @@ public final class MollieCheckoutDemoBackend: Sendable {
     }
 
     /// Forgets every payment.
-    public func reset() {
+    package func reset() {
         self.store.withLock { $0.removeAll() }
     }
 
     /// Adds the backend's routes to `router` (a router, or a group under ``mountPath``).
-    public func addRoutes<Router: RouterMethods>(to router: Router) {
+    package func addRoutes<Router: RouterMethods>(to router: Router) {
         router.get("api/payments") { request, _ in self.listPayments(request) }
         router.get("api/payments/{id}") { request, context in self.getPayment(request, id: context.parameters.get("id")) }
         router.post("api/payments") { request, _ in try await self.createPayment(request) }

@@ -1,23 +1,23 @@
-import Foundation
+package import Foundation
 
 /// Regular-expression matching that cannot run away: a pattern with catastrophic backtracking (`^(a+)+$` against a
 /// long near-match) is stopped after a time budget, and a cancelled task (`--run-timeout`, SIGINT) stops it at once.
 /// Foundation reports progress during a long match (`.reportProgress`), which is where both checks happen.
-public enum BoundedRegex {
+package enum BoundedRegex {
     /// Seconds one match may take.
-    public static let budget: Double = 1
+    package static let budget: Double = 1
 
     /// Why a match was stopped.
-    public struct Stopped: Error, Sendable, CustomStringConvertible {
+    package struct Stopped: Error, Sendable, CustomStringConvertible {
         /// The pattern.
-        public var pattern: String
+        package var pattern: String
         /// How long the text was.
-        public var length: Int
+        package var length: Int
         /// Whether it stopped because the task was cancelled rather than for time.
-        public var cancelled: Bool
+        package var cancelled: Bool
 
         /// The message.
-        public var description: String {
+        package var description: String {
             cancelled
                 ? "matching '\(pattern)' was interrupted"
                 : "matching '\(pattern)' against a \(length)-character value took over \(Value.format(BoundedRegex.budget))s "
@@ -26,7 +26,7 @@ public enum BoundedRegex {
     }
 
     /// The first match of `regex` in `text`, or `nil`; throws ``Stopped`` past the budget or on cancellation.
-    public static func firstMatch(_ regex: NSRegularExpression, in text: String, budget: Double = budget) throws(Stopped) -> NSTextCheckingResult? {
+    package static func firstMatch(_ regex: NSRegularExpression, in text: String, budget: Double = budget) throws(Stopped) -> NSTextCheckingResult? {
         let start = DispatchTime.now().uptimeNanoseconds
         let limit = UInt64(max(0, min(budget, 3600)) * 1e9)
         var found: NSTextCheckingResult?

@@ -1,6 +1,6 @@
 /// The one rule for card numbers in anything PayCheck keeps or shows: the runner's reports and transcripts
 /// (`Redactor`) and the mock's request journal apply it alike.
-public enum CardNumberMask {
+package enum CardNumberMask {
     /// Masks card numbers (Luhn-valid, 13–19 digits), keeping the last four digits.
     ///
     /// A number is a run of ASCII digits, or groups of digits joined by single spaces or by single dashes
@@ -8,7 +8,7 @@ public enum CardNumberMask {
     /// groups the leftmost, longest sequence of whole groups that is a card number is masked, then the rest of
     /// the run is searched again, so a number written next to other numbers is still found. Works on UTF-8
     /// bytes: ASCII digits, spaces and dashes never occur inside a multi-byte scalar.
-    public static func apply(_ text: String) -> String {
+    package static func apply(_ text: String) -> String {
         guard text.utf8.count >= 13 else { return text }
         var text = text
         let masked: String? = text.withUTF8 { bytes in

@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 /// A change to the mock clock requested through `POST /__paycheck/clock` (a `mock: clock` step's `with:`): the one
 /// reading of it, for the mock that applies it and for lint, which refuses before a run what the mock would refuse.
-public enum ClockAdjustment: Equatable, Sendable {
+package enum ClockAdjustment: Equatable, Sendable {
     /// Move forward by this many seconds.
     case advance(Double)
     /// Jump to this instant.
@@ -11,14 +11,14 @@ public enum ClockAdjustment: Equatable, Sendable {
     case reset
 
     /// Why a clock change is refused, in words that quote the bad value.
-    public struct Problem: Error, Sendable, Equatable {
+    package struct Problem: Error, Sendable, Equatable {
         /// The message.
-        public var message: String
+        package var message: String
     }
 
     /// Reads `{"advance": "31m"}`, `{"advance": 90}`, `{"set": "<ISO 8601>"}` or `{"reset": true}`.
     /// - Throws: ``Problem`` naming the bad value.
-    public init(json object: [String: Value]) throws(Problem) {
+    package init(json object: [String: Value]) throws(Problem) {
         let advance = object["advance"]
         let set = object["set"]
         let unknown = object.keys.filter { $0 != "advance" && $0 != "set" && $0 != "reset" }.sorted()
@@ -55,7 +55,7 @@ public enum ClockAdjustment: Equatable, Sendable {
     }
 
     /// Converts a JSON advance value (a number of seconds or a string such as `"+31m"`) to seconds.
-    public static func seconds(from value: Value) throws(Problem) -> Double {
+    package static func seconds(from value: Value) throws(Problem) -> Double {
         switch value {
         case .int, .double:
             let seconds = value.number ?? -1
@@ -71,7 +71,7 @@ public enum ClockAdjustment: Equatable, Sendable {
     /// Parses a duration such as `31m`, `+250ms`, `1.5h` or `90` (seconds) with ``DurationText``.
     ///
     /// Stricter than suites: no exponent (`1e3m`), and no minus sign, because the clock only moves forward.
-    public static func seconds(from text: String) throws(Problem) -> Double {
+    package static func seconds(from text: String) throws(Problem) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("-") {
             throw Problem(

@@ -1,7 +1,7 @@
 /// One problem found in a suite, a command line or a run, with where it is and how to fix it.
-public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
+package struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     /// How serious a diagnostic is.
-    public enum Severity: String, Sendable, Hashable {
+    package enum Severity: String, Sendable, Hashable {
         /// The suite or command cannot be used as written.
         case error
         /// The suite works, but probably not as meant.
@@ -11,16 +11,16 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     }
 
     /// How serious this is.
-    public var severity: Severity
+    package var severity: Severity
     /// Where it is; `nil` for problems that belong to no file (a command-line flag, say).
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// A message in lower case that quotes the offending value.
-    public var message: String
+    package var message: String
     /// An optional suggestion, such as "did you mean 'expect'?".
-    public var hint: String?
+    package var hint: String?
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity = .error, at location: SourceLocation?, _ message: String, hint: String? = nil) {
+    package init(_ severity: Severity = .error, at location: SourceLocation?, _ message: String, hint: String? = nil) {
         self.severity = severity
         self.location = location
         self.message = message
@@ -28,7 +28,7 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
     }
 
     /// The first line of the rendering: `file:line:column: error: message`.
-    public var description: String {
+    package var description: String {
         let prefix = location.map { "\($0): " } ?? ""
         return "\(prefix)\(severity.rawValue): \(message)"
     }
@@ -36,5 +36,5 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
 
 extension Array where Element == Diagnostic {
     /// Whether any of the diagnostics is an error.
-    public var hasErrors: Bool { contains { $0.severity == .error } }
+    package var hasErrors: Bool { contains { $0.severity == .error } }
 }

@@ -1,19 +1,19 @@
 /// Renders diagnostics as text: the `file:line:column: error: message` line, the source line with a
 /// caret under the column, and the hint. Plain for files and reports, ANSI-coloured for a terminal.
-public struct DiagnosticRenderer: Sendable {
+package struct DiagnosticRenderer: Sendable {
     /// Whether to use ANSI colours.
-    public var colored: Bool
+    package var colored: Bool
     /// Looks up the text of a file so the offending line can be quoted; `nil` when unavailable.
-    public var sourceLine: @Sendable (_ file: String, _ line: Int) -> String?
+    package var sourceLine: @Sendable (_ file: String, _ line: Int) -> String?
 
     /// Creates a renderer.
-    public init(colored: Bool = false, sourceLine: @escaping @Sendable (String, Int) -> String? = { _, _ in nil }) {
+    package init(colored: Bool = false, sourceLine: @escaping @Sendable (String, Int) -> String? = { _, _ in nil }) {
         self.colored = colored
         self.sourceLine = sourceLine
     }
 
     /// Renders one diagnostic as one or more lines (no trailing newline).
-    public func render(_ diagnostic: Diagnostic) -> String {
+    package func render(_ diagnostic: Diagnostic) -> String {
         let style = ANSIStyle(enabled: colored)
         let label: String
         switch diagnostic.severity {
@@ -39,7 +39,7 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// Renders many diagnostics, sorted by location, separated by blank lines.
-    public func render(_ diagnostics: [Diagnostic]) -> String {
+    package func render(_ diagnostics: [Diagnostic]) -> String {
         diagnostics.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {
             case let (l?, r?) where l != r: return l < r

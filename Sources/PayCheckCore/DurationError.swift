@@ -1,7 +1,7 @@
 /// A duration that could not be read: not a duration at all, or beyond ``DurationText/maximumSeconds``.
-public struct DurationError: Error, Sendable, Equatable {
+package struct DurationError: Error, Sendable, Equatable {
     /// What went wrong.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// The text is not a number with an optional unit.
         case notADuration
         /// The amount is not finite or longer than ten years.
@@ -9,18 +9,18 @@ public struct DurationError: Error, Sendable, Equatable {
     }
 
     /// The text as written.
-    public var text: String
+    package var text: String
     /// What went wrong.
-    public var problem: Problem
+    package var problem: Problem
 
     /// Creates an error about `text`.
-    public init(text: String, problem: Problem) {
+    package init(text: String, problem: Problem) {
         self.text = text
         self.problem = problem
     }
 
     /// A lower-case message quoting the text, e.g. `'213504d' is longer than the limit of 3650d (10 years)`.
-    public var message: String {
+    package var message: String {
         switch problem {
         case .notADuration:
             "'\(text)' is not a duration like '500ms', '2s', '31m', '1h' or '2d'"

@@ -3,9 +3,9 @@
 ///
 /// Every duration is bounded by ``maximumSeconds`` (ten years): larger or non-finite amounts are an error
 /// with a message, so no caller ever converts an absurd `Double` to `Int`, `UInt64` or `Duration` and traps.
-public enum DurationText {
+package enum DurationText {
     /// The longest accepted duration: 3650 days (about ten years).
-    public static let maximumSeconds: Double = 3650 * 86_400
+    package static let maximumSeconds: Double = 3650 * 86_400
 
     /// The accepted units, longest suffix first, with their length in seconds.
     private static let units: [(suffix: String, seconds: Double)] = [
@@ -13,7 +13,7 @@ public enum DurationText {
     ]
 
     /// Seconds, or `nil` when the text is not a duration or is out of bounds.
-    public static func seconds(_ text: String) -> Double? {
+    package static func seconds(_ text: String) -> Double? {
         try? parse(text)
     }
 
@@ -22,7 +22,7 @@ public enum DurationText {
     /// The number is decimal digits with an optional fraction and an optional exponent (`1.5h`, `2e3ms`);
     /// spaces are allowed around it. - Throws: ``DurationError`` when the text is not a duration or its
     /// magnitude exceeds ``maximumSeconds``.
-    public static func parse(_ text: String) throws(DurationError) -> Double {
+    package static func parse(_ text: String) throws(DurationError) -> Double {
         var body = Substring(text.trimmingWhitespace())
         var sign = 1.0
         if body.hasPrefix("+") {
@@ -47,7 +47,7 @@ public enum DurationText {
     /// `seconds` itself when it is finite and within ±``maximumSeconds``.
     /// - Parameter text: how the amount was written, quoted in the error.
     /// - Throws: ``DurationError`` otherwise.
-    public static func checked(_ seconds: Double, text: String) throws(DurationError) -> Double {
+    package static func checked(_ seconds: Double, text: String) throws(DurationError) -> Double {
         guard seconds.isFinite, abs(seconds) <= maximumSeconds else {
             throw DurationError(text: text, problem: .outOfBounds)
         }
@@ -55,7 +55,7 @@ public enum DurationText {
     }
 
     /// Whole nanoseconds in `seconds`, clamped to `0...maximumSeconds` (NaN counts as zero); never traps.
-    public static func nanoseconds(_ seconds: Double) -> Int64 {
+    package static func nanoseconds(_ seconds: Double) -> Int64 {
         let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), maximumSeconds)
         return Int64(bounded * 1_000_000_000)
     }

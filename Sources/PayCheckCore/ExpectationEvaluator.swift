@@ -1,15 +1,15 @@
 import Foundation
 
 /// Checks an observation against an `expect:` block, rendering expected values with the current variables.
-public struct ExpectationEvaluator: Sendable {
+package struct ExpectationEvaluator: Sendable {
     /// Renders templates in expected values.
-    public var renderer: TemplateRenderer
+    package var renderer: TemplateRenderer
 
     /// Creates an evaluator.
-    public init(renderer: TemplateRenderer) { self.renderer = renderer }
+    package init(renderer: TemplateRenderer) { self.renderer = renderer }
 
     /// Every mismatch (empty when all expectations hold). Template errors are thrown.
-    public func evaluate(_ expectations: Expectations, against observation: Observation) throws(TemplateRenderer.RenderError) -> [Mismatch] {
+    package func evaluate(_ expectations: Expectations, against observation: Observation) throws(TemplateRenderer.RenderError) -> [Mismatch] {
         var mismatches: [Mismatch] = []
         if let status = expectations.status {
             mismatches += try evaluate(status, actual: observation.status.map(Value.int), subject: "status", kind: .status)
@@ -40,7 +40,7 @@ public struct ExpectationEvaluator: Sendable {
 
     /// Applies every matcher of a check to an actual value (`nil` = absent).
     /// With `asText`, expected scalars compare by their text (error codes are identifiers, not numbers).
-    public func evaluate(_ check: Check, actual: Value?, subject: String, kind: Mismatch.Kind, asText: Bool = false) throws(TemplateRenderer.RenderError) -> [Mismatch] {
+    package func evaluate(_ check: Check, actual: Value?, subject: String, kind: Mismatch.Kind, asText: Bool = false) throws(TemplateRenderer.RenderError) -> [Mismatch] {
         var out: [Mismatch] = []
         for located in check.matchers {
             if let (expected, ok) = try apply(located.matcher, to: actual, asText: asText, at: located.location), !ok {

@@ -1,20 +1,20 @@
 /// The `expect:` block of a step.
-public struct Expectations: Sendable {
+package struct Expectations: Sendable {
     /// `status:` check.
-    public var status: Check?
+    package var status: Check?
     /// `headers:` checks by header name (case-insensitive).
-    public var headers: [(name: String, check: Check)]
+    package var headers: [(name: String, check: Check)]
     /// `body:` checks by path (`$` is the whole body).
-    public var body: [(path: ValuePath, check: Check)]
+    package var body: [(path: ValuePath, check: Check)]
     /// `outcome:` check against the canonical outcome of a provider step.
-    public var outcome: Check?
+    package var outcome: Check?
     /// `error:` checks on the provider error catalog entry: class, code, message.
-    public var error: [(field: String, check: Check)]
+    package var error: [(field: String, check: Check)]
     /// Where `expect:` is.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates an expectation block.
-    public init(
+    package init(
         status: Check? = nil, headers: [(name: String, check: Check)] = [], body: [(path: ValuePath, check: Check)] = [],
         outcome: Check? = nil, error: [(field: String, check: Check)] = [], location: SourceLocation
     ) {
@@ -28,35 +28,35 @@ public struct Expectations: Sendable {
 }
 
 /// A list of matchers applied to one actual value; a plain value is an `eq` matcher.
-public struct Check: Sendable {
+package struct Check: Sendable {
     /// The matchers, all of which must hold.
-    public var matchers: [LocatedMatcher]
+    package var matchers: [LocatedMatcher]
     /// Where the checked value is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a check.
-    public init(matchers: [LocatedMatcher], location: SourceLocation) {
+    package init(matchers: [LocatedMatcher], location: SourceLocation) {
         self.matchers = matchers
         self.location = location
     }
 }
 
 /// A matcher with the location of its expected value.
-public struct LocatedMatcher: Sendable {
+package struct LocatedMatcher: Sendable {
     /// The matcher.
-    public var matcher: Matcher
+    package var matcher: Matcher
     /// Where it is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a located matcher.
-    public init(_ matcher: Matcher, at location: SourceLocation) {
+    package init(_ matcher: Matcher, at location: SourceLocation) {
         self.matcher = matcher
         self.location = location
     }
 }
 
 /// A predicate over an actual value.
-public indirect enum Matcher: Sendable {
+package indirect enum Matcher: Sendable {
     /// Structurally equal (numbers compare by value).
     case eq(TemplateValue)
     /// Not equal.
@@ -77,7 +77,7 @@ public indirect enum Matcher: Sendable {
     case length(Check)
 
     /// The matcher keyword as written in suites.
-    public var keyword: String {
+    package var keyword: String {
         switch self {
         case .eq: "eq"
         case .ne: "ne"
@@ -95,7 +95,7 @@ public indirect enum Matcher: Sendable {
     }
 
     /// Every matcher keyword.
-    public static let keywords = ["eq", "ne", "exists", "type", "matches", "contains", "in", "lt", "le", "gt", "ge", "length"]
+    package static let keywords = ["eq", "ne", "exists", "type", "matches", "contains", "in", "lt", "le", "gt", "ge", "length"]
     /// The type names accepted by `type:`.
-    public static let typeNames = ["string", "number", "integer", "boolean", "object", "array", "null"]
+    package static let typeNames = ["string", "number", "integer", "boolean", "object", "array", "null"]
 }

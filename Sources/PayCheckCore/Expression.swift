@@ -1,5 +1,5 @@
 /// An expression inside `{{ }}`: a variable path, a literal, or a function call.
-public indirect enum Expression: Sendable {
+package indirect enum Expression: Sendable {
     /// A variable, optionally with a path into it: `reference`, `session.body.requestId`, `items[0]`.
     case variable(name: String, path: ValuePath?)
     /// A quoted string literal.
@@ -10,7 +10,7 @@ public indirect enum Expression: Sendable {
     case call(Function, [Expression])
 
     /// The functions templates can call, with their arities.
-    public enum Function: String, Sendable, CaseIterable {
+    package enum Function: String, Sendable, CaseIterable {
         /// `uuid()` — a random lower-case UUID.
         case uuid
         /// `now(offset?, format?)` — the current time (of the runner's clock) shifted by an offset like `+5m`.
@@ -32,7 +32,7 @@ public indirect enum Expression: Sendable {
     }
 
     /// Parses the text between `{{` and `}}`.
-    public static func parse(_ text: String) throws(ExpressionError) -> Expression {
+    package static func parse(_ text: String) throws(ExpressionError) -> Expression {
         var parser = ExpressionParser(text: text)
         let expression = try parser.parseExpression()
         parser.skipSpaces()
@@ -43,7 +43,7 @@ public indirect enum Expression: Sendable {
     }
 
     /// The variable names this expression reads.
-    public var variableNames: [String] {
+    package var variableNames: [String] {
         switch self {
         case .variable(let name, _): [name]
         case .call(_, let args): args.flatMap(\.variableNames)
@@ -53,16 +53,16 @@ public indirect enum Expression: Sendable {
 }
 
 /// A template or expression syntax error (the loader adds the location).
-public struct ExpressionError: Error, Sendable, Equatable {
+package struct ExpressionError: Error, Sendable, Equatable {
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The character offset in the expression text, if known.
-    public var offset: Int?
+    package var offset: Int?
     /// An optional suggestion.
-    public var hint: String?
+    package var hint: String?
 
     /// Creates an error.
-    public init(message: String, offset: Int? = nil, hint: String? = nil) {
+    package init(message: String, offset: Int? = nil, hint: String? = nil) {
         self.message = message
         self.offset = offset
         self.hint = hint

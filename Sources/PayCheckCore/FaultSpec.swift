@@ -5,7 +5,7 @@
 /// outgoing webhooks (the webhook kinds), or a path prefix (`path`); it applies to the next `count` matching requests
 /// (default 1), or to a `ratio` of them (every request whose running share crosses the ratio, so 0.5 hits every second
 /// one, deterministically) until cleared.
-public enum FaultKind: String, Sendable, CaseIterable {
+package enum FaultKind: String, Sendable, CaseIterable {
     /// Answer `status` (200–599) without reaching the route; `retryAfter` seconds adds `Retry-After` (e.g. a 429).
     case status
     /// Answer 200 with a body the provider's codec cannot read (cut JSON, or a bad MIT cipher envelope).
@@ -36,7 +36,7 @@ public enum FaultKind: String, Sendable, CaseIterable {
     case receiverTimeout
 
     /// Whether the kind applies to a provider's outgoing webhooks rather than to requests the mock receives.
-    public var isWebhookFault: Bool {
+    package var isWebhookFault: Bool {
         switch self {
         case .duplicate, .outOfOrder, .delayedDelivery, .tamperedSignature, .replay, .receiverTimeout: true
         default: false
@@ -44,7 +44,7 @@ public enum FaultKind: String, Sendable, CaseIterable {
     }
 
     /// The kind-specific parameters it accepts.
-    public var parameters: [String] {
+    package var parameters: [String] {
         switch self {
         case .status: ["status", "retryAfter"]
         case .contentType: ["contentType"]
@@ -57,21 +57,21 @@ public enum FaultKind: String, Sendable, CaseIterable {
 }
 
 /// The `with:` keys of `mock: fault`, and the checks lint and the mock share.
-public enum FaultSpec {
+package enum FaultSpec {
     /// Where a fault applies and how often.
-    public static let targetParameters = ["kind", "path", "provider", "operation", "count", "ratio"]
+    package static let targetParameters = ["kind", "path", "provider", "operation", "count", "ratio"]
     /// Every accepted key.
-    public static var parameters: [String] {
+    package static var parameters: [String] {
         var keys = self.targetParameters
         for kind in FaultKind.allCases { keys += kind.parameters.filter { !keys.contains($0) } }
         return keys
     }
     /// The longest delay or drip interval accepted, in milliseconds, so a typo cannot stall a suite for long.
-    public static let maximumDelayMilliseconds = 60_000
+    package static let maximumDelayMilliseconds = 60_000
 
     /// What is wrong with a fault's parameters; empty when nothing is. Values of `templated` keys are not known yet
     /// (the mock checks them once rendered), so only their presence counts.
-    public static func problems(_ members: [String: Value], templated: Set<String> = []) -> [String] {
+    package static func problems(_ members: [String: Value], templated: Set<String> = []) -> [String] {
         var problems: [String] = []
         if templated.contains("kind") { return [] }
         guard let kindValue = members["kind"] else { return ["a fault needs 'kind' (one of \(self.kindList))"] }

@@ -4,9 +4,9 @@
 /// every other UTF-8 byte with upper-case hex. Decoding splits on `&`, reads `+` as a space, decodes `%XX`
 /// (a `%` not followed by two hex digits stays as is) and repairs invalid UTF-8 with U+FFFD. Nested keys
 /// (`a[b]=c`) get no special meaning: they are names like any other.
-public enum FormText {
+package enum FormText {
     /// Encodes `pairs` in order as `name=value&…`.
-    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+    package static func encode(_ pairs: [(name: String, value: String)]) -> String {
         var out = ""
         for (index, pair) in pairs.enumerated() {
             if index > 0 { out += "&" }
@@ -20,13 +20,13 @@ public enum FormText {
     /// Encodes an object with keys sorted; an array member repeats its key once per item, `null` is empty,
     /// other values are written as they are interpolated (a nested object as JSON text).
     /// - Returns: `nil` when `value` is not an object.
-    public static func encode(_ value: Value) -> String? {
+    package static func encode(_ value: Value) -> String? {
         guard case .object(let members) = value else { return nil }
         return encode(pairs(of: members))
     }
 
     /// The name/value pairs of an object, keys sorted, arrays expanded to repeated keys.
-    public static func pairs(of members: [String: Value]) -> [(name: String, value: String)] {
+    package static func pairs(of members: [String: Value]) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         for (name, member) in members.sorted(by: { $0.key < $1.key }) {
             if case .array(let items) = member {
@@ -40,7 +40,7 @@ public enum FormText {
 
     /// Decodes `text` into name/value pairs in order; empty sequences between `&` are skipped and a pair
     /// without `=` has an empty value.
-    public static func decodePairs(_ text: String) -> [(name: String, value: String)] {
+    package static func decodePairs(_ text: String) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         for sequence in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             if let equals = sequence.firstIndex(of: UInt8(ascii: "=")) {
@@ -55,7 +55,7 @@ public enum FormText {
     }
 
     /// Decodes `text` into an object of strings; a repeated name becomes an array of its values in order.
-    public static func decode(_ text: String) -> Value {
+    package static func decode(_ text: String) -> Value {
         var members: [String: Value] = [:]
         for (name, value) in decodePairs(text) {
             switch members[name] {
@@ -71,7 +71,7 @@ public enum FormText {
 
     /// Percent-encodes one name or value with the form byte set; a space becomes `+`, or `%20` when
     /// `spaceAsPlus` is false (for query strings read by servers that do not decode `+`).
-    public static func percentEncode(_ text: String, spaceAsPlus: Bool = true) -> String {
+    package static func percentEncode(_ text: String, spaceAsPlus: Bool = true) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -93,7 +93,7 @@ public enum FormText {
 
     /// Percent-encodes `text` per RFC 3986 (PHP `rawurlencode`): the unreserved `A–Z a–z 0–9 - . _ ~` stay,
     /// every other UTF-8 byte becomes `%XX` with upper-case hex (a space is `%20`). khipu signs with it.
-    public static func percentEncodeRFC3986(_ text: String) -> String {
+    package static func percentEncodeRFC3986(_ text: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -112,7 +112,7 @@ public enum FormText {
     }
 
     /// Decodes `+` and `%XX` in one name or value.
-    public static func percentDecode(_ bytes: some Collection<UInt8>) -> String {
+    package static func percentDecode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity(input.count)

@@ -1,13 +1,13 @@
-import Foundation
+package import Foundation
 
 /// ISO 8601 date-times in UTC, written `2026-01-15T10:00:00Z` or `2026-01-15T10:00:00.250Z`.
 ///
 /// One helper for the mock clock, the control API, templates, reports and provider timestamps (PlacetoPay's
 /// seed and status dates, written with an offset). Formatting and parsing are plain calendar arithmetic
 /// (proleptic Gregorian), so they are the same on every platform and never read the clock.
-public enum ISOTimestamp {
+package enum ISOTimestamp {
     /// When to write the millisecond part.
-    public enum Fraction: Sendable {
+    package enum Fraction: Sendable {
         /// Never: whole seconds (of the date rounded to milliseconds).
         case never
         /// Only when the date has a sub-second part (after rounding to milliseconds).
@@ -17,7 +17,7 @@ public enum ISOTimestamp {
     }
 
     /// Renders `date` in UTC; by default with milliseconds only when the date has a sub-second part.
-    public static func format(_ date: Date, fraction: Fraction = .whenSubSecond) -> String {
+    package static func format(_ date: Date, fraction: Fraction = .whenSubSecond) -> String {
         let interval = date.timeIntervalSince1970
         let totalMilliseconds = (interval * 1000).rounded()
         // Dates beyond ±10^14 s (3 million years) are not calendar dates anyone writes; clamp instead of trapping.
@@ -38,7 +38,7 @@ public enum ISOTimestamp {
 
     /// Renders `date` with the offset of `timeZone` at that instant, `yyyy-MM-dd'T'HH:mm:ss±hh:mm`, seconds
     /// truncated; a zero offset is written `+00:00`, never `Z` (the shape of PHP `date('c')`).
-    public static func format(_ date: Date, timeZone: TimeZone) -> String {
+    package static func format(_ date: Date, timeZone: TimeZone) -> String {
         let interval = date.timeIntervalSince1970
         let wholeSeconds = interval.isFinite ? Int(min(max(interval.rounded(.down), -1e14), 1e14)) : 0
         let offset = timeZone.secondsFromGMT(for: date)
@@ -60,7 +60,7 @@ public enum ISOTimestamp {
     /// no hour 24, no leap second). When the offset is missing the text is rejected unless
     /// `timeZoneWhenOffsetMissing` is given, in which case the local time is read in that zone. Plain calendar
     /// arithmetic: no `DateFormatter`, the same on every platform.
-    public static func parse(_ text: String, timeZoneWhenOffsetMissing: TimeZone? = nil) -> Date? {
+    package static func parse(_ text: String, timeZoneWhenOffsetMissing: TimeZone? = nil) -> Date? {
         var scanner = Cursor(Array(text.utf8))
         guard let year = scanner.digits(exactly: 4), scanner.take("-"),
             let month = scanner.digits(exactly: 2), scanner.take("-"),

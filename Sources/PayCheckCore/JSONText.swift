@@ -6,11 +6,11 @@ import Foundation
 /// inputs the scanner leaves undecided (invalid JSON, duplicate keys, surrogate escapes, subnormal or
 /// overflowing numbers, nesting deeper than 64), so what is accepted does not depend on the fast path.
 /// Integral literals that fit in `Int` parse as `.int`, so `165000` is written back as `165000`.
-public enum JSONText {
+package enum JSONText {
     /// Parses JSON bytes; `nil` when they are not JSON.
-    public static func parse(_ bytes: some Collection<UInt8>) -> Value? {
+    package static func parse(_ bytes: some Collection<UInt8>) -> Value? {
         guard !bytes.isEmpty else { return nil }
-        if let value = bytes.withContiguousStorageIfAvailable { JSONScanner.scan($0) } {
+        if let value = bytes.withContiguousStorageIfAvailable({ JSONScanner.scan($0) }) {
             return value ?? decode(Array(bytes))
         }
         let array = Array(bytes)
@@ -18,19 +18,19 @@ public enum JSONText {
     }
 
     /// Parses JSON text; `nil` when it is not JSON.
-    public static func parse(_ text: String) -> Value? {
+    package static func parse(_ text: String) -> Value? {
         var text = text
         return text.withUTF8 { parse($0) }
     }
 
     /// Parses with `JSONDecoder` alone (the reference the fast scanner agrees with); `nil` when not JSON.
-    public static func decode(_ bytes: [UInt8]) -> Value? {
+    package static func decode(_ bytes: [UInt8]) -> Value? {
         guard !bytes.isEmpty else { return nil }
         return try? JSONDecoder().decode(Value.self, from: Data(bytes))
     }
 
     /// Encodes a value as compact JSON with sorted keys.
-    public static func encode(_ value: Value, pretty: Bool = false) -> String {
+    package static func encode(_ value: Value, pretty: Bool = false) -> String {
         var out = ""
         write(value, into: &out, pretty: pretty, indent: 0)
         return out
@@ -75,7 +75,7 @@ public enum JSONText {
     }
 
     /// Appends a JSON string literal with the escapes RFC 8259 requires.
-    public static func writeString(_ s: String, into out: inout String) {
+    package static func writeString(_ s: String, into out: inout String) {
         out += "\""
         // Fast path: most strings need no escape, and appending them whole is much cheaper than appending
         // scalar by scalar. Only ASCII bytes can need an escape, and in UTF-8 those never occur inside a

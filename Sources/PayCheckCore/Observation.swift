@@ -1,24 +1,24 @@
 /// What a step observed: the HTTP response plus, for provider steps, the mapped outcome and error.
-public struct Observation: Sendable {
+package struct Observation: Sendable {
     /// The HTTP status, or `nil` when the step had no HTTP response (e.g. `redirect:`).
-    public var status: Int?
+    package var status: Int?
     /// Response headers in order.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The parsed body (JSON, or XML turned into a value), or `nil` when it is neither.
-    public var body: Value?
+    package var body: Value?
     /// The raw body text.
-    public var rawBody: String
+    package var rawBody: String
     /// The canonical outcome for provider steps.
-    public var outcome: Outcome?
+    package var outcome: Outcome?
     /// The native state the outcome was mapped from, e.g. `REJECTED/?C`.
-    public var nativeState: String?
+    package var nativeState: String?
     /// The provider error catalog entry, when the response was an error.
-    public var error: ObservedError?
+    package var error: ObservedError?
     /// Variables the step defines for the rest of the case (`merchant: checkout` defines `order`).
-    public var defines: [String: Value] = [:]
+    package var defines: [String: Value] = [:]
 
     /// Creates an observation.
-    public init(
+    package init(
         status: Int?, headers: [(name: String, value: String)] = [], body: Value? = nil, rawBody: String = "",
         outcome: Outcome? = nil, nativeState: String? = nil, error: ObservedError? = nil
     ) {
@@ -32,13 +32,13 @@ public struct Observation: Sendable {
     }
 
     /// The first header with this name, case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return headers.first { $0.name.lowercased() == lowered }?.value
     }
 
     /// Parses a body as JSON, else as XML when it looks like XML.
-    public static func parseBody(_ text: String) -> Value? {
+    package static func parseBody(_ text: String) -> Value? {
         if let json = JSONText.parse(text) { return json }
         let trimmed = text.drop { $0.isWhitespace }
         if trimmed.hasPrefix("<") { return XMLValue.parse(text) }
@@ -47,26 +47,26 @@ public struct Observation: Sendable {
 }
 
 /// A provider error an answer carried, classified by the provider's error catalog (DESIGN.md §3).
-public struct ObservedError: Sendable, Hashable {
+package struct ObservedError: Sendable, Hashable {
     /// The class: C, S, P, A or T.
-    public var errorClass: ErrorClass
+    package var errorClass: ErrorClass
     /// The native code, verbatim (`102`, `BR`, `INVALID_CREDENTIALS`…).
-    public var code: String
+    package var code: String
     /// The message the provider sent, or the catalog's.
-    public var message: String
+    package var message: String
 
     /// Creates an observed error.
-    public init(errorClass: ErrorClass, code: String, message: String) {
+    package init(errorClass: ErrorClass, code: String, message: String) {
         self.errorClass = errorClass
         self.code = code
         self.message = message
     }
 
     /// The `error:` expectation fields: `class`, `code`, `message`.
-    public static let fields = ["class", "code", "message"]
+    package static let fields = ["class", "code", "message"]
 
     /// One field by its `error:` expectation name.
-    public subscript(field: String) -> String? {
+    package subscript(field: String) -> String? {
         switch field {
         case "class": errorClass.rawValue
         case "code": code
@@ -77,20 +77,20 @@ public struct ObservedError: Sendable, Hashable {
 }
 
 /// A failed expectation: where it is written, what was expected and what was found.
-public struct Mismatch: Sendable, Hashable {
+package struct Mismatch: Sendable, Hashable {
     /// Where the expectation is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// What was checked, e.g. `status`, `body.status.status`, `header content-type`, `outcome`.
-    public var subject: String
+    package var subject: String
     /// The expectation in words, e.g. `eq 200`, `matches '^\d+$'`.
-    public var expected: String
+    package var expected: String
     /// The actual value, or `(absent)`.
-    public var actual: String
+    package var actual: String
     /// What was checked.
-    public var kind: Kind
+    package var kind: Kind
 
     /// What a mismatch is about; the raw value is the JUnit failure type and the JSON report's `kind`.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// `expect: { status }`.
         case status = "StatusMismatch"
         /// `expect: { headers }`.
@@ -110,7 +110,7 @@ public struct Mismatch: Sendable, Hashable {
     }
 
     /// Creates a mismatch.
-    public init(location: SourceLocation, subject: String, expected: String, actual: String, kind: Kind) {
+    package init(location: SourceLocation, subject: String, expected: String, actual: String, kind: Kind) {
         self.location = location
         self.subject = subject
         self.expected = expected
@@ -119,5 +119,5 @@ public struct Mismatch: Sendable, Hashable {
     }
 
     /// One line: `body.status: expected eq "OK", got "FAILED"`.
-    public var message: String { "\(subject): expected \(expected), got \(actual)" }
+    package var message: String { "\(subject): expected \(expected), got \(actual)" }
 }

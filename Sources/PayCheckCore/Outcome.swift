@@ -1,5 +1,5 @@
 /// The canonical outcome every provider's native states map to (DESIGN.md §3, providers.md §6).
-public enum Outcome: String, Sendable, CaseIterable, Codable {
+package enum Outcome: String, Sendable, CaseIterable, Codable {
     /// Paid / approved.
     case succeeded
     /// Not final: keep polling or wait for the notification.
@@ -15,7 +15,7 @@ public enum Outcome: String, Sendable, CaseIterable, Codable {
 }
 
 /// The error classes, generalising MIT's SDK families to every provider (DESIGN.md §3).
-public enum ErrorClass: String, Sendable, CaseIterable, Codable {
+package enum ErrorClass: String, Sendable, CaseIterable, Codable {
     /// Configuration / client setup.
     case C
     /// Service / transport.
@@ -28,7 +28,7 @@ public enum ErrorClass: String, Sendable, CaseIterable, Codable {
     case T
 
     /// What the class means, in a few words.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .C: "configuration or client setup"
         case .S: "service or transport"

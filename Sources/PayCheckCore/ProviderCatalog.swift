@@ -1,7 +1,7 @@
 /// What the loader needs to know about providers to validate suites: which providers exist and which
 /// actions each accepts, with their `with:` and `auth:` keys. The providers module derives the real
 /// catalog from each provider's declarations; tests pass their own.
-public protocol ProviderCatalog: Sendable {
+package protocol ProviderCatalog: Sendable {
     /// The description of a provider, or `nil` when no provider has that id.
     func provider(_ id: String) -> ProviderDescription?
     /// Every registered provider id.
@@ -9,7 +9,7 @@ public protocol ProviderCatalog: Sendable {
 }
 
 /// The kind of value a `with:` parameter takes, where a provider declares one (lint checks literal values).
-public enum ValueKind: String, Sendable, Hashable {
+package enum ValueKind: String, Sendable, Hashable {
     /// A mapping.
     case object
     /// A list.
@@ -22,7 +22,7 @@ public enum ValueKind: String, Sendable, Hashable {
     case boolean
 
     /// The words lint uses for it: "a mapping", "a list", …
-    public var described: String {
+    package var described: String {
         switch self {
         case .object: "a mapping"
         case .array: "a list"
@@ -34,20 +34,20 @@ public enum ValueKind: String, Sendable, Hashable {
 }
 
 /// One action a provider accepts for a step kind, as lint sees it.
-public struct ActionSpec: Sendable, Hashable {
+package struct ActionSpec: Sendable, Hashable {
     /// The action or operation name.
-    public var name: String
+    package var name: String
     /// The `with:` keys it accepts; `nil` accepts any mapping.
-    public var parameters: [String]?
+    package var parameters: [String]?
     /// The kind of value some `with:` keys take (a literal of another kind is a lint error; `null` is always allowed).
-    public var kinds: [String: ValueKind] = [:]
+    package var kinds: [String: ValueKind] = [:]
     /// The `auth:` override keys it accepts; empty when it takes no `auth:`.
-    public var authKeys: [String]
+    package var authKeys: [String]
     /// Whether a case that performs it must run alone (it changes state every case shares).
-    public var runsAlone: Bool
+    package var runsAlone: Bool
 
     /// Creates a spec.
-    public init(_ name: String, parameters: [String]? = nil, authKeys: [String] = [], runsAlone: Bool = false) {
+    package init(_ name: String, parameters: [String]? = nil, authKeys: [String] = [], runsAlone: Bool = false) {
         self.name = name
         self.parameters = parameters
         self.authKeys = authKeys
@@ -56,44 +56,44 @@ public struct ActionSpec: Sendable, Hashable {
 }
 
 /// The actions a provider accepts for each provider-dispatched step kind.
-public struct ProviderDescription: Sendable {
+package struct ProviderDescription: Sendable {
     /// The provider id used in `provider:`.
-    public var id: String
+    package var id: String
     /// The actions by step kind (`call` operations, `payer` actions, provider `mock` actions, `redirect`, `deeplink`).
-    public var specs: [ProviderAction.Kind: [ActionSpec]]
+    package var specs: [ProviderAction.Kind: [ActionSpec]]
 
     /// Creates a description from full specs.
-    public init(id: String, specs: [ProviderAction.Kind: [ActionSpec]]) {
+    package init(id: String, specs: [ProviderAction.Kind: [ActionSpec]]) {
         self.id = id
         self.specs = specs
     }
 
     /// Creates a description that knows only names (any `with:`, no `auth:`).
-    public init(id: String, actions: [ProviderAction.Kind: [String]]) {
+    package init(id: String, actions: [ProviderAction.Kind: [String]]) {
         self.init(id: id, specs: actions.mapValues { $0.map { ActionSpec($0) } })
     }
 
     /// Action names by step kind.
-    public var actions: [ProviderAction.Kind: [String]] { specs.mapValues { $0.map(\.name) } }
+    package var actions: [ProviderAction.Kind: [String]] { specs.mapValues { $0.map(\.name) } }
 
     /// The spec of one action.
-    public func spec(_ kind: ProviderAction.Kind, _ name: String) -> ActionSpec? {
+    package func spec(_ kind: ProviderAction.Kind, _ name: String) -> ActionSpec? {
         specs[kind]?.first { $0.name == name }
     }
 }
 
 /// A catalog with no providers: raw HTTP suites only.
-public struct EmptyProviderCatalog: ProviderCatalog {
+package struct EmptyProviderCatalog: ProviderCatalog {
     /// Creates the empty catalog.
-    public init() {}
+    package init() {}
     /// Always `nil`.
-    public func provider(_ id: String) -> ProviderDescription? { nil }
+    package func provider(_ id: String) -> ProviderDescription? { nil }
     /// No ids.
-    public var providerIDs: [String] { [] }
+    package var providerIDs: [String] { [] }
 }
 
 /// The `mock:` actions the mock host itself answers, for every suite (with or without a provider).
-public enum GenericMockAction: String, Sendable, CaseIterable {
+package enum GenericMockAction: String, Sendable, CaseIterable {
     /// `mock: clock` with `with: { advance: 31m }` or `with: { set: <ISO 8601> }`.
     case clock
     /// `mock: reset` — clears every mock's state.
@@ -105,7 +105,7 @@ public enum GenericMockAction: String, Sendable, CaseIterable {
     case fault
 
     /// The lint spec: accepted `with:` keys, and whether the case must run alone.
-    public var spec: ActionSpec {
+    package var spec: ActionSpec {
         switch self {
         case .clock: ActionSpec(rawValue, parameters: ["advance", "set", "reset"], runsAlone: true)
         case .reset: ActionSpec(rawValue, parameters: [], runsAlone: true)

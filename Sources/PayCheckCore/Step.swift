@@ -1,22 +1,22 @@
 /// One step of a case: an action, then optional expectations and captures.
-public struct Step: Sendable {
+package struct Step: Sendable {
     /// What the step does.
-    public var kind: StepKind
+    package var kind: StepKind
     /// An optional `name:` shown in reports; otherwise a summary of the action is used.
-    public var name: String?
+    package var name: String?
     /// The `expect:` block.
-    public var expect: Expectations?
+    package var expect: Expectations?
     /// The `capture:` bindings, applied after the expectations pass.
-    public var captures: [Capture]
+    package var captures: [Capture]
     /// The `retry:` policy.
-    public var retry: RetryPolicy?
+    package var retry: RetryPolicy?
     /// The `timeout:` for one attempt, in seconds.
-    public var timeout: Double?
+    package var timeout: Double?
     /// Where the step starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a step.
-    public init(
+    package init(
         kind: StepKind, name: String? = nil, expect: Expectations? = nil, captures: [Capture] = [],
         retry: RetryPolicy? = nil, timeout: Double? = nil, location: SourceLocation
     ) {
@@ -30,7 +30,7 @@ public struct Step: Sendable {
     }
 
     /// A short label for progress lines and transcripts, e.g. `http POST {{ base }}/x` or `call createSession`.
-    public var summary: String {
+    package var summary: String {
         if let name { return name }
         switch kind {
         case .http(let http): return "http \(http.method.source) \(http.url.source)"
@@ -42,7 +42,7 @@ public struct Step: Sendable {
 }
 
 /// The action of a step. Exactly one per step.
-public enum StepKind: Sendable {
+package enum StepKind: Sendable {
     /// A raw HTTP request.
     case http(HTTPRequestStep)
     /// A provider-dispatched action: `call`, `payer`, `mock`, `redirect`, `deeplink`.
@@ -54,22 +54,22 @@ public enum StepKind: Sendable {
 }
 
 /// A raw HTTP request (`http:` step).
-public struct HTTPRequestStep: Sendable {
+package struct HTTPRequestStep: Sendable {
     /// The method, e.g. `GET`.
-    public var method: Template
+    package var method: Template
     /// The absolute URL.
-    public var url: Template
+    package var url: Template
     /// Request headers, in order.
-    public var headers: [(name: String, value: Template)]
+    package var headers: [(name: String, value: Template)]
     /// Query parameters appended to the URL.
-    public var query: [(name: String, value: TemplateValue)]
+    package var query: [(name: String, value: TemplateValue)]
     /// The body, if any.
-    public var body: Body?
+    package var body: Body?
     /// Where `http:` is.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// A request body.
-    public enum Body: Sendable {
+    package enum Body: Sendable {
         /// `json:` — encoded as JSON with `Content-Type: application/json`.
         case json(TemplateValue)
         /// `form:` — `application/x-www-form-urlencoded`.
@@ -79,7 +79,7 @@ public struct HTTPRequestStep: Sendable {
     }
 
     /// Creates an HTTP step.
-    public init(
+    package init(
         method: Template, url: Template, headers: [(name: String, value: Template)],
         query: [(name: String, value: TemplateValue)], body: Body?, location: SourceLocation
     ) {
@@ -93,9 +93,9 @@ public struct HTTPRequestStep: Sendable {
 }
 
 /// A step dispatched to the suite's provider (or to the mock host for generic `mock:` actions).
-public struct ProviderAction: Sendable {
+package struct ProviderAction: Sendable {
     /// Which step key introduced the action.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// `call:` a provider operation: the adapter builds, signs and sends the request.
         case call
         /// `payer:` a payer action on the mock (pay, cancel, abandon…).
@@ -111,20 +111,20 @@ public struct ProviderAction: Sendable {
     }
 
     /// The step key.
-    public var kind: Kind
+    package var kind: Kind
     /// The operation or action name.
-    public var name: String
+    package var name: String
     /// The `with:` parameters.
-    public var parameters: TemplateValue
+    package var parameters: TemplateValue
     /// The `auth:` overrides for negative tests (only for `call`).
-    public var auth: TemplateValue?
+    package var auth: TemplateValue?
     /// Where the action name is.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Whether the action changes state every case shares (the mock clock, a reset), so its case runs alone.
-    public var runsAlone: Bool
+    package var runsAlone: Bool
 
     /// Creates an action.
-    public init(kind: Kind, name: String, parameters: TemplateValue, auth: TemplateValue?, location: SourceLocation, runsAlone: Bool = false) {
+    package init(kind: Kind, name: String, parameters: TemplateValue, auth: TemplateValue?, location: SourceLocation, runsAlone: Bool = false) {
         self.kind = kind
         self.name = name
         self.parameters = parameters
@@ -135,9 +135,9 @@ public struct ProviderAction: Sendable {
 }
 
 /// `capture: { name: source }` — stores a value from the response in a variable.
-public struct Capture: Sendable {
+package struct Capture: Sendable {
     /// Where the value comes from.
-    public enum Source: Sendable {
+    package enum Source: Sendable {
         /// `body.path` (or `body` for the whole body).
         case body(ValuePath)
         /// `header.Name` (case-insensitive).
@@ -151,16 +151,16 @@ public struct Capture: Sendable {
     }
 
     /// The variable name.
-    public var name: String
+    package var name: String
     /// The source.
-    public var source: Source
+    package var source: Source
     /// Whether the captured value is a secret to redact (`{ from: body.token, secret: true }`).
-    public var secret: Bool
+    package var secret: Bool
     /// Where the capture is.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a capture.
-    public init(name: String, source: Source, secret: Bool = false, location: SourceLocation) {
+    package init(name: String, source: Source, secret: Bool = false, location: SourceLocation) {
         self.name = name
         self.source = source
         self.secret = secret
@@ -169,18 +169,18 @@ public struct Capture: Sendable {
 }
 
 /// `retry: { until, every, for }` — repeats a step until its condition holds or time runs out.
-public struct RetryPolicy: Sendable {
+package struct RetryPolicy: Sendable {
     /// The condition; when `nil`, the step's own `expect:` is the condition.
-    public var until: Expectations?
+    package var until: Expectations?
     /// Seconds between attempts.
-    public var every: Double
+    package var every: Double
     /// Total seconds before giving up.
-    public var within: Double
+    package var within: Double
     /// Where `retry:` is.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a policy.
-    public init(until: Expectations?, every: Double, within: Double, location: SourceLocation) {
+    package init(until: Expectations?, every: Double, within: Double, location: SourceLocation) {
         self.until = until
         self.every = every
         self.within = within

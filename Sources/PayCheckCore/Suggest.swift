@@ -1,7 +1,7 @@
 /// "Did you mean" suggestions by edit distance.
-public enum Suggest {
+package enum Suggest {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
-    public static func nearest(_ word: String, in candidates: [String]) -> String? {
+    package static func nearest(_ word: String, in candidates: [String]) -> String? {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
@@ -14,7 +14,7 @@ public enum Suggest {
     }
 
     /// Levenshtein distance with transpositions counted as one edit.
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

@@ -2,34 +2,34 @@ import Foundation
 
 /// Reads suite files (YAML through Yams `compose`, never `Decodable`) into validated `Suite` values,
 /// collecting every problem of every file as a `Diagnostic` with its location.
-public struct SuiteLoader: Sendable {
+package struct SuiteLoader: Sendable {
     /// What the loader knows about providers, to check `provider:` and action names.
-    public var catalog: any ProviderCatalog
+    package var catalog: any ProviderCatalog
     /// Reads a file's text; injected so tests can load from memory.
-    public var readFile: @Sendable (String) throws -> String
+    package var readFile: @Sendable (String) throws -> String
     /// Variables given from outside the suites (`--var`, `--secret`), which templates may read.
-    public var externalVariables: Set<String> = []
+    package var externalVariables: Set<String> = []
 
     /// Creates a loader reading from the file system.
-    public init(catalog: any ProviderCatalog = EmptyProviderCatalog(), readFile: (@Sendable (String) throws -> String)? = nil) {
+    package init(catalog: any ProviderCatalog = EmptyProviderCatalog(), readFile: (@Sendable (String) throws -> String)? = nil) {
         self.catalog = catalog
         self.readFile = readFile ?? SuiteLoader.readText
     }
 
     /// The result of loading: the suites that loaded cleanly, every diagnostic, and the source texts read.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Suites without errors, in path order.
-        public var suites: [Suite]
+        package var suites: [Suite]
         /// Every problem found, in file order.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
         /// The text of each file read, for quoting source lines in diagnostics.
-        public var sources: [String: String]
+        package var sources: [String: String]
         /// Suite files found (including ones that failed to load).
-        public var files: [String]
+        package var files: [String]
     }
 
     /// Loads files and folders (folders recursively, `*.yaml` and `*.yml`, sorted; step fragments skipped).
-    public func load(paths: [String]) -> Result {
+    package func load(paths: [String]) -> Result {
         var diagnostics: [Diagnostic] = []
         var files: [String] = []
         for path in paths {
@@ -55,7 +55,7 @@ public struct SuiteLoader: Sendable {
 
     /// Loads the given files. Files that are step fragments (top-level `steps:` without `suite:`) are
     /// skipped unless named in `explicit`.
-    public func load(files: [String], explicit: Set<String> = []) -> Result {
+    package func load(files: [String], explicit: Set<String> = []) -> Result {
         var suites: [Suite] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: String] = [:]
@@ -101,13 +101,13 @@ public struct SuiteLoader: Sendable {
     }
 
     /// Parses one suite from text (for tests and editors); a suite with `rows:` gives its first row's suite.
-    public func parse(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
+    package func parse(text: String, file: String) -> (suite: Suite?, diagnostics: [Diagnostic]) {
         let (suites, diagnostics) = parseAll(text: text, file: file)
         return (suites.first, diagnostics)
     }
 
     /// Parses the suites of one file from text: one, or one per row of the suite's `rows:`.
-    public func parseAll(text: String, file: String) -> (suites: [Suite], diagnostics: [Diagnostic]) {
+    package func parseAll(text: String, file: String) -> (suites: [Suite], diagnostics: [Diagnostic]) {
         var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
         let outcome = parser.parseSuite(fragmentAllowed: false)
         if case .suites(let suites) = outcome, !parser.diagnostics.hasErrors {

@@ -3,9 +3,9 @@
 /// This is its one source: `paycheck schema` prints it, `paycheck init` writes it next to the suites it scaffolds,
 /// and `Suites/paycheck.schema.json` is its copy for this repository's own suites (regenerate it with
 /// `swift run paycheck schema > Suites/paycheck.schema.json`; a test fails when the two differ).
-public enum SuiteSchema {
+package enum SuiteSchema {
     /// The schema as JSON text, ending with a newline.
-    public static let jsonSchema: String = #"""
+    package static let jsonSchema: String = #"""
     {
       "$schema": "http://json-schema.org/draft-07/schema#",
       "$id": "https://paycheck.dev/schemas/suite.json",

@@ -1,7 +1,8 @@
+import Foundation
 /// A string that may contain `{{ expression }}` holes, parsed once at load time.
-public struct Template: Sendable {
+package struct Template: Sendable {
     /// A piece of a template.
-    public enum Part: Sendable {
+    package enum Part: Sendable {
         /// Literal text.
         case text(String)
         /// An expression to evaluate and interpolate.
@@ -9,32 +10,32 @@ public struct Template: Sendable {
     }
 
     /// The pieces in order.
-    public var parts: [Part]
+    package var parts: [Part]
     /// The original text.
-    public var source: String
+    package var source: String
     /// Where the string is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a template from parts.
-    public init(parts: [Part], source: String, location: SourceLocation) {
+    package init(parts: [Part], source: String, location: SourceLocation) {
         self.parts = parts
         self.source = source
         self.location = location
     }
 
     /// A template with no holes.
-    public static func literal(_ text: String, at location: SourceLocation) -> Template {
+    package static func literal(_ text: String, at location: SourceLocation) -> Template {
         Template(parts: [.text(text)], source: text, location: location)
     }
 
     /// Whether the template is exactly one `{{ expression }}` (its value keeps its type: a number stays a number).
-    public var singleExpression: Expression? {
+    package var singleExpression: Expression? {
         if parts.count == 1, case .expression(let e, _) = parts[0] { return e }
         return nil
     }
 
     /// Parses `text`, throwing a message (the caller attaches the location) on malformed holes.
-    public static func parse(_ text: String, at location: SourceLocation) throws(ExpressionError) -> Template {
+    package static func parse(_ text: String, at location: SourceLocation) throws(ExpressionError) -> Template {
         guard text.contains("{{") else { return .literal(text, at: location) }
         var parts: [Part] = []
         var rest = Substring(text)
@@ -55,7 +56,7 @@ public struct Template: Sendable {
 }
 
 /// A value from a suite file in which strings may be templates.
-public indirect enum TemplateValue: Sendable {
+package indirect enum TemplateValue: Sendable {
     /// A value with no templates inside.
     case literal(Value, SourceLocation)
     /// A templated string.
@@ -66,7 +67,7 @@ public indirect enum TemplateValue: Sendable {
     case object([(key: String, value: TemplateValue)], SourceLocation)
 
     /// Where the value is written.
-    public var location: SourceLocation {
+    package var location: SourceLocation {
         switch self {
         case .literal(_, let l), .array(_, let l), .object(_, let l): l
         case .string(let t): t.location
@@ -74,13 +75,13 @@ public indirect enum TemplateValue: Sendable {
     }
 
     /// Whether the value holds no template anywhere.
-    public var isLiteral: Bool {
+    package var isLiteral: Bool {
         if case .literal = self { return true }
         return false
     }
 
     /// The members when this is an object.
-    public var members: [(key: String, value: TemplateValue)]? {
+    package var members: [(key: String, value: TemplateValue)]? {
         switch self {
         case .object(let m, _): m
         case .literal(.object(let o), let l): o.keys.sorted().map { ($0, TemplateValue.literal(o[$0] ?? .null, l)) }

@@ -1,18 +1,18 @@
-import Foundation
+package import Foundation
 
 /// Evaluates templates against variables, with the clock, randomness and environment injected.
-public struct TemplateRenderer: Sendable {
+package struct TemplateRenderer: Sendable {
     /// The variables in scope: suite vars, profile, `--var`, captures (later ones win).
-    public var variables: [String: Value]
+    package var variables: [String: Value]
     /// The environment visible to `env()`.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The current time for `now()`.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// A source of random 64-bit numbers for `uuid()` and `random()`.
-    public var random: @Sendable () -> UInt64
+    package var random: @Sendable () -> UInt64
 
     /// Creates a renderer.
-    public init(
+    package init(
         variables: [String: Value] = [:], environment: [String: String] = [:],
         now: @escaping @Sendable () -> Date = { Date() },
         random: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) }
@@ -24,16 +24,16 @@ public struct TemplateRenderer: Sendable {
     }
 
     /// A problem while rendering, located at the template.
-    public struct RenderError: Error, Sendable {
+    package struct RenderError: Error, Sendable {
         /// Where the template is written.
-        public var location: SourceLocation
+        package var location: SourceLocation
         /// What went wrong.
-        public var message: String
+        package var message: String
         /// An optional suggestion.
-        public var hint: String?
+        package var hint: String?
 
         /// Creates an error.
-        public init(location: SourceLocation, message: String, hint: String? = nil) {
+        package init(location: SourceLocation, message: String, hint: String? = nil) {
             self.location = location
             self.message = message
             self.hint = hint
@@ -41,7 +41,7 @@ public struct TemplateRenderer: Sendable {
     }
 
     /// Renders a template to a value: a single `{{ expr }}` keeps its type, anything else is a string.
-    public func render(_ template: Template) throws(RenderError) -> Value {
+    package func render(_ template: Template) throws(RenderError) -> Value {
         if let single = template.singleExpression {
             let value = try evaluate(single, at: template.location)
             // A variable can hold more than a template may render to (a value built by `set:` from others).
@@ -68,15 +68,15 @@ public struct TemplateRenderer: Sendable {
     }
 
     /// The largest text one template may render to: far past any real request, far below memory trouble.
-    public static let maximumRenderedBytes = 1 << 20
+    package static let maximumRenderedBytes = 1 << 20
 
     /// Renders a template to text.
-    public func renderString(_ template: Template) throws(RenderError) -> String {
+    package func renderString(_ template: Template) throws(RenderError) -> String {
         try render(template).interpolated
     }
 
     /// Renders every template inside a value.
-    public func render(_ value: TemplateValue) throws(RenderError) -> Value {
+    package func render(_ value: TemplateValue) throws(RenderError) -> Value {
         switch value {
         case .literal(let v, _): return v
         case .string(let t): return try render(t)
@@ -93,7 +93,7 @@ public struct TemplateRenderer: Sendable {
     }
 
     /// Evaluates one expression.
-    public func evaluate(_ expression: Expression, at location: SourceLocation) throws(RenderError) -> Value {
+    package func evaluate(_ expression: Expression, at location: SourceLocation) throws(RenderError) -> Value {
         switch expression {
         case .string(let s): return .string(s)
         case .number(let n): return Value(number: n)

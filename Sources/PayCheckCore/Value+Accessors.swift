@@ -8,32 +8,32 @@ import Foundation
 /// of PlacetoPay (`checkout-p2p`) sends every boolean as the string `"true"` or `"false"`.
 extension Value {
     /// The member `key` of an object; `nil` for a missing member or a value that is not an object.
-    public subscript(key: String) -> Value? {
+    package subscript(key: String) -> Value? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }
 
     /// The string, if this is a string (strict).
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The members, if this is an object.
-    public var objectValue: [String: Value]? {
+    package var objectValue: [String: Value]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// The items, if this is an array.
-    public var arrayValue: [Value]? {
+    package var arrayValue: [Value]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The value as an integer, if it is a number without a fractional part (strict: digit strings are not
     /// numbers).
-    public var wholeNumber: Int? {
+    package var wholeNumber: Int? {
         switch self {
         case .int(let value): return value
         case .double(let value): return Self.exactInt(value)
@@ -42,7 +42,7 @@ extension Value {
     }
 
     /// A number, or a string holding a finite decimal number (lenient).
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         switch self {
         case .int, .double:
             return self.number
@@ -58,7 +58,7 @@ extension Value {
     }
 
     /// A whole number, or a string of decimal digits (lenient).
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int, .double:
             return self.wholeNumber
@@ -73,7 +73,7 @@ extension Value {
     }
 
     /// A boolean, also read from `"true"`/`"false"`, `"1"`/`"0"` and `1`/`0` (lenient).
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case .bool(let value):
             return value
@@ -95,7 +95,7 @@ extension Value {
     }
 
     /// The JSON type with an article, for error messages: `a string`, `a number`, `an object`…
-    public var typeDescription: String {
+    package var typeDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -107,7 +107,7 @@ extension Value {
     }
 
     /// The value as plain text for error messages: strings unquoted, scalars as JSON, containers elided.
-    public var displayText: String {
+    package var displayText: String {
         switch self {
         case .null: "null"
         case .string(let value): value
@@ -117,7 +117,7 @@ extension Value {
     }
 
     /// `value` as an `Int` when it is whole and well inside `Int`'s range (|value| < 10^15), else `nil`.
-    public static func exactInt(_ value: Double) -> Int? {
+    package static func exactInt(_ value: Double) -> Int? {
         guard value.isFinite, value.rounded() == value, abs(value) < 1e15 else { return nil }
         return Int(value)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON-like value: what suite files hold, what response bodies parse to, what variables store.
-public enum Value: Sendable, Hashable {
+package enum Value: Sendable, Hashable {
     /// `null`, or an absent YAML value.
     case null
     /// `true` or `false`.
@@ -18,7 +18,7 @@ public enum Value: Sendable, Hashable {
     case object([String: Value])
 
     /// The JSON type name used by the `type` matcher: string, number, integer, boolean, object, array, null.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -31,7 +31,7 @@ public enum Value: Sendable, Hashable {
     }
 
     /// The value as a number, when it is one.
-    public var number: Double? {
+    package var number: Double? {
         switch self {
         case .int(let i): Double(i)
         case .double(let d): d
@@ -40,7 +40,7 @@ public enum Value: Sendable, Hashable {
     }
 
     /// The text form used when a value is interpolated into a string or a URL.
-    public var interpolated: String {
+    package var interpolated: String {
         switch self {
         case .null: ""
         case .bool(let b): b ? "true" : "false"
@@ -52,7 +52,7 @@ public enum Value: Sendable, Hashable {
     }
 
     /// Structural equality where `1` and `1.0` are equal.
-    public func matches(_ other: Value) -> Bool {
+    package func matches(_ other: Value) -> Bool {
         switch (self, other) {
         case let (a, b) where a.number != nil && b.number != nil: return a.number == b.number
         case let (.array(a), .array(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.matches($1) }
@@ -64,18 +64,18 @@ public enum Value: Sendable, Hashable {
 
     /// A number: `.int` when `number` is whole and well inside `Int`'s range (|n| < 10^15), else `.double`, so a
     /// computed `165000.0` is written back as `165000`.
-    public init(number: Double) {
+    package init(number: Double) {
         self = Value.exactInt(number).map(Value.int) ?? .double(number)
     }
 
     /// Formats a double without a trailing `.0` when it is whole.
-    public static func format(_ d: Double) -> String {
+    package static func format(_ d: Double) -> String {
         if let whole = exactInt(d) { return String(whole) }
         return String(d)
     }
 
     /// A short one-line rendering for messages: strings quoted, containers as compact JSON, cut at 200 characters.
-    public var brief: String {
+    package var brief: String {
         let text: String
         switch self {
         case .string(let s): text = "\"\(s)\""
@@ -89,26 +89,26 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
     /// A string value.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An integer value.
-    public init(integerLiteral value: Int) { self = .int(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
     /// A boolean value.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array value.
-    public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    package init(arrayLiteral elements: Value...) { self = .array(elements) }
     /// An object value.
-    public init(dictionaryLiteral elements: (String, Value)...) {
+    package init(dictionaryLiteral elements: (String, Value)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
     /// The null value.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
     /// A double value.
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension Value: Decodable {
     /// Decodes any JSON document.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

@@ -2,9 +2,9 @@ import Foundation
 
 /// A path into a value: `a.b[0].c`, `$.a`, `$` (the whole value), `items[-1]` (from the end), or
 /// `headers."x-key".value` for keys with dots. A small JSONPath subset.
-public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
+package struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// An object key.
         case key(String)
         /// An array index; negative counts from the end.
@@ -12,24 +12,24 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The steps, in order.
-    public var components: [Component]
+    package var components: [Component]
     /// The text the path was parsed from.
-    public var description: String
+    package var description: String
 
     /// Parses a path; throws a message (without location) when it is malformed.
-    public init(parsing text: String) throws(PathError) {
+    package init(parsing text: String) throws(PathError) {
         description = text
         components = try ValuePath.parse(text)
     }
 
     /// A path error message.
-    public struct PathError: Error, Sendable, Equatable {
+    package struct PathError: Error, Sendable, Equatable {
         /// What is wrong, quoting the path.
-        public var message: String
+        package var message: String
     }
 
     /// Looks the path up in a value; `nil` when any step is missing.
-    public func lookup(in value: Value) -> Value? {
+    package func lookup(in value: Value) -> Value? {
         var current = value
         for component in components {
             switch (component, current) {

@@ -3,18 +3,18 @@
 /// the suite's and the case's `vars` defined before it, `set:` bindings and captures of earlier steps (included
 /// fragments are inlined, so their captures count too). Anything else is a located error with a suggestion, so a
 /// typo is exit 2 at lint time instead of exit 3 at run time.
-public struct VariableFlowCheck: Sendable {
+package struct VariableFlowCheck: Sendable {
     /// The built-in variables and the members each has.
-    public static let builtins: [String: [String]] = ["mock": ["url"], "target": ["kind", "providerUrl"]]
+    package static let builtins: [String: [String]] = ["mock": ["url"], "target": ["kind", "providerUrl"]]
 
     /// Names given from outside the suite.
-    public var external: Set<String>
+    package var external: Set<String>
 
     /// Creates a check.
-    public init(external: Set<String> = []) { self.external = external }
+    package init(external: Set<String> = []) { self.external = external }
 
     /// Every undefined read in a suite.
-    public func check(_ suite: Suite) -> [Diagnostic] {
+    package func check(_ suite: Suite) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var defined = external.union(Self.builtins.keys)
         for binding in suite.vars {

@@ -9,7 +9,7 @@ extension XMLValue {
     /// XML text for `value`, with an `<?xml …?>` declaration when `declaration` is true.
     /// - Returns: `nil` when `value` is not a one-key object, a name is not an XML name, or an array sits
     ///   where an attribute or the root is expected.
-    public static func encode(_ value: Value, declaration: Bool = true) -> String? {
+    package static func encode(_ value: Value, declaration: Bool = true) -> String? {
         guard case .object(let root) = value, root.count == 1, let (name, content) = root.first,
             !isArray(content)
         else { return nil }

@@ -9,9 +9,9 @@ import FoundationXML
 /// with children becomes an object (repeated child names become arrays); attributes become `@name`
 /// keys and mixed text becomes `#text`. So `<P><url><amount>1</amount></url></P>` is addressed as
 /// `P.url.amount`.
-public enum XMLValue {
+package enum XMLValue {
     /// Parses XML text; `nil` when it is not well-formed XML.
-    public static func parse(_ text: String) -> Value? {
+    package static func parse(_ text: String) -> Value? {
         guard let data = text.data(using: .utf8), !data.isEmpty else { return nil }
         let builder = Builder()
         let parser = XMLParser(data: data)

@@ -1,6 +1,7 @@
 import Foundation
 import PayCheckCore
 import PayCheckProviders
+import HTTPTypes
 
 /// A fault injected through `POST /__paycheck/faults` (or `mock: fault`), declared by ``FaultKind`` and ``FaultSpec``
 /// in Core: the kinds, their parameters and the checks are shared with lint.

@@ -1,25 +1,26 @@
-import Hummingbird
+package import Hummingbird
+import PayCheckCore
 
 /// An error answered as `{"error": message}` with a JSON content type.
 ///
 /// Control routes throw it for bad input; provider mocks may throw it too.
-public struct MockHTTPError: Error, HTTPResponseError, CustomStringConvertible, Sendable {
+package struct MockHTTPError: Error, HTTPResponseError, CustomStringConvertible, Sendable {
     /// The response status.
-    public var status: HTTPResponse.Status
+    package var status: HTTPResponse.Status
     /// A lower-case, human-readable message that quotes the offending value.
-    public var message: String
+    package var message: String
     /// Extra response headers.
-    public var headers: HTTPFields
+    package var headers: HTTPFields
 
     /// Creates an error answered with `status` and `message`.
-    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+    package init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
         self.headers = headers
     }
 
     /// Builds the JSON error response.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = MockResponse.json(
             .object(["error": .string(self.message)]),
             status: self.status
@@ -29,7 +30,7 @@ public struct MockHTTPError: Error, HTTPResponseError, CustomStringConvertible, 
     }
 
     /// The status and message, for logs.
-    public var description: String { "\(self.status.code) \(self.message)" }
+    package var description: String { "\(self.status.code) \(self.message)" }
 
     /// Quotes a client-supplied value for a message, shortening very long values.
     static func quoted(_ value: String, limit: Int = 200) -> String {

@@ -1,5 +1,6 @@
-import Hummingbird
+package import Hummingbird
 import ServiceLifecycle
+import UnixSignals
 
 extension MockHost {
     /// Builds the Hummingbird application that serves this host on `host:port`.
@@ -9,7 +10,7 @@ extension MockHost {
     ///   - host: The address to bind; defaults to the loopback interface.
     ///   - port: The port to bind; `0` picks a free one.
     ///   - onRunning: Called with the bound port once the server accepts connections.
-    public func makeApplication(
+    package func makeApplication(
         host: String = "127.0.0.1",
         port: Int = 0,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -43,7 +44,7 @@ extension MockHost {
     ///     Leave it `false` when embedding, so the signals keep their usual meaning for the process.
     ///   - onRunning: Called with the bound port once the server accepts connections.
     /// - Throws: `CancellationError` after a cancellation, or the server's error (e.g. the port is taken).
-    public func run(
+    package func run(
         host: String = "127.0.0.1",
         port: Int = 0,
         handleSignals: Bool = false,

@@ -9,7 +9,7 @@ extension MockHost {
     ///
     /// ``run(host:port:handleSignals:onRunning:)`` runs it next to the server; call it yourself in the same task
     /// group when you serve ``makeApplication(host:port:onRunning:)`` in your own service group.
-    public func runScheduler(every interval: Duration = .seconds(1)) async {
+    package func runScheduler(every interval: Duration = .seconds(1)) async {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: interval)

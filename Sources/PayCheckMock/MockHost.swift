@@ -1,38 +1,38 @@
-import Hummingbird
+package import Hummingbird
 import PayCheckCore
-import PayCheckProviders
-import Logging
+package import PayCheckProviders
+package import Logging
 import Synchronization
 
 /// The embedded mock server: one ``ProviderMock`` per provider plus the control API under `/__paycheck/`.
 ///
 /// Use ``makeRouter()`` for socket-free tests, ``run(host:port:handleSignals:onRunning:)`` to serve
 /// until cancelled, or ``withRunningMock(_:port:_:)`` to serve for the duration of a closure.
-public final class MockHost: Sendable {
+package final class MockHost: Sendable {
     /// The hosted provider mocks, in registration order.
-    public let providers: [any ProviderMock]
+    package let providers: [any ProviderMock]
     /// Mock time of the default clock scope (requests without the ``ClockScope/headerName`` header).
-    public let clock: MockClock
+    package let clock: MockClock
     /// The clocks of every clock scope, the default one being ``clock``.
-    public let clockScopes: MockClockScopes
+    package let clockScopes: MockClockScopes
     /// Jobs on the mock clock; due jobs run when the clock route moves time and as real time passes.
-    public let scheduler: MockScheduler
+    package let scheduler: MockScheduler
     /// Delivers provider webhooks with retries on the mock clock; `GET /__paycheck/webhooks` lists attempts.
-    public let webhooks: WebhookDispatcher
+    package let webhooks: WebhookDispatcher
     /// Idempotency keys of every provider.
-    public let idempotency = IdempotencyStore<HTTPResponseData>()
+    package let idempotency = IdempotencyStore<HTTPResponseData>()
     /// Every request received outside the control API (plus echo and key-value requests).
-    public let journal: RequestJournal
+    package let journal: RequestJournal
     /// Example merchant backends served next to their provider's mock (``ReferenceMerchant``).
-    public let merchants: [any ReferenceMerchant]
+    package let merchants: [any ReferenceMerchant]
     /// Who may drive the control API and where notifications may go (loopback only by default).
-    public let policy: NetworkPolicy
+    package let policy: NetworkPolicy
     /// The host's outbound sender under ``policy``: webhooks and reference merchants send through it.
-    public let outbound: any OutboundHTTP
+    package let outbound: any OutboundHTTP
     /// The logger of the server.
-    public let logger: Logger
+    package let logger: Logger
     /// What the host keeps and accepts.
-    public let limits: MockLimits
+    package let limits: MockLimits
     /// The store behind `/__paycheck/kv`.
     let keyValueStore: KeyValueStore
     /// Pending faults injected through `/__paycheck/faults`.
@@ -52,7 +52,7 @@ public final class MockHost: Sendable {
     ///     (tests inject a fake receiver).
     ///   - policy: Who may drive the control API and where `outbound` may send; loopback only by default.
     ///   - limits: What the host keeps and accepts (journal, key-value store, webhook log, bodies, timeouts).
-    public init(
+    package init(
         providers: [any ProviderMock],
         clock: MockClock = MockClock(),
         logger: Logger? = nil,
@@ -92,12 +92,12 @@ public final class MockHost: Sendable {
     }
 
     /// The server's own base URL, e.g. `http://127.0.0.1:54321`, or `http://localhost` before it is bound.
-    public var baseURL: String {
+    package var baseURL: String {
         self.boundBaseURL.value
     }
 
     /// The environment handed to provider mocks.
-    public var environment: MockEnvironment {
+    package var environment: MockEnvironment {
         MockEnvironment(
             clockScopes: self.clockScopes,
             journal: self.journal,
@@ -112,7 +112,7 @@ public final class MockHost: Sendable {
     ///
     /// Each call builds a fresh router over the same state. Use it with HummingbirdTesting's
     /// `.router` framework: `Application(router: host.makeRouter()).test(.router) { … }`.
-    public func makeRouter() -> Router<BasicRequestContext> {
+    package func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         // Middleware only wraps routes added after it, so it goes first.
         router.add(
@@ -135,7 +135,7 @@ public final class MockHost: Sendable {
 
     /// Clears the journal, key-value store, faults, clock scopes and offset, scheduled jobs, the webhook log and
     /// idempotency keys, then resets every provider and reference merchant.
-    public func reset() async {
+    package func reset() async {
         self.journal.clear()
         self.keyValueStore.reset()
         self.faults.clear()

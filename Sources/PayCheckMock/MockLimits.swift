@@ -2,30 +2,30 @@
 /// (`paycheck mock --help` lists the flags; README "Running the mock safely" the defaults).
 ///
 /// Stores evict their oldest entries past a bound, and count what they evicted (`GET /__paycheck/limits`).
-public struct MockLimits: Sendable, Equatable {
+package struct MockLimits: Sendable, Equatable {
     /// Requests the journal keeps.
-    public var journalEntries = 10_000
+    package var journalEntries = 10_000
     /// Bytes (bodies, headers and paths) the journal keeps.
-    public var journalBytes = 32 * 1024 * 1024
+    package var journalBytes = 32 * 1024 * 1024
     /// Values the key-value store keeps.
-    public var keyValueEntries = 10_000
+    package var keyValueEntries = 10_000
     /// Bytes of JSON the key-value store keeps.
-    public var keyValueBytes = 32 * 1024 * 1024
+    package var keyValueBytes = 32 * 1024 * 1024
     /// Resources (sessions, payments) each provider mock keeps; the oldest are evicted past it.
-    public var providerResources = 10_000
+    package var providerResources = 10_000
     /// Webhook attempts the webhook log keeps.
-    public var webhookLogEntries = 10_000
+    package var webhookLogEntries = 10_000
     /// The largest request body accepted; a larger one is answered 413 in the provider's own error shape.
-    public var requestBodyBytes = 2 * 1024 * 1024
+    package var requestBodyBytes = 2 * 1024 * 1024
     /// Seconds a connection may stay without reads or writes (slow headers, idle keep-alive) before it is closed.
-    public var idleTimeoutSeconds = 30
+    package var idleTimeoutSeconds = 30
     /// Seconds a request body may take to arrive; a slower one is answered 408.
-    public var bodyReadTimeoutSeconds = 10
+    package var bodyReadTimeoutSeconds = 10
     /// Seconds a graceful shutdown (SIGINT/SIGTERM) waits for requests in flight before it closes them.
-    public var shutdownGraceSeconds = 3
+    package var shutdownGraceSeconds = 3
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// The limits as the control API shows them.
     var json: [String: Int] {

@@ -2,6 +2,7 @@ import Hummingbird
 import Synchronization
 import PayCheckCore
 import PayCheckProviders
+import Logging
 
 /// The host's outermost middleware: body limit, journaling, fault injection, echo and JSON 404s.
 ///

@@ -1,10 +1,10 @@
-import PayCheckProviders
+package import PayCheckProviders
 
 /// The built-in providers: each line pairs a provider's mock with its adapter (``ProviderMock/provider``), the
 /// single source of its id, mock credentials, base paths and control actions. Adding a provider is one line here.
-public enum MockRegistry {
+package enum MockRegistry {
     /// A fresh mock of every built-in provider (mocks hold state, so each host gets its own).
-    public static var builtIn: [any ProviderMock] {
+    package static var builtIn: [any ProviderMock] {
         [
             PlacetoPayMock(),
             KhipuMock(),
@@ -26,5 +26,5 @@ public enum MockRegistry {
     }
 
     /// The adapters of the built-in providers, for the runner and for lint.
-    public static var providers: ProviderRegistry { ProviderRegistry(builtIn.map(\.provider)) }
+    package static var providers: ProviderRegistry { ProviderRegistry(builtIn.map(\.provider)) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import HTTPTypes
 
 /// Reads the JSON body of a control request into a `Value`, with 400 errors that quote what was sent.
 enum MockRequestBody {

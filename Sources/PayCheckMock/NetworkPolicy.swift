@@ -1,4 +1,5 @@
 import PayCheckCore
+import Foundation
 
 /// Who may drive the mock host, and where it may send notifications: safe by default.
 ///
@@ -8,23 +9,23 @@ import PayCheckCore
 /// - When the host listens beyond loopback, the control API also needs the per-start ``controlToken``.
 /// - Notifications and webhooks go only to loopback, or to the hosts named in ``notifyHosts``, so the mock cannot be
 ///   used to probe the network.
-public struct NetworkPolicy: Sendable {
+package struct NetworkPolicy: Sendable {
     /// The token the control API requires in ``ControlAPI/controlTokenHeader``; `nil` when it listens on loopback.
-    public var controlToken: String?
+    package var controlToken: String?
     /// `Host` names accepted by the control API besides loopback and the bound address.
-    public var allowedHostNames: [String]
+    package var allowedHostNames: [String]
     /// Hosts that notifications and webhooks may reach besides loopback.
-    public var notifyHosts: [String]
+    package var notifyHosts: [String]
 
     /// Creates a policy; the default is loopback only.
-    public init(controlToken: String? = nil, allowedHostNames: [String] = [], notifyHosts: [String] = []) {
+    package init(controlToken: String? = nil, allowedHostNames: [String] = [], notifyHosts: [String] = []) {
         self.controlToken = controlToken
         self.allowedHostNames = allowedHostNames.map { $0.lowercased() }
         self.notifyHosts = notifyHosts.map { $0.lowercased() }
     }
 
     /// Whether `host` (a name or an IP literal, brackets allowed) is the loopback interface.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }
@@ -33,7 +34,7 @@ public struct NetworkPolicy: Sendable {
     }
 
     /// Whether `host` is a wildcard address that listens on every interface.
-    public static func isWildcard(_ host: String) -> Bool {
+    package static func isWildcard(_ host: String) -> Bool {
         ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"].contains(host)
     }
 
@@ -66,7 +67,7 @@ public struct NetworkPolicy: Sendable {
     }
 
     /// Why the mock may not send a notification to `url`, or `nil` when it may.
-    public func outboundProblem(url: String) -> String? {
+    package func outboundProblem(url: String) -> String? {
         guard let host = Self.hostName(ofURL: url) else { return nil }  // malformed URLs fail later, with their own error
         if Self.isLoopback(host) || self.notifyHosts.contains(host) { return nil }
         return "notification host '\(host)' is not loopback; the mock sends notifications only to loopback unless the host is allowed with `paycheck mock --allow-notify-host \(host)`"

@@ -2,7 +2,7 @@
 ///
 /// The mock target has no HTTP client of its own; the runner supplies an implementation backed by
 /// AsyncHTTPClient, and tests supply a recording fake.
-public protocol OutboundHTTP: Sendable {
+package protocol OutboundHTTP: Sendable {
     /// POSTs `body` with `headers` to `url` and returns the response status code.
     func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int
 
@@ -19,14 +19,14 @@ public protocol OutboundHTTP: Sendable {
 
 extension OutboundHTTP {
     /// Calls ``post(url:headers:body:)`` and returns its status with an empty body.
-    public func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws
+    package func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws
         -> (status: Int, body: [UInt8])
     {
         (try await self.post(url: url, headers: headers, body: body), [])
     }
 
     /// Sends `POST` through ``postForReply(url:headers:body:)``; any other method throws ``OutboundHTTPError``.
-    public func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?) async throws
+    package func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?) async throws
         -> (status: Int, body: [UInt8])
     {
         guard method == "POST" else {
@@ -37,12 +37,12 @@ extension OutboundHTTP {
 }
 
 /// The default ``OutboundHTTP`` used when none is configured: every call fails with a clear error.
-public struct NoOutboundHTTP: OutboundHTTP {
+package struct NoOutboundHTTP: OutboundHTTP {
     /// Creates the placeholder sender.
-    public init() {}
+    package init() {}
 
     /// Always throws ``OutboundHTTPError``, naming the URL that could not be reached.
-    public func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+    package func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
         throw OutboundHTTPError(
             message: "cannot POST to '\(url)': no outbound HTTP client is configured for the mock host "
                 + "(pass one as MockHost(outbound:))"
@@ -51,15 +51,15 @@ public struct NoOutboundHTTP: OutboundHTTP {
 }
 
 /// The error thrown by ``NoOutboundHTTP`` (and usable by other senders) for a request that could not be sent.
-public struct OutboundHTTPError: Error, CustomStringConvertible, Sendable {
+package struct OutboundHTTPError: Error, CustomStringConvertible, Sendable {
     /// A lower-case, human-readable explanation quoting the URL.
-    public var message: String
+    package var message: String
 
     /// Creates an error with `message`.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { self.message }
+    package var description: String { self.message }
 }

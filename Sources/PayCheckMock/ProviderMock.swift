@@ -1,7 +1,7 @@
-import Foundation
-import Hummingbird
+package import Foundation
+package import Hummingbird
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// A stateful mock of one payment provider, hosted by ``MockHost``.
 ///
@@ -10,7 +10,7 @@ import PayCheckProviders
 /// ``ControlActionRoutes``, so adapter and mock share one declaration). Every request it receives has already been
 /// recorded in the journal and checked against injected faults by the host. Scope any middleware you add to your
 /// own group, because middleware added to the router itself also wraps routes that are registered later.
-public protocol ProviderMock: Sendable {
+package protocol ProviderMock: Sendable {
     /// The adapter this mock serves: the single source of the id, the mock credentials, the base paths and the
     /// control actions.
     var provider: any Provider { get }
@@ -41,46 +41,46 @@ public protocol ProviderMock: Sendable {
 
 extension ProviderMock {
     /// The provider id: the URL prefix and the name in `/__paycheck/health`.
-    public var id: String { provider.id }
+    package var id: String { provider.id }
 
     /// Nothing to apply.
-    public func apply(_ limits: MockLimits) {}
+    package func apply(_ limits: MockLimits) {}
 
     /// Not bounded.
-    public var stateUsage: (entries: Int, evicted: Int)? { nil }
+    package var stateUsage: (entries: Int, evicted: Int)? { nil }
 
     /// The host's generic `{"error": message}`.
-    public func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
+    package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
         HTTPResponseData.json(status: status, JSONText.encode(.object(["error": .string(message)])))
     }
 
     /// What a `malformed` fault answers on this provider's routes: by default a JSON body cut short.
-    public var malformedBody: MalformedBody { MalformedBody(contentType: "application/json", body: #"{"truncated": "#) }
+    package var malformedBody: MalformedBody { MalformedBody(contentType: "application/json", body: #"{"truncated": "#) }
 }
 
 /// A body a client cannot read in the provider's own codec (``FaultKind/malformed``).
-public struct MalformedBody: Sendable {
+package struct MalformedBody: Sendable {
     /// The content type sent with it (the provider's usual one, so only the body is wrong).
-    public var contentType: String
+    package var contentType: String
     /// The body.
-    public var body: String
+    package var body: String
 
     /// Creates a malformed body.
-    public init(contentType: String, body: String) {
+    package init(contentType: String, body: String) {
         self.contentType = contentType
         self.body = body
     }
 }
 
 /// Serves a provider mock's declared control actions, one `POST` route per ``ControlAction``.
-public enum ControlActionRoutes {
+package enum ControlActionRoutes {
     /// Answers one control action.
-    public typealias Handler = @Sendable (Request) async throws -> Response
+    package typealias Handler = @Sendable (Request) async throws -> Response
 
     /// Registers `handlers`, keyed `"<kind>/<name>"` (e.g. `payer/pay`), at the routes of the provider's declared
     /// actions. A declared action without a handler answers 500 naming it, so the registry's conformance test
     /// finds it; a handler for an undeclared action is not served (lint would refuse the step anyway).
-    public static func register(
+    package static func register(
         _ provider: any Provider, handlers: [String: Handler], on router: Router<BasicRequestContext>
     ) {
         for action in provider.controlActions {

@@ -1,24 +1,24 @@
-import Foundation
-import PayCheckCore
+package import Foundation
+package import PayCheckCore
 
 /// One request received by the mock host, as kept in the ``RequestJournal``.
-public struct RecordedRequest: Sendable, Hashable {
+package struct RecordedRequest: Sendable, Hashable {
     /// One header line, in the order and spelling it was received.
-    public struct Header: Sendable, Hashable {
+    package struct Header: Sendable, Hashable {
         /// The header name as received.
-        public var name: String
+        package var name: String
         /// The header value.
-        public var value: String
+        package var value: String
 
         /// Creates a header line.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// Who sent a request, as far as the mock can tell.
-    public enum Origin: String, Sendable, Hashable {
+    package enum Origin: String, Sendable, Hashable {
         /// A merchant's backend: the request came under the scoped root (``ControlAPI/scopedRoot(_:)``).
         case merchant
         /// Anyone else: the runner (which names its scope in a header), an SDK, curl.
@@ -27,16 +27,16 @@ public struct RecordedRequest: Sendable, Hashable {
 
     /// The mock's answer to a merchant's request, kept with it (evidence, and how a run links the payment its
     /// backend created to the case).
-    public struct Answer: Sendable, Hashable {
+    package struct Answer: Sendable, Hashable {
         /// The HTTP status.
-        public var status: Int
+        package var status: Int
         /// The `Content-Type`, if any.
-        public var contentType: String?
+        package var contentType: String?
         /// The body as UTF-8, truncated to ``RecordedRequest/maximumBodyBytes``.
-        public var body: String
+        package var body: String
 
         /// Creates an answer record.
-        public init(status: Int, contentType: String?, body: String) {
+        package init(status: Int, contentType: String?, body: String) {
             self.status = status
             self.contentType = contentType
             self.body = body
@@ -44,36 +44,36 @@ public struct RecordedRequest: Sendable, Hashable {
     }
 
     /// The largest body, in bytes, that is kept; longer bodies are truncated.
-    public static let maximumBodyBytes = 64 * 1024
+    package static let maximumBodyBytes = 64 * 1024
 
     /// The journal's number for this record, increasing from 1 (0 until the journal records it).
-    public var sequence = 0
+    package var sequence = 0
     /// The clock scope the request was served in (`default` without one).
-    public var scope = "default"
+    package var scope = "default"
     /// Who sent it.
-    public var origin = Origin.direct
+    package var origin = Origin.direct
     /// The mock's answer, kept for a merchant's requests.
-    public var answer: Answer?
+    package var answer: Answer?
     /// What the provider's rules found wrong with a merchant's request (``MerchantRule``).
-    public var findings: [Finding] = []
+    package var findings: [Finding] = []
 
     /// The HTTP method, e.g. `POST`.
-    public var method: String
+    package var method: String
     /// The request path without the query, e.g. `/placetopay/api/session`.
-    public var path: String
+    package var path: String
     /// The raw query string without the leading `?`; empty when there was none.
-    public var query: String
+    package var query: String
     /// Every header line in received order.
-    public var headers: [Header]
+    package var headers: [Header]
     /// The body decoded as UTF-8 (invalid sequences repaired), truncated to ``maximumBodyBytes``.
-    public var body: String
+    package var body: String
     /// Whether `body` was cut short.
-    public var bodyTruncated: Bool
+    package var bodyTruncated: Bool
     /// The mock-clock time at which the request arrived.
-    public var receivedAt: Date
+    package var receivedAt: Date
 
     /// Creates a record; `body` is truncated to ``maximumBodyBytes`` bytes.
-    public init(
+    package init(
         method: String,
         path: String,
         query: String,
@@ -92,7 +92,7 @@ public struct RecordedRequest: Sendable, Hashable {
     }
 
     /// The value of the first header named `name` (case-insensitive), if any.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return self.headers.first { $0.name.lowercased() == lowered }?.value
     }

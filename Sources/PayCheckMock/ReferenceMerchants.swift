@@ -1,12 +1,13 @@
-import Hummingbird
+package import Hummingbird
 import MollieCheckoutDemoBackend
+import PayCheckProviders
 
 /// An example merchant backend the mock host serves next to a provider's mock, so that a suite can check a
 /// merchant-side contract (the app → backend → provider → webhook → backend loop) without anything else running.
 ///
 /// A reference merchant reaches its provider only over HTTP, through the host's ``OutboundHTTP``, exactly as a
 /// merchant's own backend would reach the standalone mock.
-public protocol ReferenceMerchant: Sendable {
+package protocol ReferenceMerchant: Sendable {
     /// The provider whose mock the merchant talks to; it is served only when that provider is hosted.
     var providerID: String { get }
     /// Where the merchant is served on the host, e.g. `/merchants/mollie-checkout-demo`.

@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
+import PayCheckCore
 
 /// A bounded, thread-safe log of the requests the mock host received, oldest first.
 ///
 /// It keeps at most ``capacity`` requests and ``byteCapacity`` bytes; past either bound the oldest records are
 /// evicted (and counted in ``evicted``), so recording stays amortised O(1) and memory stays bounded.
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     /// Storage guarded by the mutex.
     private struct Storage {
         /// Stored records from `start` on; the slots before `start` were evicted and are compacted away.
@@ -21,21 +22,21 @@ public final class RequestJournal: Sendable {
     }
 
     /// The number of records kept; older ones are evicted.
-    public let capacity: Int
+    package let capacity: Int
     /// The bytes kept; older records are evicted.
-    public let byteCapacity: Int
+    package let byteCapacity: Int
     /// The guarded storage.
     private let storage = Mutex(Storage())
 
     /// Creates an empty journal that keeps the last `capacity` requests (at least one) and at most `byteCapacity`
     /// bytes of them (a single larger record is still kept, alone).
-    public init(capacity: Int = 10_000, byteCapacity: Int = 32 * 1024 * 1024) {
+    package init(capacity: Int = 10_000, byteCapacity: Int = 32 * 1024 * 1024) {
         self.capacity = max(1, capacity)
         self.byteCapacity = max(1, byteCapacity)
     }
 
     /// Appends `request`, evicting the oldest records past the bounds.
-    public func record(_ request: RecordedRequest) {
+    package func record(_ request: RecordedRequest) {
         let (capacity, byteCapacity) = (self.capacity, self.byteCapacity)
         let size = request.byteSize
         self.storage.withLock { storage in
@@ -60,7 +61,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// Returns the kept records, oldest first, whose path starts with `pathPrefix` (all when empty).
-    public func entries(pathPrefix: String = "") -> [RecordedRequest] {
+    package func entries(pathPrefix: String = "") -> [RecordedRequest] {
         let ordered = self.storage.withLock { Array($0.items[$0.start...]) }
         guard !pathPrefix.isEmpty else { return ordered }
         return ordered.filter { $0.path.hasPrefix(pathPrefix) }
@@ -68,35 +69,35 @@ public final class RequestJournal: Sendable {
 
     /// Takes the next number for something that happened outside the journal (a webhook attempt), so it sorts
     /// among the records by when it happened.
-    public func takeSequence() -> Int {
+    package func takeSequence() -> Int {
         self.storage.withLock { $0.lastSequence += 1; return $0.lastSequence }
     }
 
     /// The kept records that match `filter`, oldest first.
-    public func entries(_ filter: Filter) -> [RecordedRequest] {
+    package func entries(_ filter: Filter) -> [RecordedRequest] {
         self.storage.withLock { storage in
             storage.items[storage.start...].filter(filter.matches)
         }
     }
 
     /// The sequence number the next record will get (records after a point in time are those with at least it).
-    public var nextSequence: Int {
+    package var nextSequence: Int {
         self.storage.withLock { $0.lastSequence + 1 }
     }
 
     /// Which records ``entries(_:)`` returns.
-    public struct Filter: Sendable {
+    package struct Filter: Sendable {
         /// Records whose path starts with it (all when empty).
-        public var pathPrefix = ""
+        package var pathPrefix = ""
         /// Records served in this clock scope (any when `nil`).
-        public var scope: String?
+        package var scope: String?
         /// Records of this origin (any when `nil`).
-        public var origin: RecordedRequest.Origin?
+        package var origin: RecordedRequest.Origin?
         /// Records numbered at least this.
-        public var from = 0
+        package var from = 0
 
         /// Creates a filter; every field defaults to "any".
-        public init(pathPrefix: String = "", scope: String? = nil, origin: RecordedRequest.Origin? = nil, from: Int = 0) {
+        package init(pathPrefix: String = "", scope: String? = nil, origin: RecordedRequest.Origin? = nil, from: Int = 0) {
             self.pathPrefix = pathPrefix
             self.scope = scope
             self.origin = origin
@@ -111,17 +112,17 @@ public final class RequestJournal: Sendable {
     }
 
     /// The number of records kept.
-    public var count: Int {
+    package var count: Int {
         self.storage.withLock { $0.items.count - $0.start }
     }
 
     /// The bytes kept and the records evicted so far.
-    public var usage: (entries: Int, bytes: Int, evicted: Int) {
+    package var usage: (entries: Int, bytes: Int, evicted: Int) {
         self.storage.withLock { ($0.items.count - $0.start, $0.bytes, $0.evicted) }
     }
 
     /// Removes every record (the eviction count stays).
-    public func clear() {
+    package func clear() {
         self.storage.withLock { storage in
             storage = Storage(evicted: storage.evicted, lastSequence: storage.lastSequence)
         }

@@ -1,3 +1,4 @@
+import Logging
 /// Serves `host` on `127.0.0.1:port` while `body` runs, then shuts the server down.
 ///
 /// The server runs in a child task; `body` is called with the base URL (e.g.
@@ -9,7 +10,7 @@
 ///   - body: The work to do while the mock is reachable.
 /// - Returns: The value returned by `body`.
 /// - Throws: The error thrown by `body`, or the server's error if it could not start.
-public func withRunningMock<T: Sendable>(
+package func withRunningMock<T: Sendable>(
     _ host: MockHost,
     port: Int = 0,
     _ body: @Sendable (String) async throws -> T
@@ -46,15 +47,15 @@ public func withRunningMock<T: Sendable>(
 }
 
 /// An error of the mock host itself, such as a server that could not start.
-public struct MockHostError: Error, CustomStringConvertible, Sendable {
+package struct MockHostError: Error, CustomStringConvertible, Sendable {
     /// A lower-case, human-readable explanation.
-    public var message: String
+    package var message: String
 
     /// Creates an error with `message`.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { self.message }
+    package var description: String { self.message }
 }

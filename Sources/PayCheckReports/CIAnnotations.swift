@@ -1,11 +1,11 @@
 import Foundation
 import PayCheckCore
-import PayCheckRunner
+package import PayCheckRunner
 
 /// Failure annotations for CI systems: GitHub Actions workflow commands and GitLab's code-quality report.
-public enum CIAnnotations {
+package enum CIAnnotations {
     /// Which annotations `--annotations` prints.
-    public enum Style: String, Sendable, CaseIterable {
+    package enum Style: String, Sendable, CaseIterable {
         /// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`).
         case github
         /// None.
@@ -13,13 +13,13 @@ public enum CIAnnotations {
     }
 
     /// The style when `--annotations` is not given: `github` inside GitHub Actions (`GITHUB_ACTIONS=true`).
-    public static func defaultStyle(environment: [String: String]) -> Style {
+    package static func defaultStyle(environment: [String: String]) -> Style {
         environment["GITHUB_ACTIONS"] == "true" ? .github : .none
     }
 
     /// One `::error` line per failed or errored case, at the line of its failed expectation (GitHub's
     /// "workflow commands": properties escape `%`, CR, LF, `:` and `,`; the message escapes `%`, CR and LF).
-    public static func github(_ result: RunResult) -> String {
+    package static func github(_ result: RunResult) -> String {
         var out = ""
         for suite in result.suites {
             for testCase in suite.cases where testCase.verdict == .failed || testCase.verdict == .error {
@@ -36,7 +36,7 @@ public enum CIAnnotations {
     /// GitLab's code-quality report (the Code Climate subset GitLab reads): one issue per failed or errored case
     /// with `description`, `check_name`, `fingerprint` (stable across runs: file and case name), `severity`
     /// (`major` for a failure, `critical` for an error) and `location.path` / `location.lines.begin`.
-    public static func codeQuality(_ result: RunResult) -> String {
+    package static func codeQuality(_ result: RunResult) -> String {
         var issues: [Value] = []
         for suite in result.suites {
             for testCase in suite.cases where testCase.verdict == .failed || testCase.verdict == .error {

@@ -1,6 +1,6 @@
-import Foundation
-import PayCheckCore
-import PayCheckRunner
+package import Foundation
+package import PayCheckCore
+package import PayCheckRunner
 
 /// Writes live progress for a terminal and renders the end-of-run summary.
 ///
@@ -17,20 +17,20 @@ import PayCheckRunner
 ///
 /// `quiet` prints nothing live. Colours are used only when `colored` is set; the CLI decides from the TTY,
 /// `NO_COLOR` and `--color`.
-public struct ConsoleReporter: Sendable {
+package struct ConsoleReporter: Sendable {
     /// Whether to emit ANSI colours.
-    public var colored: Bool
+    package var colored: Bool
     /// Whether to print one line per case as well as one per suite.
-    public var verbose: Bool
+    package var verbose: Bool
     /// Whether to print nothing live (the summary is still available).
-    public var quiet: Bool
+    package var quiet: Bool
     /// Receives the live output, one line at a time.
-    public var write: @Sendable (String) -> Void
+    package var write: @Sendable (String) -> Void
     /// The live progress (shared by copies of the reporter).
     private let progress: LiveProgress
 
     /// Creates a console reporter writing live output to `write`, with progress in `progress` style timed by `now`.
-    public init(
+    package init(
         colored: Bool = false, verbose: Bool = false, quiet: Bool = false, progress: ProgressStyle = .none,
         now: @escaping @Sendable () -> Date = { Date() }, write: @escaping @Sendable (String) -> Void
     ) {
@@ -46,7 +46,7 @@ public struct ConsoleReporter: Sendable {
     private var style: ANSIStyle { ANSIStyle(enabled: colored) }
 
     /// Prints live progress for one runner event (nothing but warnings when `quiet`).
-    public func handle(_ event: RunEvent) {
+    package func handle(_ event: RunEvent) {
         if quiet {
             if case .warning(let message) = event { write(warningLine(message) + "\n") }
             return
@@ -99,7 +99,7 @@ public struct ConsoleReporter: Sendable {
 
     /// The end-of-run text: each failed or errored case with its diagnostics (in run order), then the
     /// counts, the wall-clock time and what the exit code means. Ends with a newline.
-    public func summary(_ result: RunResult) -> String {
+    package func summary(_ result: RunResult) -> String {
         var blocks: [String] = []
         for suite in result.suites {
             for testCase in suite.cases where testCase.verdict == .failed || testCase.verdict == .error {
@@ -241,7 +241,7 @@ public struct ConsoleReporter: Sendable {
 
     /// Renders suite diagnostics with the offending source lines taken from `sources` (file → full text),
     /// sorted by location, followed by `N errors in M files`. Ends with a newline.
-    public static func diagnostics(_ diags: [Diagnostic], sources: [String: String], colored: Bool) -> String {
+    package static func diagnostics(_ diags: [Diagnostic], sources: [String: String], colored: Bool) -> String {
         // YAML line breaks are LF, CRLF and CR; CRLF is a single Character in Swift.
         let lines: [String: [Substring]] = sources.mapValues { text in
             text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }

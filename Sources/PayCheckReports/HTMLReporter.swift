@@ -1,6 +1,6 @@
 import Foundation
 import PayCheckCore
-import PayCheckRunner
+package import PayCheckRunner
 
 /// Renders a run as one self-contained HTML page (no external assets; it works offline): the verdict, the changes
 /// against a baseline, failures and errors first with their locations and expected/actual values, every suite with
@@ -8,9 +8,9 @@ import PayCheckRunner
 /// filters the cases by status and provider and by text (case names and messages), keeps the shown counts up to
 /// date, and puts the filter in the URL; every case has a stable anchor (`#case-…`, from its file and name).
 /// Without scripts every case is shown. A pure function of the result.
-public enum HTMLReporter {
+package enum HTMLReporter {
     /// The page for a run.
-    public static func render(_ result: RunResult) -> String {
+    package static func render(_ result: RunResult) -> String {
         let counts = result.counts
         var html = """
             <!doctype html>

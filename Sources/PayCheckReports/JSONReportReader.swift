@@ -1,20 +1,20 @@
 import Foundation
 import PayCheckCore
-import PayCheckRunner
+package import PayCheckRunner
 
 /// Reads a report written by ``JSONReporter`` back into a ``RunResult``, so `paycheck merge` and `--baseline` work
 /// from the files CI jobs keep. Everything the reporters render is read back: verdicts, steps with their
 /// mismatches, observed outcomes and codes, transcripts, provider tables and the run's shard information.
-public enum JSONReportReader {
+package enum JSONReportReader {
     /// Why a file is not a report this version can read.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The message, naming the file.
-        public var description: String
+        package var description: String
     }
 
     /// Parses `text` (the contents of `file`).
     /// - Throws: ``Failure`` naming the file and what is wrong.
-    public static func read(_ text: String, file: String) throws(Failure) -> RunResult {
+    package static func read(_ text: String, file: String) throws(Failure) -> RunResult {
         guard let root = JSONText.parse(text)?.objectValue else {
             throw Failure(description: "\(file): not a JSON object (is it a PayCheck JSON report?)")
         }

@@ -1,22 +1,22 @@
-import PayCheckCore
-import PayCheckRunner
+package import PayCheckCore
+package import PayCheckRunner
 
 /// Renders a run as a versioned JSON document: everything the HTML report and the per-provider coverage
 /// matrix need. The shape is documented by ``JSONReportSchema/jsonSchema``.
 ///
 /// Keys are sorted and optional fields are always present (`null` when absent), so the output is
 /// deterministic and diffable. Durations are seconds rounded to milliseconds; times are ISO 8601 in UTC.
-public enum JSONReporter {
+package enum JSONReporter {
     /// The version of the report's shape, written as `schemaVersion`; bumped on incompatible changes.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// Renders `result` as pretty-printed JSON ending with a newline.
-    public static func render(_ result: RunResult) -> String {
+    package static func render(_ result: RunResult) -> String {
         JSONText.encode(value(result), pretty: true) + "\n"
     }
 
     /// The report as a `Value`, for callers that embed it (the HTML report, say).
-    public static func value(_ result: RunResult) -> Value {
+    package static func value(_ result: RunResult) -> Value {
         .object([
             "schemaVersion": .int(schemaVersion),
             "tool": "paycheck",

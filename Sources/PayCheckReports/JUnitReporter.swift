@@ -1,5 +1,5 @@
 import PayCheckCore
-import PayCheckRunner
+package import PayCheckRunner
 
 /// Renders a run as JUnit XML valid against Jenkins' `junit-10.xsd` and readable by GitLab, dorny/test-reporter,
 /// mikepenz/action-junit-report, Jenkins, CircleCI and Azure DevOps.
@@ -10,19 +10,19 @@ import PayCheckRunner
 /// `classname="<provider or http>.<suite file stem>"`, a `name` unique per `classname` in the whole report,
 /// and a `<failure>`, `<error>` or `<skipped>` child plus the redacted transcript in `<system-out>`.
 /// Everything is escaped; characters XML 1.0 cannot carry become U+FFFD; no CDATA is used.
-public enum JUnitReporter {
+package enum JUnitReporter {
     /// The most UTF-8 bytes of transcript written into one test case's `<system-out>`.
-    public static let transcriptLimit = 64 * 1024
+    package static let transcriptLimit = 64 * 1024
 
     /// Renders `result` as a JUnit XML document (UTF-8 text ending with a newline).
     ///
     /// `locations: true` is the opt-in flavour (`--junit-locations`) that adds `file` and `line` to each
     /// `<testcase>` — the line of the failed expectation, else of the case — for GitLab, CircleCI and
     /// mikepenz/action-junit-report. `junit-10.xsd` has no such attributes, so that flavour is not valid against it.
-    public static func render(_ result: RunResult) -> String { render(result, locations: false) }
+    package static func render(_ result: RunResult) -> String { render(result, locations: false) }
 
     /// ``render(_:)`` with the choice of flavour.
-    public static func render(_ result: RunResult, locations: Bool) -> String {
+    package static func render(_ result: RunResult, locations: Bool) -> String {
         let counts = result.counts
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         out += "<testsuites"

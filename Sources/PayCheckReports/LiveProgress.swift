@@ -1,6 +1,7 @@
 import Foundation
 import PayCheckRunner
 import Synchronization
+import PayCheckCore
 
 /// The console's live progress: counts finished cases and remembers the running ones, and writes the
 /// terminal line or the rate-limited log lines of a ``ProgressStyle``: after a finished case

@@ -1,5 +1,5 @@
 /// How the console shows progress while cases run, between the suite lines.
-public enum ProgressStyle: Sendable, Equatable {
+package enum ProgressStyle: Sendable, Equatable {
     /// No progress lines.
     case none
     /// A terminal: one live line, rewritten in place, with cases done/total, failures so far and the slowest
@@ -10,10 +10,10 @@ public enum ProgressStyle: Sendable, Equatable {
     case log(interval: Double)
 
     /// The log style's default interval, in seconds.
-    public static let defaultLogInterval: Double = 5
+    package static let defaultLogInterval: Double = 5
 
     /// `terminal` when output goes to a terminal, else `log` with the default interval.
-    public static func detect(isTerminal: Bool) -> ProgressStyle {
+    package static func detect(isTerminal: Bool) -> ProgressStyle {
         isTerminal ? .terminal : .log(interval: defaultLogInterval)
     }
 }

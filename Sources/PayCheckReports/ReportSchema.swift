@@ -2,9 +2,9 @@
 ///
 /// Readers should check `schemaVersion` first: fields may be added within a version, but never removed or
 /// changed in meaning.
-public enum JSONReportSchema {
+package enum JSONReportSchema {
     /// The schema as JSON text.
-    public static let jsonSchema: String = #"""
+    package static let jsonSchema: String = #"""
     {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "$id": "https://paycheck.dev/schemas/report-1.json",

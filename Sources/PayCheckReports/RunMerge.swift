@@ -1,14 +1,14 @@
 import Foundation
 import PayCheckCore
-import PayCheckRunner
+package import PayCheckRunner
 
 /// Puts the shard reports of one run back together (`paycheck merge`): one result with the counts, verdicts and
 /// coverage the unsharded run would have had.
-public enum RunMerge {
+package enum RunMerge {
     /// Why reports cannot be merged.
-    public struct Refusal: Error, CustomStringConvertible {
+    package struct Refusal: Error, CustomStringConvertible {
         /// The message.
-        public var description: String
+        package var description: String
     }
 
     /// Merges `reports` (with the files they came from, for messages).
@@ -16,7 +16,7 @@ public enum RunMerge {
     /// Refused: reports of different paycheck versions, suite selections (`suiteDigest`), run ids or targets; two
     /// reports of the same shard; a shard set with shards missing (`--shard k/n` for every k of n must be there);
     /// a whole run mixed with shards.
-    public static func merge(_ reports: [(file: String, result: RunResult)]) throws(Refusal) -> RunResult {
+    package static func merge(_ reports: [(file: String, result: RunResult)]) throws(Refusal) -> RunResult {
         guard let first = reports.first else { throw Refusal(description: "no reports to merge") }
         for (file, report) in reports.dropFirst() {
             if report.version != first.result.version {

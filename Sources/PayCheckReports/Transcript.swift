@@ -1,4 +1,5 @@
 import PayCheckRunner
+import PayCheckCore
 
 /// The readable, already-redacted transcript of a case's steps and HTTP exchanges, as written into
 /// JUnit `<system-out>`.

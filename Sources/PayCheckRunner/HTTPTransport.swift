@@ -1,21 +1,22 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
+import NIOHTTPCompression
 
 /// Sends HTTP requests. The runner uses AsyncHTTPClient; tests may substitute a fake.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends a request and returns the whole response, or throws a `TransportError`.
     func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData
 }
 
 /// A request that got no HTTP response: connection refused, timeout, TLS failure, bad URL.
-public struct TransportError: Error, Sendable, CustomStringConvertible {
+package struct TransportError: Error, Sendable, CustomStringConvertible {
     /// Why the exchange never completed, as the transport saw it.
-    public enum Cause: String, Sendable, CaseIterable {
+    package enum Cause: String, Sendable, CaseIterable {
         /// No answer within the step's time limit.
         case timeout
         /// The connection could not be made (refused, no route, a name that does not resolve).
@@ -26,33 +27,33 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case other
 
         /// The class-S code a step's `expect: { error: { code } }` sees (DESIGN.md §3, ``ServiceFailure``).
-        public var serviceCode: String { self == .timeout ? ServiceFailure.timeout : ServiceFailure.connection }
+        package var serviceCode: String { self == .timeout ? ServiceFailure.timeout : ServiceFailure.connection }
     }
 
     /// Why it failed.
-    public var cause: Cause
+    package var cause: Cause
     /// A message naming the request and the cause.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(_ cause: Cause, _ message: String) {
+    package init(_ cause: Cause, _ message: String) {
         self.cause = cause
         self.message = message
     }
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// AsyncHTTPClient-backed transport; its lifetime is scoped by `HTTPClient.withHTTPClient`.
-public struct AsyncHTTPTransport: HTTPTransport {
+package struct AsyncHTTPTransport: HTTPTransport {
     /// The largest response body read, in bytes.
-    public static let maxBodyBytes = 16 * 1024 * 1024
+    package static let maxBodyBytes = 16 * 1024 * 1024
     private let client: HTTPClient
 
     /// Wraps a client whose lifetime the caller scopes.
-    public init(client: HTTPClient) { self.client = client }
+    package init(client: HTTPClient) { self.client = client }
 
     /// A client configuration for conformance runs: no redirects followed (they are asserted), pooled connections.
-    public static var configuration: HTTPClient.Configuration {
+    package static var configuration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
@@ -64,7 +65,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
     }
 
     /// Sends the request with a deadline of `timeout` seconds.
-    public func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
+    package func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
         if let problem = HTTPURLCheck.problem(request.url) { throw ProviderError.invalidStep("cannot send to \(problem)") }
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)

@@ -3,15 +3,15 @@ import Foundation
 extension Redactor {
     /// The field and header names whose values are always masked, compared in lower case: a few generic names and
     /// every provider's `secretFieldNames` — the one list the mock's journal masks too.
-    public struct FieldNames: Sendable {
+    package struct FieldNames: Sendable {
         /// Names no one provider owns that any API may use for a secret.
-        public static let generic = [
+        package static let generic = [
             "authorization", "password", "secret", "secret_key", "api_key", "apikey", "cvv", "cvc", "card_cvv", "securitycode",
             "security_code",
         ]
 
         /// The generic names alone.
-        public static let genericOnly = FieldNames([])
+        package static let genericOnly = FieldNames([])
 
         /// The names, lower case.
         let names: Set<String>
@@ -21,7 +21,7 @@ extension Redactor {
         let pattern: Pattern
 
         /// The generic names and `providerNames` (a provider's `secretFieldNames`).
-        public init(_ providerNames: some Sequence<String>) {
+        package init(_ providerNames: some Sequence<String>) {
             names = Set((Self.generic + providerNames).map { $0.lowercased() })
             bytes = names.sorted().map { Array($0.utf8) }
             let alternatives = names.sorted().map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
@@ -31,7 +31,7 @@ extension Redactor {
         }
 
         /// Whether `name` is one of them, ignoring case.
-        public func contains(_ name: String) -> Bool { names.contains(name.lowercased()) }
+        package func contains(_ name: String) -> Bool { names.contains(name.lowercased()) }
 
         /// A compiled regular expression, shared read-only between tasks.
         final class Pattern: @unchecked Sendable {

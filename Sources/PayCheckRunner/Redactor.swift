@@ -17,13 +17,13 @@ import Darwin
 /// values of sensitive fields and headers (``FieldNames``: `authorization`, `password`… and every provider's
 /// `secretFieldNames`, such as `tranKey` or `private-secret-key`) are replaced by name; card numbers (13–19 digits passing Luhn, also written in groups separated by spaces
 /// or dashes) keep only their last four digits.
-public struct Redactor: Sendable {
+package struct Redactor: Sendable {
     /// The replacement text.
-    public static let mask = "••••••"
+    package static let mask = "••••••"
     /// The shortest secret that is redacted; shorter ones would mask unrelated text and are refused.
-    public static let minimumSecretLength = 4
+    package static let minimumSecretLength = 4
     /// Field and header names whose values are always redacted: the generic ones and the providers'.
-    public let fieldNames: FieldNames
+    package let fieldNames: FieldNames
 
     /// The registered secret values, longest first.
     private var secrets: [String] = []
@@ -38,20 +38,20 @@ public struct Redactor: Sendable {
 
     /// Creates a redactor for these secret values (empty and very short values are ignored: they would mask everything)
     /// and these field names (the providers' `secretFieldNames`; the generic names are always in).
-    public init(secrets: some Sequence<String> = [], fieldNames: FieldNames = .genericOnly) {
+    package init(secrets: some Sequence<String> = [], fieldNames: FieldNames = .genericOnly) {
         self.fieldNames = fieldNames
         for s in secrets { add(s) }
     }
 
     /// Whether a secret value is too short to be redacted safely (empty values are not secrets at all).
-    public static func isTooShort(_ secret: String) -> Bool {
+    package static func isTooShort(_ secret: String) -> Bool {
         !secret.isEmpty && secret.count < minimumSecretLength
     }
 
     /// Adds a secret value, with its encoded forms; returns `false` when it is too short to be redacted
     /// (see ``minimumSecretLength``) and so will appear in clear.
     @discardableResult
-    public mutating func add(_ secret: String) -> Bool {
+    package mutating func add(_ secret: String) -> Bool {
         guard secret.count >= Redactor.minimumSecretLength else { return secret.isEmpty }
         guard !secrets.contains(secret) else { return true }
         secrets.append(secret)
@@ -78,10 +78,10 @@ public struct Redactor: Sendable {
     }
 
     /// Whether there is nothing to redact by value.
-    public var isEmpty: Bool { secrets.isEmpty }
+    package var isEmpty: Bool { secrets.isEmpty }
 
     /// The redacted form of a text.
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         guard !text.isEmpty else { return text }
         var out = maskSecrets(text)
         out = fieldNames.redactFields(out)
@@ -90,12 +90,12 @@ public struct Redactor: Sendable {
     }
 
     /// Redacts a header value when the header name is sensitive.
-    public func redactHeader(name: String, value: String) -> String {
+    package func redactHeader(name: String, value: String) -> String {
         fieldNames.contains(name) ? Redactor.mask : redact(value)
     }
 
     /// Redacts every text of an exchange (after a secret was learnt from it, such as a `secret: true` capture).
-    public func redact(_ exchange: Exchange) -> Exchange {
+    package func redact(_ exchange: Exchange) -> Exchange {
         var e = exchange
         e.url = redact(e.url)
         e.requestHeaders = e.requestHeaders.map { ($0.name, redactHeader(name: $0.name, value: $0.value)) }

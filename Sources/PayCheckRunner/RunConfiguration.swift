@@ -1,59 +1,59 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// Everything a run is configured with; the CLI fills it from flags, tests build it directly.
-public struct RunConfiguration: Sendable {
+package struct RunConfiguration: Sendable {
     /// Where requests go.
-    public var target: Target = .mock
+    package var target: Target = .mock
     /// How many cases run at once.
-    public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    package var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// `--var` values (override suite vars and the profile).
-    public var variables: [String: Value] = [:]
+    package var variables: [String: Value] = [:]
     /// `--secret` values: usable like variables, redacted from every output.
-    public var secrets: [String: String] = [:]
+    package var secrets: [String: String] = [:]
     /// Only cases with one of these tags (empty = all).
-    public var tags: [String] = []
+    package var tags: [String] = []
     /// Cases with any of these tags are left out.
-    public var skipTags: [String] = []
+    package var skipTags: [String] = []
     /// Only cases whose `suite name › case name` contains this text (case-insensitive).
-    public var filter: String?
+    package var filter: String?
     /// Run only shard `index` (1-based) of `count`.
-    public var shard: (index: Int, count: Int)?
+    package var shard: (index: Int, count: Int)?
     /// Identifies the run across its shards (`--run-id`, or the CI's run id); written into the reports.
-    public var runId = ""
+    package var runId = ""
     /// Whether `--target sandbox` may use credentials a provider calls live (`--allow-live`).
-    public var allowLive = false
+    package var allowLive = false
     /// Stop starting new cases after the first failure or error.
-    public var failFast = false
+    package var failFast = false
     /// Seconds one HTTP exchange may take unless a step says otherwise.
-    public var stepTimeout: Double = 30
+    package var stepTimeout: Double = 30
     /// Seconds the whole run may take (`nil` = unlimited).
-    public var runTimeout: Double?
+    package var runTimeout: Double?
     /// The process environment (for `env()` and sandbox credentials).
-    public var environment: [String: String] = [:]
+    package var environment: [String: String] = [:]
     /// Seconds of real time between ``RunEvent/tick`` events, which refresh live progress while cases run
     /// (`nil` = none).
-    public var progressInterval: Double? = 1
+    package var progressInterval: Double? = 1
     /// Which cases keep their HTTP exchanges in the result (and so in the reports).
-    public var transcripts: TranscriptPolicy = .failed
+    package var transcripts: TranscriptPolicy = .failed
 
     /// The clock scope sent to the mock host; `nil` draws a fresh one per run.
-    public var clockScope: String?
+    package var clockScope: String?
     /// The merchant's backend under test and its contract (`--contract`); `merchant:` steps need it.
-    public var merchant: MerchantTarget?
+    package var merchant: MerchantTarget?
     /// The token a standalone mock listening beyond loopback requires on its control API (`--control-token`); sent
     /// with every request to the mock host and redacted like a secret.
-    public var controlToken: String?
+    package var controlToken: String?
 
     /// Whether a run that checked nothing may pass (`--allow-empty`); by default it exits 4.
-    public var allowEmpty = false
+    package var allowEmpty = false
 
     /// Creates the default configuration.
-    public init() {}
+    package init() {}
 }
 
 /// Which cases keep their request/response exchanges for the reports.
-public enum TranscriptPolicy: String, Sendable, CaseIterable {
+package enum TranscriptPolicy: String, Sendable, CaseIterable {
     /// Only cases that failed or errored: what a reader needs, and a run's memory stays small
     /// however many cases pass.
     case failed

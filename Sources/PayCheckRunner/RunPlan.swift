@@ -1,29 +1,29 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// The cases a run will execute, in report order, after tag, filter and shard selection.
-public struct RunPlan: Sendable {
+package struct RunPlan: Sendable {
     /// One selected case.
-    public struct Item: Sendable {
+    package struct Item: Sendable {
         /// Index of the suite in `suites`.
-        public var suiteIndex: Int
+        package var suiteIndex: Int
         /// Index of the case in its suite.
-        public var caseIndex: Int
+        package var caseIndex: Int
         /// Why it will be skipped without running, if it will.
-        public var skipReason: String?
+        package var skipReason: String?
         /// Whether the case changes state every case shares (the mock clock, a reset), so it runs alone.
-        public var exclusive: Bool = false
+        package var exclusive: Bool = false
     }
 
     /// The suites that have at least one selected case.
-    public var suites: [Suite]
+    package var suites: [Suite]
     /// The selected cases, suite by suite.
-    public var items: [Item]
+    package var items: [Item]
     /// A ``StableDigest`` of everything selected before sharding — each suite's file, text digest and selected
     /// case names — so the shards of one run share it and `paycheck merge` can tell them from other runs.
-    public var selectionDigest: String
+    package var selectionDigest: String
 
     /// Selects cases from loaded suites.
-    public init(suites all: [Suite], configuration: RunConfiguration, hasProviderCredentials: (String) -> Bool = { _ in true }) {
+    package init(suites all: [Suite], configuration: RunConfiguration, hasProviderCredentials: (String) -> Bool = { _ in true }) {
         var suites: [Suite] = []
         var items: [Item] = []
         var ordinal = 0

@@ -1,52 +1,52 @@
-import PayCheckCore
+package import PayCheckCore
 /// One case's identity across runs: its file and name (names are unique within a file).
-public struct CaseKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CaseKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The suite file.
-    public var file: String
+    package var file: String
     /// The suite name: a file with `rows:` holds several suites.
-    public var suite: String
+    package var suite: String
     /// The case name.
-    public var name: String
+    package var name: String
 
     /// Creates a key.
-    public init(file: String, suite: String, name: String) {
+    package init(file: String, suite: String, name: String) {
         self.file = file
         self.suite = suite
         self.name = name
     }
 
     /// `file › suite › name`.
-    public var description: String { "\(file) › \(suite) › \(name)" }
+    package var description: String { "\(file) › \(suite) › \(name)" }
 
     /// By file, then suite, then name.
-    public static func < (lhs: CaseKey, rhs: CaseKey) -> Bool { (lhs.file, lhs.suite, lhs.name) < (rhs.file, rhs.suite, rhs.name) }
+    package static func < (lhs: CaseKey, rhs: CaseKey) -> Bool { (lhs.file, lhs.suite, lhs.name) < (rhs.file, rhs.suite, rhs.name) }
 }
 
 /// What changed since a previous run of the same suites (`--baseline PREVIOUS.json`).
-public struct BaselineComparison: Sendable {
+package struct BaselineComparison: Sendable {
     /// A case whose verdict changed, with both verdicts.
-    public struct Change: Sendable {
+    package struct Change: Sendable {
         /// The case.
-        public var key: CaseKey
+        package var key: CaseKey
         /// Its verdict in the previous run, or `nil` for a new case.
-        public var before: Verdict?
+        package var before: Verdict?
         /// Its verdict now.
-        public var after: Verdict
+        package var after: Verdict
     }
 
     /// The baseline file, as given.
-    public var file: String
+    package var file: String
     /// Cases that fail or error now and passed or were skipped before (new cases that fail are in ``added``).
-    public var newlyFailing: [Change]
+    package var newlyFailing: [Change]
     /// Cases that pass now and failed or errored before.
-    public var newlyPassing: [Change]
+    package var newlyPassing: [Change]
     /// Cases the previous run did not have, with their verdict now.
-    public var added: [Change]
+    package var added: [Change]
     /// Cases of the previous run that this run does not have, with their verdict then.
-    public var removed: [(key: CaseKey, before: Verdict)]
+    package var removed: [(key: CaseKey, before: Verdict)]
 
     /// Compares `current` with `previous`, case by case.
-    public init(file: String, current: RunResult, previous: RunResult) {
+    package init(file: String, current: RunResult, previous: RunResult) {
         func verdicts(_ result: RunResult) -> [CaseKey: Verdict] {
             var map: [CaseKey: Verdict] = [:]
             for suite in result.suites {
@@ -72,14 +72,14 @@ public struct BaselineComparison: Sendable {
     }
 
     /// New cases that fail or error: regressions too, for `--fail-on new-failures`.
-    public var failingAdded: [Change] { self.added.filter { $0.after == .failed || $0.after == .error } }
+    package var failingAdded: [Change] { self.added.filter { $0.after == .failed || $0.after == .error } }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { newlyFailing.isEmpty && newlyPassing.isEmpty && added.isEmpty && removed.isEmpty }
+    package var isEmpty: Bool { newlyFailing.isEmpty && newlyPassing.isEmpty && added.isEmpty && removed.isEmpty }
 }
 
 /// What fails the gate (`--fail-on`).
-public enum FailOn: String, Sendable, CaseIterable {
+package enum FailOn: String, Sendable, CaseIterable {
     /// Any failure or error (the default).
     case any
     /// Only cases that fail or error now and did not in the baseline (and new cases that fail).
@@ -92,7 +92,7 @@ public enum FailOn: String, Sendable, CaseIterable {
     case findingErrors = "findings:error"
 
     /// The least severity of a finding that fails the gate; `nil` when findings do not.
-    public var findingThreshold: FindingSeverity? {
+    package var findingThreshold: FindingSeverity? {
         switch self {
         case .any, .newFailures: nil
         case .findings: .info

@@ -8,7 +8,7 @@ extension RunResult {
     ///
     /// With `invalidInput` false the problem is the run's surroundings (a merchant backend that did not come up):
     /// the cases are errors that could not run (exit 3), not invalid input.
-    public static func refused(
+    package static func refused(
         _ problems: [(file: String, message: String)], target: Target, invalidInput: Bool = true,
         hostname: String = ProcessInfo.processInfo.hostName
     ) -> RunResult {

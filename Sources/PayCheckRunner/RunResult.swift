@@ -1,8 +1,8 @@
-import Foundation
-import PayCheckCore
+package import Foundation
+package import PayCheckCore
 
 /// The verdict of a case or step.
-public enum Verdict: String, Sendable, Codable {
+package enum Verdict: String, Sendable, Codable {
     /// Every expectation held.
     case passed
     /// An expectation did not hold: a conformance failure.
@@ -14,28 +14,28 @@ public enum Verdict: String, Sendable, Codable {
 }
 
 /// One HTTP exchange of a step, already redacted.
-public struct Exchange: Sendable {
+package struct Exchange: Sendable {
     /// `POST https://…`.
-    public var method: String
+    package var method: String
     /// The URL.
-    public var url: String
+    package var url: String
     /// Request headers.
-    public var requestHeaders: [(name: String, value: String)]
+    package var requestHeaders: [(name: String, value: String)]
     /// Request body text (cut at 64 KiB).
-    public var requestBody: String
+    package var requestBody: String
     /// Response status, or `nil` when there was no response.
-    public var status: Int?
+    package var status: Int?
     /// Response headers.
-    public var responseHeaders: [(name: String, value: String)]
+    package var responseHeaders: [(name: String, value: String)]
     /// Response body text (cut at 64 KiB).
-    public var responseBody: String
+    package var responseBody: String
     /// Seconds from send to full response.
-    public var duration: Double
+    package var duration: Double
     /// The transport error, when there was no response.
-    public var error: String?
+    package var error: String?
 
     /// Creates an exchange record.
-    public init(
+    package init(
         method: String, url: String, requestHeaders: [(name: String, value: String)], requestBody: String, status: Int?,
         responseHeaders: [(name: String, value: String)], responseBody: String, duration: Double, error: String?
     ) {
@@ -52,48 +52,48 @@ public struct Exchange: Sendable {
 }
 
 /// The result of one step (its last attempt when retried).
-public struct StepResult: Sendable {
+package struct StepResult: Sendable {
     /// The step's label.
-    public var name: String
+    package var name: String
     /// Where the step is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Why it did not pass; `nil` when it passed.
-    public var issue: StepIssue?
+    package var issue: StepIssue?
     /// Its verdict, from its issue.
-    public var verdict: Verdict { issue?.verdict ?? .passed }
+    package var verdict: Verdict { issue?.verdict ?? .passed }
     /// Failed expectations.
-    public var mismatches: [Mismatch] {
+    package var mismatches: [Mismatch] {
         if case .mismatches(let mismatches)? = issue { mismatches } else { [] }
     }
     /// Why it could not run, when `verdict == .error`.
-    public var error: String? { issue?.message }
+    package var error: String? { issue?.message }
     /// Whether the error is the suite's: the step is invalid as written (exit 2), not a run-time problem.
-    public var invalidStep: Bool {
+    package var invalidStep: Bool {
         if case .invalidStep? = issue { true } else { false }
     }
     /// Whether the run timeout ended the step.
-    public var isRunTimeout: Bool {
+    package var isRunTimeout: Bool {
         if case .runTimeout? = issue { true } else { false }
     }
     /// The canonical outcome observed, for provider steps.
-    public var outcome: String?
+    package var outcome: String?
     /// The native state the outcome came from.
-    public var nativeState: String?
+    package var nativeState: String?
     /// The provider error code observed (`class`/`code`), for coverage.
-    public var errorCode: [String: String]?
+    package var errorCode: [String: String]?
     /// The exchanges of the last attempt.
-    public var exchanges: [Exchange]
+    package var exchanges: [Exchange]
     /// What passed between the mock and the merchant's backend while the step ran (merchant cases only).
-    public var evidence: [Evidence] = []
+    package var evidence: [Evidence] = []
     /// What the mock found wrong with the backend's requests while the step ran.
-    public var findings: [Finding] = []
+    package var findings: [Finding] = []
     /// How many attempts ran (1 without retry).
-    public var attempts: Int
+    package var attempts: Int
     /// Seconds, all attempts included.
-    public var duration: Double
+    package var duration: Double
 
     /// Creates a step result.
-    public init(
+    package init(
         name: String, location: SourceLocation, issue: StepIssue? = nil,
         outcome: String? = nil, nativeState: String? = nil, errorCode: [String: String]? = nil, exchanges: [Exchange] = [],
         attempts: Int = 1, duration: Double = 0
@@ -111,31 +111,31 @@ public struct StepResult: Sendable {
 }
 
 /// The result of one case.
-public struct CaseResult: Sendable {
+package struct CaseResult: Sendable {
     /// The case name.
-    public var name: String
+    package var name: String
     /// Where the case starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Its verdict.
-    public var verdict: Verdict
+    package var verdict: Verdict
     /// Why it was skipped, or the xfail reason.
-    public var skipReason: String?
+    package var skipReason: String?
     /// Tags (suite's and case's).
-    public var tags: [String]
+    package var tags: [String]
     /// The steps that ran, in order (the run stops at the first step that does not pass).
-    public var steps: [StepResult]
+    package var steps: [StepResult]
     /// Seconds.
-    public var duration: Double
+    package var duration: Double
     /// When it started.
-    public var startedAt: Date
+    package var startedAt: Date
     /// What the merchant's backend wrote while the case ran, kept when the case did not pass.
-    public var backendOutput: String?
+    package var backendOutput: String?
 
     /// What the mock found wrong with the backend's requests during the case, from every step.
-    public var findings: [Finding] { self.steps.flatMap(\.findings) }
+    package var findings: [Finding] { self.steps.flatMap(\.findings) }
 
     /// Creates a case result.
-    public init(
+    package init(
         name: String, location: SourceLocation, verdict: Verdict, skipReason: String? = nil, tags: [String] = [],
         steps: [StepResult] = [], duration: Double = 0, startedAt: Date
     ) {
@@ -150,29 +150,29 @@ public struct CaseResult: Sendable {
     }
 
     /// Whether a step of the case is invalid as written (the suite must change).
-    public var hasInvalidStep: Bool { steps.contains { $0.invalidStep } }
+    package var hasInvalidStep: Bool { steps.contains { $0.invalidStep } }
 
     /// The first step that did not pass.
-    public var failingStep: StepResult? { steps.first { $0.verdict == .failed || $0.verdict == .error } }
+    package var failingStep: StepResult? { steps.first { $0.verdict == .failed || $0.verdict == .error } }
 }
 
 /// The result of one suite file.
-public struct SuiteResult: Sendable {
+package struct SuiteResult: Sendable {
     /// The file path.
-    public var file: String
+    package var file: String
     /// The suite name.
-    public var name: String
+    package var name: String
     /// The provider id, or `nil` for raw HTTP suites.
-    public var provider: String?
+    package var provider: String?
     /// Case results in file order.
-    public var cases: [CaseResult]
+    package var cases: [CaseResult]
     /// When the first case started.
-    public var startedAt: Date
+    package var startedAt: Date
     /// Sum of case durations, in seconds.
-    public var duration: Double { cases.reduce(0) { $0 + $1.duration } }
+    package var duration: Double { cases.reduce(0) { $0 + $1.duration } }
 
     /// Creates a suite result.
-    public init(file: String, name: String, provider: String?, cases: [CaseResult], startedAt: Date) {
+    package init(file: String, name: String, provider: String?, cases: [CaseResult], startedAt: Date) {
         self.file = file
         self.name = name
         self.provider = provider
@@ -181,27 +181,27 @@ public struct SuiteResult: Sendable {
     }
 
     /// Cases with this verdict.
-    public func count(_ verdict: Verdict) -> Int { cases.filter { $0.verdict == verdict }.count }
+    package func count(_ verdict: Verdict) -> Int { cases.filter { $0.verdict == verdict }.count }
 }
 
 /// Counts of case verdicts.
-public struct Counts: Sendable, Hashable, Codable {
+package struct Counts: Sendable, Hashable, Codable {
     /// All cases.
-    public var total = 0
+    package var total = 0
     /// Passed.
-    public var passed = 0
+    package var passed = 0
     /// Failed.
-    public var failed = 0
+    package var failed = 0
     /// Errored.
-    public var errors = 0
+    package var errors = 0
     /// Skipped (including xfail).
-    public var skipped = 0
+    package var skipped = 0
 
     /// Zero counts.
-    public init() {}
+    package init() {}
 
     /// Adds one verdict.
-    public mutating func add(_ verdict: Verdict) {
+    package mutating func add(_ verdict: Verdict) {
         total += 1
         switch verdict {
         case .passed: passed += 1
@@ -213,72 +213,72 @@ public struct Counts: Sendable, Hashable, Codable {
 }
 
 /// A provider's mapping table and error catalog, as keys, so reports can show which rows a run covered.
-public struct ProviderTable: Sendable, Hashable {
+package struct ProviderTable: Sendable, Hashable {
     /// Native state keys (`STATE` or `STATE/REASON`) with their canonical outcome, in table order.
-    public var states: [(key: String, outcome: String)]
+    package var states: [(key: String, outcome: String)]
     /// Error codes with their class, in catalog order.
-    public var errorCodes: [(code: String, errorClass: String)]
+    package var errorCodes: [(code: String, errorClass: String)]
 
     /// Creates a table.
-    public init(states: [(key: String, outcome: String)], errorCodes: [(code: String, errorClass: String)]) {
+    package init(states: [(key: String, outcome: String)], errorCodes: [(code: String, errorClass: String)]) {
         self.states = states
         self.errorCodes = errorCodes
     }
 
     /// Equality by content.
-    public static func == (lhs: ProviderTable, rhs: ProviderTable) -> Bool {
+    package static func == (lhs: ProviderTable, rhs: ProviderTable) -> Bool {
         lhs.states.map { "\($0.key)=\($0.outcome)" } == rhs.states.map { "\($0.key)=\($0.outcome)" }
             && lhs.errorCodes.map { "\($0.code)=\($0.errorClass)" } == rhs.errorCodes.map { "\($0.code)=\($0.errorClass)" }
     }
 
     /// Hashes the content.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for s in states { hasher.combine(s.key); hasher.combine(s.outcome) }
         for e in errorCodes { hasher.combine(e.code); hasher.combine(e.errorClass) }
     }
 }
 
 /// Everything a run produced: the input of every reporter.
-public struct RunResult: Sendable {
+package struct RunResult: Sendable {
     /// Suite results, in plan order.
-    public var suites: [SuiteResult]
+    package var suites: [SuiteResult]
     /// The target, e.g. `mock`, `url=http://…`.
-    public var target: String
+    package var target: String
     /// The target kind: `mock`, `sandbox`, `url`.
-    public var targetKind: String
+    package var targetKind: String
     /// The runner version.
-    public var version: String
+    package var version: String
     /// The machine's host name.
-    public var hostname: String
+    package var hostname: String
     /// When the run started.
-    public var startedAt: Date
+    package var startedAt: Date
     /// Wall-clock seconds of the run.
-    public var duration: Double
+    package var duration: Double
     /// The mapping tables and error catalogs of the providers the run used, by provider id.
-    public var providerTables: [String: ProviderTable]
+    package var providerTables: [String: ProviderTable]
     /// Why the run checked less than it selected (no case ran; a provider without sandbox credentials).
-    public var notChecked: [String] = []
+    package var notChecked: [String] = []
     /// Whether a run that checked nothing may pass (`--allow-empty`).
-    public var allowEmpty = false
+    package var allowEmpty = false
     /// Whether a signal stopped the run: cases not started are skipped as "interrupted", running ones errored.
-    public var interrupted = false
+    package var interrupted = false
     /// Problems with the run's setup that did not stop it, such as a secret too short to be redacted.
-    public var warnings: [String]
+    package var warnings: [String]
     /// Identifies the run across its shards (``RunConfiguration/runId``).
-    public var runId = ""
+    package var runId = ""
     /// Which shard this is (`--shard k/n`), or `nil` for a whole run (and a merge of all shards).
-    public var shard: (index: Int, count: Int)?
+    package var shard: (index: Int, count: Int)?
     /// ``RunPlan/selectionDigest``: the same for every shard of one run over the same suites.
-    public var suiteDigest = ""
+    package var suiteDigest = ""
     /// The reports a merge was made of, when this result is a merge.
-    public var mergedFrom = 0
+    package var mergedFrom = 0
     /// The comparison with a previous run, when `--baseline` gave one.
-    public var baseline: BaselineComparison?
+    package var baseline: BaselineComparison?
     /// What fails the gate; `.newFailures` needs a ``baseline``.
-    public var failOn: FailOn = .any
+    package var failOn: FailOn = .any
 
     /// Creates a run result.
-    public init(
+    package init(
         suites: [SuiteResult], target: String, targetKind: String, version: String, hostname: String, startedAt: Date, duration: Double,
         providerTables: [String: ProviderTable] = [:], warnings: [String] = []
     ) {
@@ -294,7 +294,7 @@ public struct RunResult: Sendable {
     }
 
     /// Counts over every case.
-    public var counts: Counts {
+    package var counts: Counts {
         var c = Counts()
         for suite in suites { for testCase in suite.cases { c.add(testCase.verdict) } }
         return c
@@ -304,7 +304,7 @@ public struct RunResult: Sendable {
     /// must change), 3 could not run, 4 nothing (or not everything selected) was checked. An invalid step wins,
     /// then errors, then failures; 4 only when nothing else went wrong, and never with `--allow-empty`. A run
     /// stopped by SIGINT or SIGTERM is 130 whatever it found, since it is not a whole verdict.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         let c = counts
         if interrupted { return 130 }
         if suites.contains(where: { $0.cases.contains { $0.hasInvalidStep } }) { return 2 }
@@ -324,21 +324,21 @@ public struct RunResult: Sendable {
     }
 
     /// The ``notChecked`` reason of a run (or shard) whose selection has no case.
-    public static let nothingSelected = "no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)"
+    package static let nothingSelected = "no cases selected (check the paths, --tag, --skip-tag, --filter and --shard)"
 
     /// Every finding on the merchant's backend, in case order.
-    public var findings: [Finding] {
+    package var findings: [Finding] {
         suites.flatMap(\.cases).flatMap(\.findings)
     }
 
     /// The findings that fail the gate under ``failOn`` (`--fail-on findings[:severity]`).
-    public var gatingFindings: [Finding] {
+    package var gatingFindings: [Finding] {
         guard let threshold = failOn.findingThreshold else { return [] }
         return findings.filter { $0.severity >= threshold }
     }
 
     /// The verdict in words, as every report shows it.
-    public var verdictWord: String {
+    package var verdictWord: String {
         switch exitCode {
         case 0 where failOn == .newFailures && (counts.failed + counts.errors) > 0: "no new failures"
         case 0: notChecked.isEmpty ? "conformant" : "nothing checked (allowed by --allow-empty)"
@@ -354,7 +354,7 @@ public struct RunResult: Sendable {
 }
 
 /// What the runner reports while it works, for live console progress.
-public enum RunEvent: Sendable {
+package enum RunEvent: Sendable {
     /// The run starts with this many cases.
     case started(total: Int, target: String)
     /// A case starts running (not sent for cases that are skipped without running).
@@ -372,4 +372,4 @@ public enum RunEvent: Sendable {
 }
 
 /// The runner version, shown by `paycheck version` and written into reports.
-public let payCheckVersion = "0.1.0"
+package let payCheckVersion = "0.1.0"

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckProviders
 
 extension Runner {
     /// What every case of one run shares: where to send control requests, the base redactor, the deadline,

@@ -1,26 +1,26 @@
 import Foundation
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 import Synchronization
 
 /// Executes a plan: cases in parallel in a bounded task group, steps within a case in order.
 /// Emits events for live progress and returns a `RunResult`; it never prints.
-public struct Runner: Sendable {
+package struct Runner: Sendable {
     /// The run's configuration.
-    public var configuration: RunConfiguration
+    package var configuration: RunConfiguration
     /// The providers suites may use.
-    public var providers: ProviderRegistry
+    package var providers: ProviderRegistry
     /// Sends HTTP.
-    public var transport: any HTTPTransport
+    package var transport: any HTTPTransport
     /// Time for `wait:`, `retry:` and `now()`.
-    public var clock: any RunnerClock
+    package var clock: any RunnerClock
     /// Random numbers for `uuid()` and `random()`.
-    public var random: @Sendable () -> UInt64
+    package var random: @Sendable () -> UInt64
     /// The host name written into reports.
-    public var hostname: String
+    package var hostname: String
 
     /// Creates a runner.
-    public init(
+    package init(
         configuration: RunConfiguration, providers: ProviderRegistry, transport: any HTTPTransport,
         clock: any RunnerClock = SystemRunnerClock(), random: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
         hostname: String = ProcessInfo.processInfo.hostName
@@ -45,7 +45,7 @@ public struct Runner: Sendable {
     }
 
     /// The credentials a provider uses on the configured target.
-    public func credentials(for provider: any Provider) -> [String: String] {
+    package func credentials(for provider: any Provider) -> [String: String] {
         switch configuration.target {
         case .mock, .url: return provider.mockCredentials
         case .sandbox:
@@ -58,7 +58,7 @@ public struct Runner: Sendable {
     }
 
     /// Whether every credential of a provider is available for the sandbox.
-    public func hasCredentials(_ providerID: String) -> Bool {
+    package func hasCredentials(_ providerID: String) -> Bool {
         guard let provider = providers[providerID] else { return false }
         let creds = credentials(for: provider)
         return provider.credentialFields.filter(\.required).allSatisfy { creds[$0.name] != nil }
@@ -73,7 +73,7 @@ public struct Runner: Sendable {
     /// Every request to the mock host carries this run's clock scope (``ControlAPI/clockScopeHeader``), so runs and
     /// CI shards that share one standalone mock never see each other's `mock: clock` moves. When the task running
     /// the plan is cancelled (SIGINT/SIGTERM), no new case starts and the result is marked interrupted.
-    public func run(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunResult {
+    package func run(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunResult {
         guard let controlURL, !(transport is ScopedTransport) else {
             return await execute(plan, controlURL: controlURL, onEvent: onEvent)
         }
@@ -220,7 +220,7 @@ public struct Runner: Sendable {
 
     /// For the sandbox: the providers some of whose credentials are set while others are missing — a
     /// configuration error naming the missing variables, not a reason to skip.
-    public func partialCredentials(for providerIDs: Set<String>) -> [String] {
+    package func partialCredentials(for providerIDs: Set<String>) -> [String] {
         guard configuration.target == .sandbox else { return [] }
         let live = configuration.allowLive ? [] : providerIDs.sorted().compactMap { id -> String? in
             guard let provider = providers[id] else { return nil }

@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 import PayCheckCore
 
 /// The runner's notion of time for `wait:`, `retry:`, `now()` and the run timeout. Injected so tests never sleep.
-public protocol RunnerClock: Sendable {
+package protocol RunnerClock: Sendable {
     /// The current time.
     func now() -> Date
     /// Suspends for a number of seconds (throws on cancellation).
@@ -14,19 +14,19 @@ public protocol RunnerClock: Sendable {
 
 extension RunnerClock {
     /// Sleeps for the time left until `deadline`.
-    public func sleep(until deadline: Date) async throws {
+    package func sleep(until deadline: Date) async throws {
         try await sleep(seconds: deadline.timeIntervalSince(now()))
     }
 }
 
 /// Real time.
-public struct SystemRunnerClock: RunnerClock {
+package struct SystemRunnerClock: RunnerClock {
     /// Creates the system clock.
-    public init() {}
+    package init() {}
     /// `Date()`.
-    public func now() -> Date { Date() }
+    package func now() -> Date { Date() }
     /// `Task.sleep`.
-    public func sleep(seconds: Double) async throws {
+    package func sleep(seconds: Double) async throws {
         guard seconds > 0 else { return }
         try await Task.sleep(nanoseconds: UInt64(DurationText.nanoseconds(seconds)))
     }

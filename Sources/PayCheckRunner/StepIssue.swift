@@ -1,9 +1,9 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// Why a step did not pass. It is made where the step ran and travels typed, with the step's location, to every
 /// reporter: the verdict, the exit code and each report's element are a `switch` over it, never a reading of
 /// message text.
-public enum StepIssue: Sendable {
+package enum StepIssue: Sendable {
     /// Expectations not met (status, headers, body, outcome, error, a capture, an `xfail:` case that passed), or an
     /// answer that broke the provider's documented contract, in the order written: the step does not conform.
     case mismatches([Mismatch])
@@ -20,7 +20,7 @@ public enum StepIssue: Sendable {
     case interrupted(String)
 
     /// The step's verdict: a conformance failure is `failed`; anything that kept the step from a verdict is `error`.
-    public var verdict: Verdict {
+    package var verdict: Verdict {
         switch self {
         case .mismatches: .failed
         case .transport, .runTimeout, .invalidStep, .couldNotRun, .interrupted: .error
@@ -28,7 +28,7 @@ public enum StepIssue: Sendable {
     }
 
     /// The name reports give the issue: the JSON report's `issue` and the JUnit `type` of an error.
-    public var name: String {
+    package var name: String {
         switch self {
         case .mismatches: "mismatch"
         case .transport: "transport"
@@ -40,7 +40,7 @@ public enum StepIssue: Sendable {
     }
 
     /// Why the step could not run, in words; `nil` for mismatches (each has its own message).
-    public var message: String? {
+    package var message: String? {
         switch self {
         case .mismatches: nil
         case .transport(let error): error.message
@@ -49,7 +49,7 @@ public enum StepIssue: Sendable {
     }
 
     /// The issue with its message rewritten (redaction, a note on retries); mismatches are left as they are.
-    public func mapMessage(_ transform: (String) -> String) -> StepIssue {
+    package func mapMessage(_ transform: (String) -> String) -> StepIssue {
         switch self {
         case .mismatches: return self
         case .transport(var error):
@@ -64,7 +64,7 @@ public enum StepIssue: Sendable {
 
     /// Reads an issue back from a JSON report's step (`issue`, `transportCause`, `error`, `mismatches`); a report
     /// written before steps named their issue gives the nearest reading of its verdict.
-    public init?(name: String?, verdict: Verdict, message: String?, invalid: Bool, cause: String?, mismatches: [Mismatch]) {
+    package init?(name: String?, verdict: Verdict, message: String?, invalid: Bool, cause: String?, mismatches: [Mismatch]) {
         let text = message ?? "could not run"
         switch name {
         case "mismatch"?: self = .mismatches(mismatches)

@@ -1,5 +1,5 @@
 /// Where a run sends its requests (DESIGN.md §4).
-public enum Target: Sendable, Hashable, CustomStringConvertible {
+package enum Target: Sendable, Hashable, CustomStringConvertible {
     /// The embedded mock host on 127.0.0.1, started for the run.
     case mock
     /// Each provider's documented sandbox; credentials from the environment.
@@ -8,7 +8,7 @@ public enum Target: Sendable, Hashable, CustomStringConvertible {
     case url(String)
 
     /// Parses `mock`, `sandbox` or `url=<base>`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         switch text {
         case "mock": self = .mock
         case "sandbox": self = .sandbox
@@ -22,7 +22,7 @@ public enum Target: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `mock`, `sandbox` or `url=<base>`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .mock: "mock"
         case .sandbox: "sandbox"
@@ -31,7 +31,7 @@ public enum Target: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The short name used in reports: `mock`, `sandbox`, `url`.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .mock: "mock"
         case .sandbox: "sandbox"
@@ -40,7 +40,7 @@ public enum Target: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the target serves the PayCheck control API (payer/mock steps can run).
-    public var hasMockControl: Bool {
+    package var hasMockControl: Bool {
         switch self {
         case .mock, .url: true
         case .sandbox: false

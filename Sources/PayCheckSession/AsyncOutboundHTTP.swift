@@ -1,30 +1,31 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import NIOCore
 import PayCheckCore
 import PayCheckMock
 import PayCheckRunner
+import NIOHTTP1
 
 /// Lets the mock send webhooks through the run's AsyncHTTPClient.
-public struct AsyncOutboundHTTP: OutboundHTTP {
+package struct AsyncOutboundHTTP: OutboundHTTP {
     private let client: HTTPClient
 
     /// Wraps a client whose lifetime the caller scopes.
-    public init(client: HTTPClient) { self.client = client }
+    package init(client: HTTPClient) { self.client = client }
 
     /// POSTs the body and returns the status.
-    public func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+    package func post(url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
         try await self.postForReply(url: url, headers: headers, body: body).status
     }
 
     /// POSTs the body and returns the status and the response body (at most 1 MiB is read).
-    public func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws
+    package func postForReply(url: String, headers: [(String, String)], body: [UInt8]) async throws
         -> (status: Int, body: [UInt8])
     {
         try await self.send(method: "POST", url: url, headers: headers, body: body)
     }
 
     /// Sends the request and returns the status and the response body (at most 1 MiB is read).
-    public func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?) async throws
+    package func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?) async throws
         -> (status: Int, body: [UInt8])
     {
         if let problem = HTTPURLCheck.problem(url) { throw MockHostError(message: "cannot send to \(problem)") }

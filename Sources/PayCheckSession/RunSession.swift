@@ -1,39 +1,39 @@
 import AsyncHTTPClient
 import Foundation
-import PayCheckCore
-import PayCheckMock
-import PayCheckProviders
-import PayCheckRunner
+package import PayCheckCore
+package import PayCheckMock
+package import PayCheckProviders
+package import PayCheckRunner
 
 /// One run from loaded suites to a `RunResult`: the HTTP client's lifetime, the plan, the embedded mock host for
 /// the `mock` target, and the runner. The command line and the tests both run through it, so they cannot drift.
-public struct RunSession: Sendable {
+package struct RunSession: Sendable {
     /// The providers suites may use.
-    public var providers: ProviderRegistry
+    package var providers: ProviderRegistry
     /// The provider mocks an embedded host serves.
-    public var mocks: [any ProviderMock]
+    package var mocks: [any ProviderMock]
     /// The run's configuration.
-    public var configuration: RunConfiguration
+    package var configuration: RunConfiguration
     /// The merchant's backend under test (`--contract`): `merchant:` steps reach it, and the run starts it when the
     /// contract says how.
-    public var contract: MerchantContract?
+    package var contract: MerchantContract?
 
     /// Creates a session.
-    public init(providers: ProviderRegistry, mocks: [any ProviderMock], configuration: RunConfiguration) {
+    package init(providers: ProviderRegistry, mocks: [any ProviderMock], configuration: RunConfiguration) {
         self.providers = providers
         self.mocks = mocks
         self.configuration = configuration
     }
 
     /// A session over the built-in providers and their mocks (``MockRegistry``).
-    public static func builtIn(configuration: RunConfiguration) -> RunSession {
+    package static func builtIn(configuration: RunConfiguration) -> RunSession {
         let mocks = MockRegistry.builtIn
         return RunSession(providers: ProviderRegistry(mocks.map(\.provider)), mocks: mocks, configuration: configuration)
     }
 
     /// Runs `suites`. `controlURL` overrides the target's mock host (a standalone mock a test started).
     /// - Throws: ``RunSessionError`` when no case is selected, or the embedded mock could not start.
-    public func run(
+    package func run(
         _ suites: [Suite], clock: any RunnerClock = SystemRunnerClock(), hostname: String = ProcessInfo.processInfo.hostName,
         controlURL: String? = nil, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }
     ) async throws -> RunResult {
@@ -99,13 +99,13 @@ extension RunSession {
 }
 
 /// Why a session did not run.
-public enum RunSessionError: Error, Sendable, CustomStringConvertible {    /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
+package enum RunSessionError: Error, Sendable, CustomStringConvertible {    /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
     case configuration([String])
     /// The merchant's backend could not be set up, started or reached.
     case backend(String)
 
     /// The message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let problems): problems.joined(separator: "\nerror: ")
         case .backend(let message): message

@@ -1,31 +1,31 @@
 import Foundation
-import PayCheckCore
-import PayCheckMock
-import PayCheckProviders
-import PayCheckRunner
+package import PayCheckCore
+package import PayCheckMock
+package import PayCheckProviders
+package import PayCheckRunner
 import PayCheckSession
 import Synchronization
 
 /// Loads suites from text and runs them in-process against an embedded mock host, for tests.
-public struct InProcessRun: Sendable {
+package struct InProcessRun: Sendable {
     /// The providers suites may use.
-    public var providers: ProviderRegistry
+    package var providers: ProviderRegistry
     /// The provider mocks the embedded host serves.
-    public var mocks: [any ProviderMock]
+    package var mocks: [any ProviderMock]
     /// The run configuration (target is forced to the embedded mock unless `controlURL` is given).
-    public var configuration: RunConfiguration
+    package var configuration: RunConfiguration
     /// The merchant's backend under test, as `--contract` gives it.
-    public var contract: MerchantContract?
+    package var contract: MerchantContract?
 
     /// Creates a run with no providers.
-    public init(providers: ProviderRegistry = ProviderRegistry([]), mocks: [any ProviderMock] = [], configuration: RunConfiguration = RunConfiguration()) {
+    package init(providers: ProviderRegistry = ProviderRegistry([]), mocks: [any ProviderMock] = [], configuration: RunConfiguration = RunConfiguration()) {
         self.providers = providers
         self.mocks = mocks
         self.configuration = configuration
     }
 
     /// Parses suites given as (file name, YAML) pairs; fails the caller with the diagnostics if any.
-    public func load(_ files: [(String, String)]) throws -> [Suite] {
+    package func load(_ files: [(String, String)]) throws -> [Suite] {
         let texts = Dictionary(files, uniquingKeysWith: { a, _ in a })
         var loader = SuiteLoader(catalog: providers, readFile: { path in
             if let text = texts[path] ?? texts[URL(fileURLWithPath: path).lastPathComponent] { return text }
@@ -41,7 +41,7 @@ public struct InProcessRun: Sendable {
 
     /// Runs suites against a fresh embedded mock (or `controlURL`), collecting events, through the same
     /// ``RunSession`` as the command line.
-    public func run(_ suites: [Suite], clock: any RunnerClock = VirtualClock(), controlURL: String? = nil) async throws -> (RunResult, [RunEvent]) {
+    package func run(_ suites: [Suite], clock: any RunnerClock = VirtualClock(), controlURL: String? = nil) async throws -> (RunResult, [RunEvent]) {
         let events = EventLog()
         var configuration = self.configuration
         if controlURL == nil, configuration.target != .sandbox { configuration.target = .mock }
@@ -53,11 +53,11 @@ public struct InProcessRun: Sendable {
 }
 
 /// A failure of the in-process helpers.
-public struct InProcessError: Error, CustomStringConvertible {
+package struct InProcessError: Error, CustomStringConvertible {
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Collects events from concurrent cases.

@@ -3,9 +3,9 @@ import PayCheckCore
 
 /// The encodings a secret can travel in, computed independently of the redactor, for the redaction tests
 /// (unit tests of the redactor and the sentinel test over every report).
-public enum SecretEncodings {
+package enum SecretEncodings {
     /// Every encoded form of `secret` the redactor must find, by name.
-    public static func forms(of secret: String) -> [(name: String, text: String)] {
+    package static func forms(of secret: String) -> [(name: String, text: String)] {
         let utf8 = Array(secret.utf8)
         var forms: [(String, String)] = [("as written", secret)]
         let percentUpper = utf8.map { isUnreserved($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()

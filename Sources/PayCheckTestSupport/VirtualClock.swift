@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import PayCheckRunner
 import Synchronization
 
@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// ``sleep(until:)`` (the run timeout's watchdog) is the exception: it suspends until other sleepers have
 /// moved virtual time to its deadline, or until it is cancelled.
-public final class VirtualClock: RunnerClock {
+package final class VirtualClock: RunnerClock {
     /// A suspended ``sleep(until:)``.
     private struct Waiter {
         /// Identifies the waiter for cancellation.
@@ -33,15 +33,15 @@ public final class VirtualClock: RunnerClock {
     private let state: Mutex<State>
 
     /// Starts at `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_768_489_200)) {
+    package init(start: Date = Date(timeIntervalSince1970: 1_768_489_200)) {
         state = Mutex(State(now: start))
     }
 
     /// The virtual time.
-    public func now() -> Date { state.withLock { $0.now } }
+    package func now() -> Date { state.withLock { $0.now } }
 
     /// Advances virtual time without waiting (and resumes the waiters whose deadline it reaches).
-    public func sleep(seconds: Double) async throws {
+    package func sleep(seconds: Double) async throws {
         try Task.checkCancellation()
         let due = state.withLock { s -> [Waiter] in
             s.now = s.now.addingTimeInterval(max(0, seconds))
@@ -55,7 +55,7 @@ public final class VirtualClock: RunnerClock {
     }
 
     /// Suspends until virtual time reaches `deadline`.
-    public func sleep(until deadline: Date) async throws {
+    package func sleep(until deadline: Date) async throws {
         let id = state.withLock { s in
             s.lastID += 1
             return s.lastID

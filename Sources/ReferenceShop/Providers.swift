@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// A provider call that failed: no answer, an unreadable answer, or an error status. Its description is safe to
 /// log and to answer (it never holds a key).

@@ -18,6 +18,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import NIOCore
+import Logging
 
 /// The executable: reads the configuration, then serves the shop on `127.0.0.1:SHOP_PORT` until SIGTERM or SIGINT.
 @main

@@ -2,6 +2,7 @@ import ArgumentParser
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
+import Foundation
 
 /// `paycheck explain <code>`: what a provider error code (or native state) means, from the providers' catalogs.
 struct ExplainCommand: ParsableCommand {

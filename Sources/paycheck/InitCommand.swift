@@ -3,6 +3,7 @@ import Foundation
 import PayCheckCore
 import PayCheckMock
 import PayCheckRunner
+import PayCheckProviders
 
 /// `paycheck init`: scaffolds a merchant's suite folder — a first suite that passes on the embedded mock and the CI
 /// jobs that run it — without overwriting anything.

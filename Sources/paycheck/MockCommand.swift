@@ -4,6 +4,8 @@ import PayCheckCore
 import PayCheckMock
 import PayCheckSession
 import PayCheckRunner
+import Foundation
+import PayCheckProviders
 
 /// `paycheck mock`: serves the provider mocks standalone, for a merchant's own backend.
 struct MockCommand: AsyncParsableCommand {

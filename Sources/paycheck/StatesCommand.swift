@@ -2,6 +2,7 @@ import ArgumentParser
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
+import Foundation
 
 /// `paycheck states PROVIDER`: the provider's native-state → canonical-outcome table.
 struct StatesCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import PayCheckCore
 import Testing
+import Foundation
 
 /// The merchant contract: parsed into its parts, and every mistake a located diagnostic with a suggestion.
 @Suite("Merchant contract")

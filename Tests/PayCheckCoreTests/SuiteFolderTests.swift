@@ -46,7 +46,7 @@ struct SuiteFolderTests {
         try Data(bom + Array("suit: ok\ncases:\n  - name: c\n    steps:\n      - wait: 1ms\n".utf8)).write(to: bad)
         let refused = SuiteLoader().load(paths: [bad.path])
         let located = refused.diagnostics.filter { $0.message.contains("suit") }.map(\.location)
-        #expect(located.contains(SourceLocation(file: bad.path, line: 1, column: 1)), "\(refused.diagnostics.map { "\($0.location) \($0.message)" })")
+        #expect(located.contains(SourceLocation(file: bad.path, line: 1, column: 1)), "\(refused.diagnostics.map { "\(String(describing: $0.location)) \($0.message)" })")
     }
 }
 

@@ -1,5 +1,6 @@
 import PayCheckCore
 import Testing
+import FoundationEssentials
 
 @testable import PayCheckMock
 

@@ -6,6 +6,7 @@ import PayCheckProviders
 import PayCheckRunner
 import PayCheckTestSupport
 import Testing
+import NIOPosix
 
 /// A step whose exchange never completed is one error with its cause, never a list of failed expectations — unless
 /// it expects the S-class error a transport failure is.

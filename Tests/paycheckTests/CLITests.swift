@@ -5,6 +5,8 @@ import FoundationXML
 #endif
 import PayCheckTestSupport
 import Testing
+import NIOCore
+import NIOHTTP1
 
 /// Runs the built `paycheck` binary in a temporary folder holding the given suite files.
 struct CLI {

@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import NIOHTTP1
 #endif
 
 /// A standalone `paycheck mock` left running under load: its memory stays under the documented bound, and it exits

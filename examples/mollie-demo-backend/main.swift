@@ -11,6 +11,7 @@ import Foundation
 import Hummingbird
 import MollieCheckoutDemoBackend
 import NIOCore
+import NIOHTTP1
 
 struct Options {
     var port = 8000

@@ -1,9 +1,9 @@
 /// The JSON Schema of merchant contract files (``MerchantContract``), for editors: `paycheck schema contract` prints
 /// it and `paycheck init --merchant` writes it next to the contract it scaffolds. `paycheck lint --contract` applies
 /// the same rules and more (provider ids, template syntax, paths).
-public enum ContractSchema {
+package enum ContractSchema {
     /// The schema as JSON text, ending with a newline.
-    public static let jsonSchema: String = #"""
+    package static let jsonSchema: String = #"""
     {
       "$schema": "http://json-schema.org/draft-07/schema#",
       "$id": "https://paycheck.dev/schemas/contract.json",

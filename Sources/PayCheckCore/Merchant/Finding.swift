@@ -1,5 +1,5 @@
 /// How much a merchant finding matters.
-public enum FindingSeverity: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum FindingSeverity: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Worth knowing; the real provider accepts it.
     case info
     /// Works today but is unsafe or deprecated (a SHA-1 tranKey, an `http://` return URL).
@@ -8,24 +8,24 @@ public enum FindingSeverity: String, Sendable, Hashable, CaseIterable, Comparabl
     case error
 
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// A rule the mock checks the merchant's requests against (declared next to each provider's adapter).
-public struct FindingRule: Sendable, Hashable {
+package struct FindingRule: Sendable, Hashable {
     /// The rule id, `<provider>.<name>`, e.g. `placetopay.nonce-reused`.
-    public var id: String
+    package var id: String
     /// How much a breach matters.
-    public var severity: FindingSeverity
+    package var severity: FindingSeverity
     /// One line: what the rule checks.
-    public var title: String
+    package var title: String
     /// What goes wrong in production, and how to fix it.
-    public var explanation: String
+    package var explanation: String
     /// Where the rule comes from: a providers.md section or the provider's documentation.
-    public var source: String
+    package var source: String
 
     /// Creates a rule.
-    public init(_ id: String, _ severity: FindingSeverity, _ title: String, explanation: String, source: String) {
+    package init(_ id: String, _ severity: FindingSeverity, _ title: String, explanation: String, source: String) {
         self.id = id
         self.severity = severity
         self.title = title
@@ -35,22 +35,22 @@ public struct FindingRule: Sendable, Hashable {
 }
 
 /// One breach of a ``FindingRule`` by a request the merchant's backend sent to the mock.
-public struct Finding: Sendable, Hashable {
+package struct Finding: Sendable, Hashable {
     /// The rule's id.
-    public var rule: String
+    package var rule: String
     /// The rule's severity.
-    public var severity: FindingSeverity
+    package var severity: FindingSeverity
     /// What was wrong with this request, e.g. "nonce 'Zm9v…' was already used at request 3".
-    public var message: String
+    package var message: String
     /// The request it was found on, e.g. `POST /placetopay/api/session`.
-    public var request: String
+    package var request: String
     /// The request's number in the mock's journal.
-    public var sequence: Int
+    package var sequence: Int
     /// The rule's source.
-    public var source: String
+    package var source: String
 
     /// Creates a finding of `rule` on `request`.
-    public init(rule: FindingRule, message: String, request: String, sequence: Int) {
+    package init(rule: FindingRule, message: String, request: String, sequence: Int) {
         self.rule = rule.id
         self.severity = rule.severity
         self.message = message
@@ -60,7 +60,7 @@ public struct Finding: Sendable, Hashable {
     }
 
     /// Creates a finding from its parts (a report read back).
-    public init(rule: String, severity: FindingSeverity, message: String, request: String, sequence: Int, source: String) {
+    package init(rule: String, severity: FindingSeverity, message: String, request: String, sequence: Int, source: String) {
         self.rule = rule
         self.severity = severity
         self.message = message
@@ -70,7 +70,7 @@ public struct Finding: Sendable, Hashable {
     }
 
     /// The finding as JSON.
-    public var json: Value {
+    package var json: Value {
         .object([
             "rule": .string(self.rule), "severity": .string(self.severity.rawValue), "message": .string(self.message),
             "request": .string(self.request), "sequence": .int(self.sequence), "source": .string(self.source),
@@ -78,7 +78,7 @@ public struct Finding: Sendable, Hashable {
     }
 
     /// Reads a finding written by ``json``; `nil` when a field is missing.
-    public init?(json: Value) {
+    package init?(json: Value) {
         guard case .object(let o) = json, let rule = o["rule"]?.stringValue,
             let severity = o["severity"]?.stringValue.flatMap(FindingSeverity.init(rawValue:)),
             let message = o["message"]?.stringValue

@@ -14,89 +14,89 @@
 ///   state: status
 ///   states: { paid: succeeded, open: pending }
 /// ```
-public struct MerchantContract: Sendable {
+package struct MerchantContract: Sendable {
     /// The contract's name (reports show it).
-    public var name: String
+    package var name: String
     /// The file it was read from.
-    public var file: String
+    package var file: String
     /// What it says it is for.
-    public var description: String?
+    package var description: String?
     /// Where the backend listens and how to start it.
-    public var backend: Backend
+    package var backend: Backend
     /// How a shopper starts a checkout on the backend (`merchant: checkout`).
-    public var checkout: Checkout
+    package var checkout: Checkout
     /// How to read an order back (`merchant: order`).
-    public var order: OrderRead
+    package var order: OrderRead
     /// Where the shopper comes back after paying (`merchant: return`), when the backend has such a page.
-    public var returnRequest: HTTPRequestStep?
+    package var returnRequest: HTTPRequestStep?
     /// Per provider: the backend's notification URL (installed on the mock where the provider keeps it in its
     /// account settings, such as PlacetoPay's site) and return URL.
-    public var providers: [String: ProviderSettings]
+    package var providers: [String: ProviderSettings]
     /// Where the contract starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// The backend's address and start-up.
-    public struct Backend: Sendable {
+    package struct Backend: Sendable {
         /// The base URL the contract's relative request URLs and the health path are resolved against.
-        public var url: Template
+        package var url: Template
         /// How `paycheck run` starts it; `nil` when the user starts it.
-        public var start: Start?
+        package var start: Start?
     }
 
     /// How `paycheck run` starts the backend, like Playwright's `webServer`.
-    public struct Start: Sendable {
+    package struct Start: Sendable {
         /// The command line, run with `/bin/sh -c`.
-        public var command: Template
+        package var command: Template
         /// The working directory, relative to the contract's folder (the folder itself by default).
-        public var directory: String?
+        package var directory: String?
         /// Environment variables added to PayCheck's own, rendered with `mock.url` (the base URL the backend is
         /// given for the mock: the run's scoped root), `credentials.<provider>.<field>` and `backend.url`.
-        public var environment: [(name: String, value: Template)]
+        package var environment: [(name: String, value: Template)]
         /// The path (or URL) polled until it answers 2xx.
-        public var health: Template
+        package var health: Template
         /// How long to wait for the health URL, in seconds.
-        public var timeout: Double
+        package var timeout: Double
         /// Where it starts in the file.
-        public var location: SourceLocation
+        package var location: SourceLocation
     }
 
     /// `merchant: checkout`.
-    public struct Checkout: Sendable {
+    package struct Checkout: Sendable {
         /// The request; `{{ provider }}` and the step's `with:` values are in scope.
-        public var request: HTTPRequestStep
+        package var request: HTTPRequestStep
         /// Where the order id is in the JSON answer.
-        public var orderID: ValuePath
+        package var orderID: ValuePath
         /// Where the provider's payment id is, if the answer has it (else the run finds it in the mock's journal).
-        public var paymentID: ValuePath?
+        package var paymentID: ValuePath?
         /// Where the checkout URL is, if the answer has it.
-        public var checkoutURL: ValuePath?
+        package var checkoutURL: ValuePath?
     }
 
     /// `merchant: order`.
-    public struct OrderRead: Sendable {
+    package struct OrderRead: Sendable {
         /// The request; `{{ order.id }}` is in scope.
-        public var request: HTTPRequestStep
+        package var request: HTTPRequestStep
         /// Where the backend's own state name is in the answer.
-        public var state: ValuePath
+        package var state: ValuePath
         /// The backend's state names, each mapped to a canonical outcome.
-        public var states: [String: Outcome]
+        package var states: [String: Outcome]
         /// Where a count of fulfilments (goods shipped, credits granted) is, if the backend exposes one.
-        public var fulfilments: ValuePath?
+        package var fulfilments: ValuePath?
         /// Where the state mapping starts in the file.
-        public var location: SourceLocation
+        package var location: SourceLocation
     }
 
     /// One provider's settings for this backend.
-    public struct ProviderSettings: Sendable {
+    package struct ProviderSettings: Sendable {
         /// Where the provider notifies the backend.
-        public var notificationURL: Template?
+        package var notificationURL: Template?
         /// Where the provider sends the shopper back.
-        public var returnURL: Template?
+        package var returnURL: Template?
     }
 }
 
 /// The `merchant:` actions a suite step can take on a backend through its contract.
-public enum MerchantAction: String, Sendable, CaseIterable {
+package enum MerchantAction: String, Sendable, CaseIterable {
     /// `merchant: checkout` with the checkout's values in `with:` — the shopper starts a checkout; the order, and
     /// the provider's payment it created, become the case's (`{{ order.id }}`, `{{ order.payment }}`).
     case checkout
@@ -107,7 +107,7 @@ public enum MerchantAction: String, Sendable, CaseIterable {
     case `return`
 
     /// The lint spec. Every merchant step runs alone: the requests the backend sends meanwhile are the case's.
-    public var spec: ActionSpec {
+    package var spec: ActionSpec {
         switch self {
         case .checkout: ActionSpec(rawValue, parameters: nil, runsAlone: true)
         case .order, .return: ActionSpec(rawValue, parameters: ["order"], runsAlone: true)

@@ -184,7 +184,7 @@ extension SuiteParser {
 
 extension MerchantContract {
     /// Reads and checks the contract in `file`; the contract, or the located problems.
-    public static func load(file: String, catalog: any ProviderCatalog) -> (contract: MerchantContract?, diagnostics: [Diagnostic]) {
+    package static func load(file: String, catalog: any ProviderCatalog) -> (contract: MerchantContract?, diagnostics: [Diagnostic]) {
         let loader = SuiteLoader(catalog: catalog)
         let text: String
         do {
@@ -196,7 +196,7 @@ extension MerchantContract {
     }
 
     /// Parses a contract from text (for tests and editors).
-    public static func parse(text: String, file: String, catalog: any ProviderCatalog) -> (contract: MerchantContract?, diagnostics: [Diagnostic]) {
+    package static func parse(text: String, file: String, catalog: any ProviderCatalog) -> (contract: MerchantContract?, diagnostics: [Diagnostic]) {
         var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: SuiteLoader(catalog: catalog))
         let contract = parser.parseContract()
         return (parser.diagnostics.hasErrors ? nil : contract, parser.diagnostics)

@@ -1,10 +1,10 @@
-import Foundation
-import PayCheckProviders
+package import Foundation
+package import PayCheckProviders
 import PayCheckCore
 
 extension KhipuMock {
     /// A refused request in khipu's `{status, message}` (providers.md §2.6).
-    public func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
+    package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
         HTTPResponseData.json(status: status, JSONText.encode(KhipuFailure(code: status, message: message).body))
     }
 }

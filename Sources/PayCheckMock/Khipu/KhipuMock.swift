@@ -1,31 +1,31 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// The stateful mock of khipu (providers.md §2, corrected by §2.12), served under `/khipu`: API 2.0 under
 /// `/khipu/api/2.0` (form requests, HMAC `Authorization` checked against the rebuilt string to sign, every auth
 /// failure 403) and API 3.0 under `/khipu/v3` (JSON, `x-api-key`, 401). Payments go `pending` → `verifying` (the payer
 /// paid through DemoBank) → `done` (reconciled on the mock clock), notifying `notify_url` by API 1.3 or 3.0 with the
 /// shared webhook dispatcher's retries. Control API under `/__paycheck/khipu/` (``KhipuControlAction``).
-public struct KhipuMock: ProviderMock {
+package struct KhipuMock: ProviderMock {
     /// The khipu adapter.
-    public var provider: any Provider { KhipuProvider() }
+    package var provider: any Provider { KhipuProvider() }
     /// Every `status` the mock reports (§2.5).
-    public var nativeStates: [String] { KhipuPaymentStatus.spellings }
+    package var nativeStates: [String] { KhipuPaymentStatus.spellings }
 
     let store: KhipuStore
 
     /// Creates a mock drawing ids and tokens from the system RNG.
-    public init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
+    package init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
 
     /// Creates a mock drawing random bits from `random`.
-    public init(random: @escaping @Sendable () -> UInt64) {
+    package init(random: @escaping @Sendable () -> UInt64) {
         self.store = KhipuStore { KhipuState(random: random) }
     }
 
     /// Adds the API routes, the control routes and the JSON 404 for anything else under `/khipu`.
-    public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+    package func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         let context = KhipuContext(store: store, environment: environment)
         KhipuAPIRoutes(context: context).register(on: router)
         KhipuControlRoutes(context: context).register(on: router)
@@ -36,7 +36,7 @@ public struct KhipuMock: ProviderMock {
     }
 
     /// Forgets every payment and restores the account's defaults.
-    public func reset() async { store.reset() }
+    package func reset() async { store.reset() }
 }
 
 typealias KhipuStore = ProviderStateStore<KhipuState>

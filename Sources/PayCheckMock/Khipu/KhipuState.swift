@@ -1,6 +1,7 @@
 import Foundation
 import PayCheckCore
 import PayCheckProviders
+import HTTPTypes
 
 /// Everything one khipu mock remembers; behind the mutex of ``KhipuMock``. Operations are synchronous: the
 /// notifications and scheduled reconciliations they cause are handed back to the caller.

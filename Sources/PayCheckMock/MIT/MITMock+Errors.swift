@@ -1,9 +1,9 @@
-import Foundation
-import PayCheckProviders
+package import Foundation
+package import PayCheckProviders
 
 extension MITMock {
     /// A refused request as MIT's gateway answers what it cannot take: plain text (providers.md §5.11 C8).
-    public func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
+    package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
         HTTPResponseData(status: status, headers: [("Content-Type", "text/plain")], body: Array(message.utf8))
     }
 }

@@ -21,10 +21,10 @@ extension MITMock.State: BoundedState {
 
 extension MITMock {
     /// Keeps at most `providerResources` links.
-    public func apply(_ limits: MockLimits) { self.state.capacity = limits.providerResources }
+    package func apply(_ limits: MockLimits) { self.state.capacity = limits.providerResources }
 
     /// Links held and evicted.
-    public var stateUsage: (entries: Int, evicted: Int)? {
+    package var stateUsage: (entries: Int, evicted: Int)? {
         let usage = self.state.usage
         return (usage.entries ?? 0, usage.evicted)
     }

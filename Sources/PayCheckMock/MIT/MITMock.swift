@@ -1,7 +1,7 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// The stateful WebPay Plus mock of ``MITProvider`` (providers.md §5.2–§5.3 as corrected by §5.11):
 ///
@@ -17,7 +17,7 @@ import PayCheckProviders
 /// - `mock: site {responseUrl, strict, wrapNotification, operationTypes, maxAmount, maxAmountDigits, spanishResponse}`: the merchant's
 ///   settings at MIT (the response URL is configured with MIT, not sent in the link, §6.1; the last three are the Suite's).
 /// - `POST /mit/mcommerce/{init|pay|authenticate|payWithToken}`: the Suite mCommerce services (`MITMock+Suite.swift`).
-public final class MITMock: ProviderMock {
+package final class MITMock: ProviderMock {
     /// A generated link.
     struct Link: Sendable {
         var id: String
@@ -60,23 +60,23 @@ public final class MITMock: ProviderMock {
     }
 
     /// The adapter.
-    public var provider: any Provider { MITProvider() }
+    package var provider: any Provider { MITProvider() }
     /// A `malformed` fault on MIT answers a bad cipher envelope (§5.1): Base64 whose length is no whole AES block,
     /// in the `text/html` the `/gen` route uses, so a client fails to decrypt it, not to read it.
-    public var malformedBody: MalformedBody {
+    package var malformedBody: MalformedBody {
         MalformedBody(contentType: "text/html;charset=UTF-8", body: "q83vEjRWeJA=")
     }
 
     /// A link is pending, then approved, denied or error; the Suite answers success, a SuiteError, or a payment's
     /// response (also the Cobro's Spanish `Aprobada`/`denegada`).
-    public var nativeStates: [String] { MITResponseState.spellings }
+    package var nativeStates: [String] { MITResponseState.spellings }
 
     let state = ProviderStateStore { State() }
     let credentials = MITProvider().mockCredentials
 
-    public init() {}
+    package init() {}
 
-    public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+    package func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         router.post("mit/gen") { request, _ -> Response in try await self.generate(request, environment: environment) }
         router.post("mit/mcommerce/{service}") { request, context -> Response in
             let body = Array(buffer: try await request.body.collect(upTo: 1 << 20))
@@ -92,7 +92,7 @@ public final class MITMock: ProviderMock {
         }
     }
 
-    public func reset() async {
+    package func reset() async {
         state.reset()
     }
 

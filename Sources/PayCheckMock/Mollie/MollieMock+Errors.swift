@@ -1,10 +1,10 @@
-import Foundation
-import PayCheckProviders
+package import Foundation
+package import PayCheckProviders
 import PayCheckCore
 
 extension MollieMock {
     /// A refused request in Mollie's `{status, title, detail, _links}` as hal+json (providers.md §4.8).
-    public func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
+    package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
         HTTPResponseData(
             status: status, headers: [("Content-Type", "application/hal+json")],
             body: Array(JSONText.encode(MollieFailure(code: status, detail: message).body).utf8))

@@ -1,23 +1,23 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// The stateful mock of the Mollie Payments API v2 in test mode (providers.md §4, corrected by §4.12), under
 /// `/mollie/v2`: bearer-key auth, `application/hal+json` with absolute `_links` on the mock's own host, payments with
 /// the transitions of §4.4 and expiry on the mock clock, cancel/update/refunds, cursor pagination, methods with iDEAL
 /// issuers, the test-mode checkout page and the payer's choice there, unsigned form webhooks with Mollie's 10-attempt
 /// retry schedule, and `Idempotency-Key` on POST through the shared store.
-public struct MollieMock: ProviderMock {
-    public var provider: any Provider { MollieProvider() }
-    public var nativeStates: [String] { MolliePaymentStatus.spellings }
+package struct MollieMock: ProviderMock {
+    package var provider: any Provider { MollieProvider() }
+    package var nativeStates: [String] { MolliePaymentStatus.spellings }
 
     let store: MollieStore
 
-    public init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
-    public init(random: @escaping @Sendable () -> UInt64) { self.store = MollieStore { MollieState(random: random) } }
+    package init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
+    package init(random: @escaping @Sendable () -> UInt64) { self.store = MollieStore { MollieState(random: random) } }
 
-    public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+    package func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         let context = MollieContext(store: store, environment: environment)
         MollieAPIRoutes(context: context).register(on: router)
         MollieControlRoutes(context: context).register(on: router)
@@ -27,7 +27,7 @@ public struct MollieMock: ProviderMock {
         }
     }
 
-    public func reset() async { store.reset() }
+    package func reset() async { store.reset() }
 }
 typealias MollieStore = ProviderStateStore<MollieState>
 

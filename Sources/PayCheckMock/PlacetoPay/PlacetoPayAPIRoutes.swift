@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PayCheckCore
+import PayCheckProviders
 
 /// The provider routes under `/placetopay` (providers.md §1): every endpoint is a `POST` with a JSON body carrying
 /// `auth` (§1.1, §1.2); anything else under `/placetopay` is a 404 `NA` "Page not found" (§1.3).

@@ -19,10 +19,10 @@ extension PlacetoPayState: BoundedState {
 
 extension PlacetoPayMock {
     /// Keeps at most `providerResources` sessions.
-    public func apply(_ limits: MockLimits) { self.store.capacity = limits.providerResources }
+    package func apply(_ limits: MockLimits) { self.store.capacity = limits.providerResources }
 
     /// Sessions held and evicted.
-    public var stateUsage: (entries: Int, evicted: Int)? {
+    package var stateUsage: (entries: Int, evicted: Int)? {
         let usage = self.store.usage
         return (usage.entries ?? 0, usage.evicted)
     }

@@ -1,5 +1,5 @@
-import Hummingbird
-import PayCheckProviders
+package import Hummingbird
+package import PayCheckProviders
 
 /// The stateful mock of PlacetoPay Checkout (providers.md §1), served under `/placetopay`.
 ///
@@ -11,34 +11,34 @@ import PayCheckProviders
 ///
 /// The default site is `paycheck-test` / `paycheck-test-secret-key`; `paycheck-inactive`, `paycheck-expired` and
 /// `paycheck-expired-credentials` answer auth codes 104–106. All state is per instance.
-public struct PlacetoPayMock: ProviderMock {
+package struct PlacetoPayMock: ProviderMock {
     /// The PlacetoPay adapter: id, mock credentials, base path and control actions.
-    public var provider: any Provider { PlacetoPayProvider() }
+    package var provider: any Provider { PlacetoPayProvider() }
     /// Session and transaction states the mock reports (providers.md §1.5, §1.7); `FAILED` is the error envelope.
-    public var nativeStates: [String] { PlacetoPayStatusName.paymentStates.map(\.rawValue) }
+    package var nativeStates: [String] { PlacetoPayStatusName.paymentStates.map(\.rawValue) }
 
     /// The mock's state.
     let store: PlacetoPayStore
 
     /// Creates a mock with only the default sites, drawing process-URL hashes and tokens from the system RNG.
-    public init() {
+    package init() {
         self.init(random: { UInt64.random(in: .min ... .max) })
     }
 
     /// Creates a mock drawing random bits from `random` (inject a seeded source for reproducible URLs and tokens).
-    public init(random: @escaping @Sendable () -> UInt64) {
+    package init(random: @escaping @Sendable () -> UInt64) {
         self.store = PlacetoPayStore { PlacetoPayState(random: random) }
     }
 
     /// Adds the provider routes and the control routes.
-    public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+    package func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         let context = PlacetoPayContext(store: self.store, environment: environment)
         PlacetoPayAPIRoutes(context: context).register(on: router)
         PlacetoPayControlRoutes(context: context).register(on: router)
     }
 
     /// Forgets everything except the default sites (which return to their defaults).
-    public func reset() async {
+    package func reset() async {
         self.store.reset()
     }
 }

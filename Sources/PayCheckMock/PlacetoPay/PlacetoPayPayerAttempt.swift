@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import HTTPTypes
 
 /// A `POST /__paycheck/placetopay/payer/pay` body: the suite acting as the payer on the checkout page.
 ///

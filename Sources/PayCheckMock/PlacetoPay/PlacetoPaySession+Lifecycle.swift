@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckProviders
 
 /// The session state machine of providers.md §1.5, evaluated lazily against the mock clock.
 ///

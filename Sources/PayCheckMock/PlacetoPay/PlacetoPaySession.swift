@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckProviders
 
 /// One checkout session of the PlacetoPay mock: the create request, its status and its transactions
 /// (providers.md §1.5; state per §1.12).

@@ -1,6 +1,7 @@
 import Foundation
 import PayCheckCore
 import PayCheckProviders
+import HTTPTypes
 
 /// The mock's own control operations: sites, notifications and the process-URL page.
 extension PlacetoPayState {

@@ -1,5 +1,7 @@
 import Foundation
 import PayCheckCore
+import HTTPTypes
+import PayCheckProviders
 
 /// What the payer does on the checkout page, driven by the suite through `/__paycheck/placetopay/payer/…`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import PayCheckProviders
 
 /// The merchant's session endpoints: create (§1.4), query (§1.5), cancel (§1.6) and collect (§1.8).
 extension PlacetoPayState {

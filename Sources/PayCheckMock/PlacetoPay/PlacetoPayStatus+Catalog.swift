@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckProviders
 
 extension PlacetoPayStatus {
     /// The `reason` codes the mock uses. Documented ones cite providers.md; the rest are marked as choices.

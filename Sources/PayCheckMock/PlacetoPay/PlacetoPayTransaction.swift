@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import PayCheckProviders
 
 /// One payment attempt of a session: an item of the query's `payment[]` (providers.md §1.5 Transaction object).
 struct PlacetoPayTransaction: Sendable {

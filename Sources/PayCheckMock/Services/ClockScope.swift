@@ -15,23 +15,23 @@ import PayCheckCore
 /// header behaves exactly as before. While a request is handled (and while a job scheduled during it runs), the
 /// scope is bound to ``current``, which is how ``MockEnvironment/clock`` finds the right clock without every
 /// provider route having to read the header itself.
-public struct ClockScope: Hashable, Sendable, CustomStringConvertible {
+package struct ClockScope: Hashable, Sendable, CustomStringConvertible {
     /// The request header that names the scope of a request: `X-PayCheck-Clock-Scope`.
-    public static let headerName = ControlAPI.clockScopeHeader
+    package static let headerName = ControlAPI.clockScopeHeader
     /// The longest accepted scope id.
-    public static let maximumLength = 128
+    package static let maximumLength = 128
     /// The scope of requests that do not name one: the host's own clock.
-    public static let `default` = ClockScope(uncheckedID: "default")
+    package static let `default` = ClockScope(uncheckedID: "default")
 
     /// The scope bound to the current task: the request's scope inside a route, the job's scope inside a job.
-    @TaskLocal public static var current: ClockScope = .default
+    @TaskLocal package static var current: ClockScope = .default
 
     /// The scope id, e.g. `run-42-shard-1`.
-    public let id: String
+    package let id: String
 
     /// Creates a scope from an id of 1 to ``maximumLength`` characters among letters, digits and `-_.:`;
     /// `nil` for any other id.
-    public init?(_ id: String) {
+    package init?(_ id: String) {
         guard Self.isValid(id) else { return nil }
         self.id = id
     }
@@ -42,7 +42,7 @@ public struct ClockScope: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The id.
-    public var description: String { self.id }
+    package var description: String { self.id }
 
     /// Whether `id` is usable as a scope id (see ``init(_:)``).
     static func isValid(_ id: String) -> Bool {

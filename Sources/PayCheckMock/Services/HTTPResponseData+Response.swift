@@ -1,16 +1,16 @@
-import Hummingbird
-import PayCheckProviders
+package import Hummingbird
+package import PayCheckProviders
 
 /// A complete HTTP response as plain values (the one `HTTPResponseData` the runner and adapters use too): what the
 /// ``IdempotencyStore`` replays and what a provider's not-found handler (``ProviderNotFoundRoutes``) answers.
 extension HTTPResponseData {
     /// A JSON response with `text` as body and an `application/json` content type.
-    public static func json(status: Int, _ text: String) -> HTTPResponseData {
+    package static func json(status: Int, _ text: String) -> HTTPResponseData {
         HTTPResponseData(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
     }
 
     /// The Hummingbird response; headers whose name is not a valid field name are skipped.
-    public var response: Response {
+    package var response: Response {
         var fields = HTTPFields()
         for header in self.headers {
             if let name = HTTPFields.Element.Name(header.name) {

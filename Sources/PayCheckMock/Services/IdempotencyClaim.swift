@@ -1,5 +1,5 @@
 /// The answer of ``IdempotencyStore/claim(_:fingerprint:)``, for providers that run their operation themselves.
-public enum IdempotencyClaim<Stored: Sendable>: Sendable {
+package enum IdempotencyClaim<Stored: Sendable>: Sendable {
     /// The key is new and now reserved for this request: run the operation, then call
     /// ``IdempotencyStore/complete(_:with:)`` (or ``IdempotencyStore/release(_:)`` to leave the key unused).
     case proceed(IdempotencyTicket)

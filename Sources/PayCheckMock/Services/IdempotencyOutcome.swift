@@ -1,5 +1,5 @@
 /// What ``IdempotencyStore/perform(_:fingerprint:_:)`` did with a request.
-public enum IdempotencyOutcome<Stored: Sendable>: Sendable {
+package enum IdempotencyOutcome<Stored: Sendable>: Sendable {
     /// The key was new: the operation ran and its result is now stored.
     case created(Stored)
     /// The same request was made before with this key: the stored result, replayed; the operation did not run.
@@ -8,7 +8,7 @@ public enum IdempotencyOutcome<Stored: Sendable>: Sendable {
     case conflict(IdempotencyConflict)
 
     /// The result to answer with, or `nil` for a conflict.
-    public var stored: Stored? {
+    package var stored: Stored? {
         switch self {
         case .created(let stored), .replayed(let stored): stored
         case .conflict: nil

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Claiming is atomic, so concurrent requests with one key create exactly one resource. `Stored` is whatever the
 /// provider replays, usually a ``HTTPResponseData`` (status, headers, body bytes).
-public final class IdempotencyStore<Stored: Sendable>: Sendable {
+package final class IdempotencyStore<Stored: Sendable>: Sendable {
     /// One key's entry.
     private enum Entry: Sendable {
         /// Reserved by the request holding ticket `token`.
@@ -31,14 +31,14 @@ public final class IdempotencyStore<Stored: Sendable>: Sendable {
     private let state = Mutex(State())
 
     /// Creates an empty store.
-    public init() {}
+    package init() {}
 
     /// Runs `operation` for the first request with `key`, replays its result to the same request later, and
     /// refuses conflicting requests without running `operation`.
     ///
     /// When `operation` throws, the key is released (not consumed) and the error is rethrown: the next request with
     /// the key runs afresh. A provider whose keys burn on failure stores a failure result instead of throwing.
-    public func perform(
+    package func perform(
         _ key: IdempotencyKey,
         fingerprint: RequestFingerprint,
         _ operation: () async throws -> Stored
@@ -62,7 +62,7 @@ public final class IdempotencyStore<Stored: Sendable>: Sendable {
     }
 
     /// Reserves `key` for this request, or says why not; see ``IdempotencyClaim``.
-    public func claim(_ key: IdempotencyKey, fingerprint: RequestFingerprint) -> IdempotencyClaim<Stored> {
+    package func claim(_ key: IdempotencyKey, fingerprint: RequestFingerprint) -> IdempotencyClaim<Stored> {
         self.state.withLock { state in
             switch state.entries[key] {
             case nil:
@@ -79,7 +79,7 @@ public final class IdempotencyStore<Stored: Sendable>: Sendable {
     }
 
     /// Stores the result of the request holding `ticket`; ignored when the reservation is gone (after a reset).
-    public func complete(_ ticket: IdempotencyTicket, with stored: Stored) {
+    package func complete(_ ticket: IdempotencyTicket, with stored: Stored) {
         self.state.withLock { state in
             guard case .inFlight(let fingerprint, let token) = state.entries[ticket.key], token == ticket.token
             else { return }
@@ -88,7 +88,7 @@ public final class IdempotencyStore<Stored: Sendable>: Sendable {
     }
 
     /// Gives the key up unused, so that the next request with it runs; ignored when the reservation is gone.
-    public func release(_ ticket: IdempotencyTicket) {
+    package func release(_ ticket: IdempotencyTicket) {
         self.state.withLock { state in
             guard case .inFlight(_, let token) = state.entries[ticket.key], token == ticket.token else { return }
             state.entries[ticket.key] = nil
@@ -96,12 +96,12 @@ public final class IdempotencyStore<Stored: Sendable>: Sendable {
     }
 
     /// How many keys are reserved or done.
-    public var count: Int {
+    package var count: Int {
         self.state.withLock { $0.entries.count }
     }
 
     /// Forgets every key (`POST /__paycheck/reset`).
-    public func reset() {
+    package func reset() {
         self.state.withLock { $0.entries.removeAll() }
     }
 }

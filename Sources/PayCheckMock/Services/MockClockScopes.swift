@@ -3,14 +3,14 @@ import Synchronization
 /// The registry of mock clocks, one per ``ClockScope``: the default scope is the host's own clock, and every other
 /// scope gets its own clock, created on first use over the same base time source, so that time travel in one scope
 /// (`POST /__paycheck/clock` with the scope header) never moves another.
-public final class MockClockScopes: Sendable {
+package final class MockClockScopes: Sendable {
     /// The most scopes kept at once besides the default one; a new scope beyond it evicts the scope used least
     /// recently, so a standalone mock that serves one run after another (a new scope each) keeps working for ever
     /// while the table stays bounded.
-    public static let maximumScopes = 4096
+    package static let maximumScopes = 4096
 
     /// The clock of ``ClockScope/default``.
-    public let defaultClock: MockClock
+    package let defaultClock: MockClock
     /// The clocks of the other scopes, by id, with when each was last used.
     private let clocks = Mutex<Table>(Table())
 
@@ -23,13 +23,13 @@ public final class MockClockScopes: Sendable {
     }
 
     /// Creates a registry whose default scope reads `defaultClock`.
-    public init(defaultClock: MockClock) {
+    package init(defaultClock: MockClock) {
         self.defaultClock = defaultClock
     }
 
     /// The clock of `scope`, created (with no offset) on first use; when ``maximumScopes`` scopes exist already,
     /// the least recently used one is dropped first.
-    public func clock(for scope: ClockScope) -> MockClock {
+    package func clock(for scope: ClockScope) -> MockClock {
         if scope == .default { return self.defaultClock }
         return self.clocks.withLock { table -> MockClock in
             table.uses += 1
@@ -49,17 +49,17 @@ public final class MockClockScopes: Sendable {
     }
 
     /// The clock of the scope bound to the current task (``ClockScope/current``).
-    public var current: MockClock {
+    package var current: MockClock {
         self.clock(for: ClockScope.current)
     }
 
     /// The ids of the scopes created so far, sorted, without the default one.
-    public var scopeIDs: [String] {
+    package var scopeIDs: [String] {
         self.clocks.withLock { $0.entries.keys.sorted() }
     }
 
     /// Drops every scope but the default one and resets the default clock's offset.
-    public func reset() {
+    package func reset() {
         self.clocks.withLock { $0.entries.removeAll() }
         self.defaultClock.reset()
     }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Synchronization
 
 /// Jobs that run at a mock-clock instant: session expiry, delayed outcomes, webhook retries.
@@ -11,7 +11,7 @@ import Synchronization
 /// to ``ClockScope/current``; a job may schedule more jobs, and those that are already due run in the same pass.
 ///
 /// A job must not call ``runDue()`` itself (it would wait for its own pass to end).
-public final class MockScheduler: Sendable {
+package final class MockScheduler: Sendable {
     /// What the lock guards.
     private struct State: Sendable {
         /// Pending jobs, in scheduling order.
@@ -30,7 +30,7 @@ public final class MockScheduler: Sendable {
     private let state = Mutex(State())
 
     /// Creates a scheduler reading due times from `scopes`.
-    public init(scopes: MockClockScopes) {
+    package init(scopes: MockClockScopes) {
         self.scopes = scopes
     }
 
@@ -42,7 +42,7 @@ public final class MockScheduler: Sendable {
     ///   - work: The job.
     /// - Returns: The job's id, for ``cancel(_:)``.
     @discardableResult
-    public func schedule(
+    package func schedule(
         at date: Date,
         scope: ClockScope = ClockScope.current,
         label: String,
@@ -58,7 +58,7 @@ public final class MockScheduler: Sendable {
 
     /// Schedules `work` to run `delay` after the current time of `scope`'s clock.
     @discardableResult
-    public func schedule(
+    package func schedule(
         after delay: Duration,
         scope: ClockScope = ClockScope.current,
         label: String,
@@ -70,7 +70,7 @@ public final class MockScheduler: Sendable {
 
     /// Removes a pending job; returns whether it was still pending.
     @discardableResult
-    public func cancel(_ id: ScheduledJob.ID) -> Bool {
+    package func cancel(_ id: ScheduledJob.ID) -> Bool {
         self.state.withLock { state in
             guard let index = state.jobs.firstIndex(where: { $0.id == id }) else { return false }
             state.jobs.remove(at: index)
@@ -79,12 +79,12 @@ public final class MockScheduler: Sendable {
     }
 
     /// Drops every pending job (`POST /__paycheck/reset`). A job already running finishes.
-    public func cancelAll() {
+    package func cancelAll() {
         self.state.withLock { $0.jobs.removeAll() }
     }
 
     /// The pending jobs, by due time and then scheduling order.
-    public var pendingJobs: [ScheduledJob] {
+    package var pendingJobs: [ScheduledJob] {
         self.state.withLock { state in
             state.jobs.sorted(by: Job.firesBefore).map {
                 ScheduledJob(id: $0.id, due: $0.due, scope: $0.scope, label: $0.label)
@@ -96,7 +96,7 @@ public final class MockScheduler: Sendable {
     ///
     /// When another caller is already running jobs, waits for that pass to end instead (it picks up whatever
     /// became due meanwhile), so after this returns no job is due and none is running on this caller's behalf.
-    public func runDue() async {
+    package func runDue() async {
         let isDrainer = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             self.state.withLock { state in
                 if state.draining {

@@ -1,15 +1,15 @@
 /// The default ``WebhookTransport``: the host's ``OutboundHTTP`` sender.
-public struct OutboundWebhookTransport: WebhookTransport {
+package struct OutboundWebhookTransport: WebhookTransport {
     /// The sender.
-    public let outbound: any OutboundHTTP
+    package let outbound: any OutboundHTTP
 
     /// Creates a transport over `outbound`.
-    public init(outbound: any OutboundHTTP) {
+    package init(outbound: any OutboundHTTP) {
         self.outbound = outbound
     }
 
     /// POSTs through ``OutboundHTTP/postForReply(url:headers:body:)``.
-    public func send(url: String, headers: [(name: String, value: String)], body: [UInt8]) async throws
+    package func send(url: String, headers: [(name: String, value: String)], body: [UInt8]) async throws
         -> WebhookReply
     {
         let reply = try await self.outbound.postForReply(

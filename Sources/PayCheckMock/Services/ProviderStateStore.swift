@@ -4,7 +4,7 @@ import Synchronization
 /// mock keeps its state in (no globals; one store per mock instance).
 ///
 /// A ``BoundedState`` is kept to ``capacity`` resources: after each change the oldest are evicted, and counted.
-public final class ProviderStateStore<State: Sendable>: Sendable {
+package final class ProviderStateStore<State: Sendable>: Sendable {
     /// The guarded state.
     private let state: Mutex<State>
     /// Makes the initial state, again on reset.
@@ -19,7 +19,7 @@ public final class ProviderStateStore<State: Sendable>: Sendable {
     private let evictions = Atomic<Int>(0)
 
     /// Creates a store holding `initial()`.
-    public convenience init(_ initial: @escaping @Sendable () -> State) {
+    package convenience init(_ initial: @escaping @Sendable () -> State) {
         self.init(initial: initial, count: nil, evictOldest: nil)
     }
 
@@ -34,19 +34,19 @@ public final class ProviderStateStore<State: Sendable>: Sendable {
     }
 
     /// The most resources kept.
-    public var capacity: Int {
+    package var capacity: Int {
         get { self.limit.load(ordering: .relaxed) }
         set { self.limit.store(max(1, newValue), ordering: .relaxed) }
     }
 
     /// The resources held (`nil` when the state is not bounded) and evicted so far.
-    public var usage: (entries: Int?, evicted: Int) {
+    package var usage: (entries: Int?, evicted: Int) {
         let entries = self.count.map { count in self.state.withLock { count($0) } }
         return (entries, self.evictions.load(ordering: .relaxed))
     }
 
     /// Runs `body` with exclusive access to the state, then evicts past the capacity. `body` must not block or wait.
-    public func withState<Result: Sendable, Failure: Error>(
+    package func withState<Result: Sendable, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try state.withLock { (state: inout State) throws(Failure) -> Result in
@@ -62,7 +62,7 @@ public final class ProviderStateStore<State: Sendable>: Sendable {
     }
 
     /// Puts the initial state back.
-    public func reset() {
+    package func reset() {
         let fresh = initial()
         state.withLock { $0 = fresh }
     }
@@ -70,14 +70,14 @@ public final class ProviderStateStore<State: Sendable>: Sendable {
 
 extension ProviderStateStore where State: BoundedState {
     /// Creates a store holding `initial()`, kept to ``capacity`` resources.
-    public convenience init(_ initial: @escaping @Sendable () -> State) {
+    package convenience init(_ initial: @escaping @Sendable () -> State) {
         self.init(initial: initial, count: { $0.resourceCount }, evictOldest: { $0.evictOldest() })
     }
 }
 
 /// A provider mock's state whose resources (sessions, payments) are bounded: past the store's capacity the oldest
 /// are evicted, so a mock left running under load keeps a bounded state (``MockLimits/providerResources``).
-public protocol BoundedState: Sendable {
+package protocol BoundedState: Sendable {
     /// The resources the bound applies to.
     var resourceCount: Int { get }
     /// Removes the oldest resource and what only it refers to; `false` when there is none.

@@ -1,24 +1,24 @@
 /// A webhook a provider mock asks the ``WebhookDispatcher`` to deliver: the request is final (signed by the
 /// provider), the dispatcher only sends it and retries it.
-public struct Webhook: Sendable {
+package struct Webhook: Sendable {
     /// The provider id, e.g. `placetopay`; filters `GET /__paycheck/webhooks?provider=…`.
-    public var provider: String
+    package var provider: String
     /// The merchant's URL.
-    public var url: String
+    package var url: String
     /// The request headers, in order (content type and any signature header).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The exact body bytes.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// When to retry after a failure.
-    public var schedule: WebhookRetrySchedule
+    package var schedule: WebhookRetrySchedule
     /// The clock scope the retries are timed on.
-    public var scope: ClockScope
+    package var scope: ClockScope
     /// Renders attempt `n` (from 1) when the payload changes per attempt, e.g. a retry counter inside a signed body
     /// (Yuno, providers.md §3.13 P1-14); `nil` sends ``headers`` and ``body`` on every attempt.
-    public var render: (@Sendable (_ attempt: Int) -> (headers: [(name: String, value: String)], body: [UInt8]))?
+    package var render: (@Sendable (_ attempt: Int) -> (headers: [(name: String, value: String)], body: [UInt8]))?
     /// Which receiver statuses acknowledge the webhook; by default any 2xx. A provider that documents a narrower rule
     /// sets it (Yuno: only 200, providers.md §3.8), so a receiver answering 204 is retried as the provider would.
-    public var acknowledges: @Sendable (_ status: Int) -> Bool = { (200..<300).contains($0) }
+    package var acknowledges: @Sendable (_ status: Int) -> Bool = { (200..<300).contains($0) }
 
     /// Creates a webhook.
     /// - Parameters:
@@ -28,7 +28,7 @@ public struct Webhook: Sendable {
     ///   - body: The exact body bytes.
     ///   - schedule: When to retry after a failure; defaults to a single attempt.
     ///   - scope: The clock scope of the retries; defaults to the scope of the current request or job.
-    public init(
+    package init(
         provider: String,
         url: String,
         headers: [(name: String, value: String)],
@@ -45,7 +45,7 @@ public struct Webhook: Sendable {
     }
 
     /// The headers and body of attempt `number`.
-    public func request(forAttempt number: Int) -> (headers: [(name: String, value: String)], body: [UInt8]) {
+    package func request(forAttempt number: Int) -> (headers: [(name: String, value: String)], body: [UInt8]) {
         render?(number) ?? (headers, body)
     }
 }

@@ -1,46 +1,46 @@
-import Foundation
-import PayCheckCore
+package import Foundation
+package import PayCheckCore
 
 /// One attempt at delivering a webhook, as the dispatcher logs it and `GET /__paycheck/webhooks` lists it.
-public struct WebhookAttempt: Sendable, Equatable {
+package struct WebhookAttempt: Sendable, Equatable {
     /// The delivery this attempt belongs to, e.g. `wh-3`; the same for every attempt of one webhook.
-    public let deliveryID: String
+    package let deliveryID: String
     /// The provider id.
-    public let provider: String
+    package let provider: String
     /// The merchant's URL.
-    public let url: String
+    package let url: String
     /// The clock scope of the delivery.
-    public let scope: ClockScope
+    package let scope: ClockScope
     /// The attempt number, from 1.
-    public let attempt: Int
+    package let attempt: Int
     /// How many attempts the schedule allows.
-    public let maximumAttempts: Int
+    package let maximumAttempts: Int
     /// When the schedule wanted it sent (mock clock of the scope).
-    public let scheduledAt: Date
+    package let scheduledAt: Date
     /// When it was sent (mock clock of the scope); later than ``scheduledAt`` when the clock jumped past it.
-    public let sentAt: Date
+    package let sentAt: Date
     /// The receiver's status; `nil` when no answer arrived.
-    public let status: Int?
+    package let status: Int?
     /// Why no answer arrived; `nil` when one did.
-    public let error: String?
+    package let error: String?
     /// The start of the response body as text (at most ``WebhookDispatcher/responseBodyLimit`` bytes).
-    public let responseBody: String
+    package let responseBody: String
     /// Whether ``responseBody`` was cut.
-    public let responseBodyTruncated: Bool
+    package let responseBodyTruncated: Bool
     /// When the next attempt is due; `nil` after a success or the last attempt.
-    public let nextAttemptAt: Date?
+    package let nextAttemptAt: Date?
 
     /// Whether the receiver acknowledged it (a 2xx, unless the webhook's ``Webhook/acknowledges`` says otherwise).
-    public let delivered: Bool
+    package let delivered: Bool
     /// The headers sent.
-    public var sentHeaders: [RecordedRequest.Header] = []
+    package var sentHeaders: [RecordedRequest.Header] = []
     /// The body sent, as UTF-8 (at most ``RecordedRequest/maximumBodyBytes`` bytes).
-    public var sentBody = ""
+    package var sentBody = ""
     /// The attempt's number in the host's journal numbering (see ``RequestJournal/nextSequence``).
-    public var sequence = 0
+    package var sequence = 0
 
     /// The record as JSON, timestamps in ISO 8601.
-    public var json: Value {
+    package var json: Value {
         .object([
             "deliveryId": .string(self.deliveryID),
             "provider": .string(self.provider),

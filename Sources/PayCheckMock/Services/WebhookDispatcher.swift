@@ -12,9 +12,9 @@ import Synchronization
 ///
 /// The log is read with ``attempts(provider:scope:)`` (`GET /__paycheck/webhooks`) and cleared, together with every
 /// pending retry, by ``reset()`` (`POST /__paycheck/reset`).
-public final class WebhookDispatcher: Sendable {
+package final class WebhookDispatcher: Sendable {
     /// How many bytes of a receiver's response body the log keeps.
-    public static let responseBodyLimit = 2048
+    package static let responseBodyLimit = 2048
 
     /// One webhook being delivered.
     private struct Delivery: Sendable {
@@ -47,7 +47,7 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// The most attempts the log keeps; older ones are dropped first, so a long benchmark cannot grow it forever.
-    public let maximumLogEntries: Int
+    package let maximumLogEntries: Int
     /// Sends the attempts.
     private let transport: any WebhookTransport
     /// Runs the retries.
@@ -64,7 +64,7 @@ public final class WebhookDispatcher: Sendable {
 
     /// Creates a dispatcher sending through `transport` and retrying on `scheduler`, keeping at most
     /// `maximumLogEntries` attempts in its log.
-    public convenience init(
+    package convenience init(
         transport: any WebhookTransport,
         scheduler: MockScheduler,
         scopes: MockClockScopes,
@@ -93,7 +93,7 @@ public final class WebhookDispatcher: Sendable {
     ///   - onAttempt: Called with the record of every attempt (this one and the retries), for a provider's own log.
     /// - Returns: The first attempt's record.
     @discardableResult
-    public func deliver(
+    package func deliver(
         _ webhook: Webhook,
         onAttempt: (@Sendable (WebhookAttempt) -> Void)? = nil
     ) async -> WebhookAttempt {
@@ -201,7 +201,7 @@ public final class WebhookDispatcher: Sendable {
 
     /// Every attempt so far, oldest first, optionally only those of `provider` and of `scope`, numbered at least
     /// `from`.
-    public func attempts(provider: String? = nil, scope: ClockScope? = nil, from: Int = 0) -> [WebhookAttempt] {
+    package func attempts(provider: String? = nil, scope: ClockScope? = nil, from: Int = 0) -> [WebhookAttempt] {
         self.state.withLock { state in
             state.log.filter { attempt in
                 (provider == nil || attempt.provider == provider) && (scope == nil || attempt.scope == scope)
@@ -211,13 +211,13 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// The attempts logged and the attempts dropped from the log so far.
-    public var usage: (entries: Int, evicted: Int) {
+    package var usage: (entries: Int, evicted: Int) {
         self.state.withLock { ($0.log.count, $0.evicted) }
     }
 
     /// Clears the log and forgets pending retries (their jobs are dropped by the host's scheduler reset; a retry
     /// that is running finishes but is neither logged nor retried).
-    public func reset() {
+    package func reset() {
         self.state.withLock { state in
             state = State(generation: state.generation + 1, evicted: state.evicted)
         }

@@ -6,21 +6,21 @@ import PayCheckCore
 /// Offsets are from the first attempt, not from the previous one, because that is how providers document them
 /// (e.g. Yuno, providers.md §3: "+5 min, +50 min, +6 h … after the first try"). Advancing the mock clock past
 /// several offsets at once sends every retry that became due, in order, before the clock route returns.
-public struct WebhookRetrySchedule: Sendable, Equatable, CustomStringConvertible {
+package struct WebhookRetrySchedule: Sendable, Equatable, CustomStringConvertible {
     /// Exactly one attempt, never retried.
-    public static let once = WebhookRetrySchedule(retriesAfter: [])
+    package static let once = WebhookRetrySchedule(retriesAfter: [])
 
     /// The retries' offsets from the first attempt, ascending.
-    public let retryOffsets: [Duration]
+    package let retryOffsets: [Duration]
 
     /// Creates a schedule with one retry per offset (negative offsets count as zero; the order does not matter).
-    public init(retriesAfter offsets: [Duration]) {
+    package init(retriesAfter offsets: [Duration]) {
         self.retryOffsets = offsets.map { max($0, .zero) }.sorted()
     }
 
     /// Parses retry offsets written as durations (`"90s"`, `"5m"`, `"1h"`, a plain number of seconds); `nil` when
     /// one is not a non-negative duration.
-    public init?(parsing texts: [String]) {
+    package init?(parsing texts: [String]) {
         var offsets: [Duration] = []
         for text in texts {
             guard let seconds = DurationText.seconds(text), seconds >= 0 else { return nil }
@@ -30,17 +30,17 @@ public struct WebhookRetrySchedule: Sendable, Equatable, CustomStringConvertible
     }
 
     /// The retry offsets as duration texts in seconds, e.g. `["60s", "300s"]`, readable by ``init(parsing:)``.
-    public var retryOffsetTexts: [String] {
+    package var retryOffsetTexts: [String] {
         self.retryOffsets.map { "\(Value.format($0.timeInterval))s" }
     }
 
     /// How many attempts at most: the first plus one per retry.
-    public var maximumAttempts: Int {
+    package var maximumAttempts: Int {
         1 + self.retryOffsets.count
     }
 
     /// The offset of attempt `number` (1-based) from the first attempt; `nil` past the last attempt.
-    public func offset(ofAttempt number: Int) -> Duration? {
+    package func offset(ofAttempt number: Int) -> Duration? {
         if number == 1 { return .zero }
         let index = number - 2
         guard index >= 0, index < self.retryOffsets.count else { return nil }
@@ -48,7 +48,7 @@ public struct WebhookRetrySchedule: Sendable, Equatable, CustomStringConvertible
     }
 
     /// The offsets of every attempt, e.g. `[0s, 60s, 300s]`.
-    public var description: String {
+    package var description: String {
         "[" + (["0s"] + self.retryOffsetTexts).joined(separator: ", ") + "]"
     }
 }

@@ -14,10 +14,10 @@ extension YunoState: BoundedState {
 
 extension YunoMock {
     /// Keeps at most `providerResources` payments.
-    public func apply(_ limits: MockLimits) { self.store.capacity = limits.providerResources }
+    package func apply(_ limits: MockLimits) { self.store.capacity = limits.providerResources }
 
     /// Payments held and evicted.
-    public var stateUsage: (entries: Int, evicted: Int)? {
+    package var stateUsage: (entries: Int, evicted: Int)? {
         let usage = self.store.usage
         return (usage.entries ?? 0, usage.evicted)
     }

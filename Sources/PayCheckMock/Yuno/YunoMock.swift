@@ -1,7 +1,7 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 import Synchronization
 
 /// The stateful mock of the Yuno API in sandbox (providers.md §3, corrected by §3.13), under `/yuno/v1`: the two key
@@ -10,17 +10,17 @@ import Synchronization
 /// cancel-or-refund, the payer in the SDK, the provider's later answers, PIX expiry on the mock clock),
 /// `X-Idempotency-Key` through the shared store, the webhooks API and signed webhooks with the 7-attempt schedule
 /// (§3.8), and the `{code, messages}` error envelope.
-public struct YunoMock: ProviderMock {
-    public var provider: any Provider { YunoProvider() }
+package struct YunoMock: ProviderMock {
+    package var provider: any Provider { YunoProvider() }
     /// Every status of §3.6; each is reached by a case of `Suites/yuno/outcomes.yaml`.
-    public var nativeStates: [String] { YunoTransitions.pairs.keys.map(\.rawValue).sorted() }
+    package var nativeStates: [String] { YunoTransitions.pairs.keys.map(\.rawValue).sorted() }
 
     let store: YunoStore
 
-    public init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
-    public init(random: @escaping @Sendable () -> UInt64) { self.store = YunoStore { YunoState(random: random) } }
+    package init() { self.init(random: { UInt64.random(in: .min ... .max) }) }
+    package init(random: @escaping @Sendable () -> UInt64) { self.store = YunoStore { YunoState(random: random) } }
 
-    public func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
+    package func register(on router: Router<BasicRequestContext>, environment: MockEnvironment) {
         let context = YunoContext(store: store, environment: environment)
         YunoAPIRoutes(context: context).register(on: router)
         YunoControlRoutes(context: context).register(on: router)
@@ -30,5 +30,5 @@ public struct YunoMock: ProviderMock {
         }
     }
 
-    public func reset() async { store.reset() }
+    package func reset() async { store.reset() }
 }

@@ -3,7 +3,7 @@ import PayCheckCore
 extension KhipuProvider {
     /// `status` / `status_detail` → canonical outcomes (providers.md §2.9, §2.12 B3). A row with a detail wins over
     /// the bare status.
-    public static let mapping: OutcomeMapping = {
+    package static let mapping: OutcomeMapping = {
         typealias S = KhipuPaymentStatus
         typealias D = KhipuStatusDetail
         return OutcomeMapping([
@@ -20,7 +20,7 @@ extension KhipuProvider {
     }()
 
     /// Error bodies `{status, message, errors?}` by their `status` (= the HTTP code; §2.6, §2.12 A6, A8, B14).
-    public static let catalog = ErrorCatalog([
+    package static let catalog = ErrorCatalog([
         .init("400", .P, "invalid data: errors[{field, message}] name the fields (also an unknown or non-deletable payment)",
               httpStatus: 400, source: "providers.md §2.6, §2.12 A6, A8"),
         .init("401", .A, "API 3.0: missing or wrong x-api-key", httpStatus: 401, source: "providers.md §2.12 B14"),
@@ -42,9 +42,9 @@ extension KhipuProvider {
 /// | `mock: account` `{conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?}` | the account's settings; `available: false` makes every API call answer 503 (§2.6); `refundWallet: false` an account without the refund wallet (§2.12 B4) |
 /// | `mock: notifications` `{payment_id?}` | what was sent to `notify_url`, with the answers |
 /// | `mock: refundStatus` `{payment_id, refund_id, status}` | a refund row moves `pending` → `authorized` → `paid` (§2.12 B4) |
-public enum KhipuControlAction {
+package enum KhipuControlAction {
     /// Every action.
-    public static let all: [ControlAction] = [
+    package static let all: [ControlAction] = [
         ControlAction(.payer, "pay", parameters: ["payment_id", "coordinates"], required: ["payment_id"]),
         ControlAction(.payer, "reject", parameters: ["payment_id", "abuse"], required: ["payment_id"]),
         ControlAction(.mock, "conciliate", parameters: ["payment_id"], required: ["payment_id"]),
@@ -94,12 +94,12 @@ enum KhipuHandOff {
 }
 
 /// A khipu payment's `status` (providers.md §2.5, §2.9): the adapter's table and the mock share it.
-public enum KhipuPaymentStatus: String, NativeState {
+package enum KhipuPaymentStatus: String, NativeState {
     case pending, verifying, done
 }
 
 /// A khipu payment's `status_detail` (providers.md §2.5, §2.12 B3), which narrows `done`.
-public enum KhipuStatusDetail: String, NativeState {
+package enum KhipuStatusDetail: String, NativeState {
     case pending, normal
     case markedPaidByReceiver = "marked-paid-by-receiver"
     case partiallyRefunded = "partially-refunded"

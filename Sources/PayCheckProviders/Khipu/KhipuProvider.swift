@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// The khipu adapter (providers.md §2, corrected by §2.12): API 3.0 (`x-api-key`, JSON) and API 2.0 (form requests
 /// signed with HMAC-SHA256, `Authorization: receiverId:hash`), one base URL for both (`/v3/…` and `/api/2.0/…`).
@@ -7,15 +7,15 @@ import PayCheckCore
 /// khipu has no sandbox host (§2.1): `--target sandbox` uses the production hosts with a developer-mode account —
 /// `https://khipu.com/api/2.0` and, for 3.0, `https://payment-api.khipu.com/v3` (the signer moves 3.0 requests
 /// there).
-public struct KhipuProvider: Provider {
+package struct KhipuProvider: Provider {
     /// `khipu`.
-    public let id = "khipu"
+    package let id = "khipu"
 
     /// Creates the adapter.
-    public init() {}
+    package init() {}
 
     /// `receiverId` (public), `secret` (the 2.0 signing key and the 3.0 notification key) and `apiKey` (3.0).
-    public var credentialFields: [CredentialField] {
+    package var credentialFields: [CredentialField] {
         [
             CredentialField(name: "receiverId", secret: false, environmentVariable: "PAYCHECK_KHIPU_RECEIVER_ID"),
             CredentialField(name: "secret", secret: true, environmentVariable: "PAYCHECK_KHIPU_SECRET"),
@@ -24,30 +24,30 @@ public struct KhipuProvider: Provider {
     }
 
     /// The developer-mode account the PayCheck mock knows out of the box.
-    public var mockCredentials: [String: String] {
+    package var mockCredentials: [String: String] {
         ["receiverId": "985101", "secret": "paycheck-khipu-secret", "apiKey": "paycheck-khipu-api-key"]
     }
 
     /// The production host with a developer-mode account (§2.1); 3.0 requests go to `payment-api.khipu.com`.
-    public var sandboxBaseURL: String { "https://khipu.com" }
+    package var sandboxBaseURL: String { "https://khipu.com" }
 
     /// `status` and `status_detail` → canonical outcomes.
-    public var outcomeMapping: OutcomeMapping { Self.mapping }
+    package var outcomeMapping: OutcomeMapping { Self.mapping }
 
     /// Error bodies by HTTP status.
-    public var errorCatalog: ErrorCatalog { Self.catalog }
+    package var errorCatalog: ErrorCatalog { Self.catalog }
 
     /// The secret, the API key, and the headers that carry them.
-    public var secretFieldNames: [String] { ["secret", "apiKey", "x-api-key", "Authorization"] }
+    package var secretFieldNames: [String] { ["secret", "apiKey", "x-api-key", "Authorization"] }
 
     /// Every HTTP operation of §2.3.
-    public var operations: [ProviderOperation] { KhipuOperation.allCases.compactMap(\.declaration) }
+    package var operations: [ProviderOperation] { KhipuOperation.allCases.compactMap(\.declaration) }
 
     /// The payer on the DemoBank page and the mock's own actions.
-    public var controlActions: [ControlAction] { KhipuControlAction.all }
+    package var controlActions: [ControlAction] { KhipuControlAction.all }
 
     /// `verifyNotification` and the app hand-off of the seed (§2.8, §2.12 B12).
-    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+    package var localActions: [ProviderAction.Kind: [ActionSpec]] {
         [
             .call: [ActionSpec(KhipuOperation.verifyNotification.rawValue, parameters: ["header", "body", "secret"])],
             .deeplink: [
@@ -59,7 +59,7 @@ public struct KhipuProvider: Provider {
     }
 
     /// Signs 2.0 requests with HMAC-SHA256 over the decoded parameters (§2.2), and 3.0 ones with `x-api-key`.
-    public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         let overrides = try KhipuAuthOverrides(parsing: request.auth)
         guard let operation = KhipuOperation(rawValue: request.operation.name) else { return }
         if !operation.isV2 {
@@ -89,7 +89,7 @@ public struct KhipuProvider: Provider {
     }
 
     /// Maps payment-shaped answers by `status` and `status_detail`, and error bodies by their `status`.
-    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+    package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
         let text = response.text
         var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
         guard let body = observation.body else { return observation }
@@ -114,7 +114,7 @@ public struct KhipuProvider: Provider {
     }
 
     /// A `payer:` or `mock: conciliate` answer carries the payment's state after the action.
-    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+    package func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
         var observation = observation
         guard action.kind == .payer || ["conciliate", "markPaid"].contains(action.name), let status = observation.status, (200..<300).contains(status),
             let state = observation.body?["payment"]?["status"]?.stringValue
@@ -124,7 +124,7 @@ public struct KhipuProvider: Provider {
     }
 
     /// `verifyNotification` and the app hand-off.
-    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+    package func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
         switch (kind, name) {
         case (.call, KhipuOperation.verifyNotification.rawValue):
             guard let header = parameters["header"]?.stringValue, let body = parameters["body"]?.stringValue else {

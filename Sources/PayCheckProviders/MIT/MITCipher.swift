@@ -9,9 +9,9 @@ import Foundation
 ///
 /// Decoding is tolerant the way MIT's own receivers are (§5.11 A2, C7): CR, LF, tabs are dropped and a space is read
 /// as `+` (a form-decoded `+`). Everything else that is wrong is a distinct ``Failure``.
-public enum MITCipher {
+package enum MITCipher {
     /// How `IV || ciphertext` is written as text.
-    public enum Encoding: String, Sendable, Hashable, CaseIterable {
+    package enum Encoding: String, Sendable, Hashable, CaseIterable {
         /// Standard Base64 with padding and no line breaks — what every MIT channel uses (§5.1, §5.11 A2).
         case base64
         /// Upper-case hex, the legacy mobile `xmlA` variant §5.1 mentions and §5.11 A5 leaves unresolved; an option only.
@@ -19,7 +19,7 @@ public enum MITCipher {
     }
 
     /// Why a key, a text or a ciphertext is refused; each case is its own, clearly worded failure.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The key is not 32 hex characters (MIT gives its "llave" as 32 hex digits, §5.1). The SDK reports this
         /// class of failure as S002 "Excepción de llave" (§5.11 B1).
         case invalidKey(reason: String)
@@ -35,12 +35,12 @@ public enum MITCipher {
         case notUTF8
 
         /// The SDK error code this failure corresponds to: S002 for a key exception (§5.11 B1), nil otherwise.
-        public var sdkCode: String? {
+        package var sdkCode: String? {
             if case .invalidKey = self { return "S002" }
             return nil
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .invalidKey(let reason): "invalid MIT key: \(reason) (expected 32 hex characters)"
             case .invalidIV(let count): "invalid IV: \(count) bytes (expected 16)"
@@ -54,7 +54,7 @@ public enum MITCipher {
     }
 
     /// The 16 key bytes of a 32-hex-character key (either case).
-    public static func keyBytes(hex: String) throws(Failure) -> [UInt8] {
+    package static func keyBytes(hex: String) throws(Failure) -> [UInt8] {
         let characters = Array(hex.utf8)
         guard characters.count == 32 else {
             throw .invalidKey(reason: characters.isEmpty ? "empty" : "\(characters.count) characters")
@@ -67,7 +67,7 @@ public enum MITCipher {
     }
 
     /// Encrypts `plaintext` (UTF-8) under the hex key with the given IV, or a fresh random one.
-    public static func encrypt(
+    package static func encrypt(
         _ plaintext: String, keyHex: String, iv: [UInt8]? = nil, encoding: Encoding = .base64
     ) throws(Failure) -> String {
         let key = try keyBytes(hex: keyHex)
@@ -87,14 +87,14 @@ public enum MITCipher {
     }
 
     /// Decrypts `text` (Base64 or hex of `IV || ciphertext`) under the hex key to UTF-8 text.
-    public static func decrypt(_ text: String, keyHex: String, encoding: Encoding = .base64) throws(Failure) -> String {
+    package static func decrypt(_ text: String, keyHex: String, encoding: Encoding = .base64) throws(Failure) -> String {
         let bytes = try decryptBytes(text, keyHex: keyHex, encoding: encoding)
         guard let string = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
         return string
     }
 
     /// Decrypts to the plaintext bytes; the checks run in a fixed order: key, encoding, length, padding.
-    public static func decryptBytes(_ text: String, keyHex: String, encoding: Encoding = .base64) throws(Failure) -> [UInt8] {
+    package static func decryptBytes(_ text: String, keyHex: String, encoding: Encoding = .base64) throws(Failure) -> [UInt8] {
         let key = try keyBytes(hex: keyHex)
         let message = try decode(text, encoding: encoding)
         guard message.count >= 32, message.count % 16 == 0 else { throw .truncated(byteCount: message.count) }
@@ -113,7 +113,7 @@ public enum MITCipher {
     }
 
     /// The bytes of `text` after the tolerated clean-up (CR/LF/tab dropped, space read as `+` for Base64).
-    public static func decode(_ text: String, encoding: Encoding) throws(Failure) -> [UInt8] {
+    package static func decode(_ text: String, encoding: Encoding) throws(Failure) -> [UInt8] {
         var characters: [UInt8] = []
         characters.reserveCapacity(text.utf8.count)
         for character in text.utf8 where character != 0x0D && character != 0x0A && character != 0x09 {
@@ -146,7 +146,7 @@ public enum MITCipher {
     }
 
     /// 16 bytes from the system's secure random source.
-    public static func randomIV() -> [UInt8] {
+    package static func randomIV() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }

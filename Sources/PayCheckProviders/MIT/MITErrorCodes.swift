@@ -1,14 +1,14 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// MIT's error codes: the Suite mCommerce SDK's C/S/P/A/T codes with their Spanish and English texts (seed guide;
 /// texts from the SDK's own resources, providers.md §5.11 B2 — the SDK string "País invalido" wins over the guide's
 /// typo "Country ainvalido"), and the `cd_error` / `cd_response` codes 01–22 of WebPay Plus (§5.11 D6).
-public enum MITErrorCodes {
+package enum MITErrorCodes {
     /// The code of a `/gen` answer that is not an encrypted blob (unknown `data0`, undecryptable `data`, §5.11 C8).
-    public static let clearText = "clear-text"
+    package static let clearText = "clear-text"
 
     /// The SDK codes of the seed guide: code, class, Spanish, English.
-    public static let sdk: [(code: String, errorClass: ErrorClass, spanish: String, english: String)] = [
+    package static let sdk: [(code: String, errorClass: ErrorClass, spanish: String, english: String)] = [
         ("C001", .C, "Compañía invalida", "Invalid company"),
         ("C002", .C, "Ambiente invalido", "Invalid environment"),
         ("C003", .C, "Contexto invalido", "Invalid context"),
@@ -45,7 +45,7 @@ public enum MITErrorCodes {
     ]
 
     /// WebPay Plus `cd_error` codes 01–22 (§5.11 D6, Paylands' MIT page, [3P]) with PayCheck's class.
-    public static let webPayPlus: [(code: String, errorClass: ErrorClass, text: String)] = [
+    package static let webPayPlus: [(code: String, errorClass: ErrorClass, text: String)] = [
         ("01", .P, "the XML does not comply with the schema"),
         ("02", .P, "the XML does not comply with the restrictions"),
         ("03", .A, "company, branch or user data incorrect"),
@@ -71,10 +71,10 @@ public enum MITErrorCodes {
     ]
 
     /// The SDK's Spanish text of a code.
-    public static func spanish(_ code: String) -> String? { sdk.first { $0.code == code }?.spanish }
+    package static func spanish(_ code: String) -> String? { sdk.first { $0.code == code }?.spanish }
 
     /// Every catalog row.
-    public static var entries: [ErrorCatalog.Entry] {
+    package static var entries: [ErrorCatalog.Entry] {
         sdk.map { .init($0.code, $0.errorClass, "\($0.spanish) / \($0.english)", source: "MIT Suite mCommerce SDK (seed guide; providers.md §5.11 B1–B2)") }
             + webPayPlus.map { .init($0.code, $0.errorClass, $0.text, source: "WebPay Plus cd_error (providers.md §5.11 D6, [3P])") }
             + [.init(clearText, .C, "a clear-text answer: unknown data0 or data not decryptable with the merchant's key", source: "providers.md §5.11 C8")]

@@ -1,4 +1,4 @@
 extension MITProvider {
     /// MIT answers an encrypted Base64 text (§5.3), sent as `text/html` or `text/plain`, or clear XML.
-    public var answerMediaTypes: [String] { ["text/html", "text/plain", "xml"] }
+    package var answerMediaTypes: [String] { ["text/html", "text/plain", "xml"] }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// The Suite mCommerce flows of the seed guide (providers.md §5.4–§5.5, §5.8, corrected by §5.11 B1–B5) as `call:`
 /// operations with the SDK's semantics:
@@ -17,14 +17,14 @@ import PayCheckCore
 /// refuses S002. The real mobile wire (RSA-wrapped session keys, actions 901–910, B5) is not reproduced.
 extension MITProvider {
     /// The Suite mCommerce operation names.
-    public static let suiteOperations = ["initController", "payWithCompany", "authenticate", "payWithToken"]
+    package static let suiteOperations = ["initController", "payWithCompany", "authenticate", "payWithToken"]
 
     /// The `auth:` keys of the Suite operations: the credentials, and `serviceUrl` (the whole URL of the service,
     /// e.g. to point a step at a host that does not answer).
-    public static let suiteAuthKeys = authKeys + ["serviceUrl"]
+    package static let suiteAuthKeys = authKeys + ["serviceUrl"]
 
     /// The `xmlA` fields of the guide, in its order (§5.4).
-    public static let xmlAFields = ["tpPago", "amount", "urlResponse", "referencia", "moneda", "date_hour"]
+    package static let xmlAFields = ["tpPago", "amount", "urlResponse", "referencia", "moneda", "date_hour"]
 
     /// The Suite operations (paths below the mCommerce base URL: PayCheck's choice, MIT publishes none, §5.5, §5.11 G).
     var suiteOperationDeclarations: [ProviderOperation] {
@@ -236,7 +236,7 @@ extension MITProvider {
     }
 
     /// No answer at all (refused connection, timeout): S001 "Error de conexión" (§5.11 B1).
-    public func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation? {
+    package func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation? {
         guard Self.suiteOperations.contains(operation.name), !Task.isCancelled else { return nil }
         var observation = try? suiteError("S001", message: "Error de conexión: \(failure)", sent: true)
         observation?.rawBody = "\(failure)"

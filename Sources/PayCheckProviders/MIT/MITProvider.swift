@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// MIT Centro de Pagos, WebPay Plus (providers.md §5.2–§5.3, corrected by §5.11): `POST /gen` with the form field
 /// `xml` = `<pgs><data0>…</data0><data>{MITCipher(<P>…</P>)}</data></pgs>`, answered by an encrypted `P_RESPONSE`.
@@ -7,14 +7,14 @@ import PayCheckCore
 /// The "signer" is the cipher: ``sign(_:context:)`` builds the `P` document from the step's parameters and the
 /// credentials (with `auth:` overrides), encrypts it with a random IV from the runner and replaces the body with the
 /// single form field; the shared form codec writes it. ``read(_:of:context:)`` decrypts the answer with the key.
-public struct MITProvider: Provider {
-    public init() {}
+package struct MITProvider: Provider {
+    package init() {}
 
     /// `mit`.
-    public let id = "mit"
+    package let id = "mit"
 
     /// The WebPay Plus credentials (§6.1); `password` and `key` are secret.
-    public var credentialFields: [CredentialField] {
+    package var credentialFields: [CredentialField] {
         [
             CredentialField(name: "idCompany", secret: false, environmentVariable: "PAYCHECK_MIT_ID_COMPANY"),
             CredentialField(name: "idBranch", secret: false, environmentVariable: "PAYCHECK_MIT_ID_BRANCH"),
@@ -31,10 +31,10 @@ public struct MITProvider: Provider {
     }
 
     /// The secret credentials (`password`, `key`, `authKey`), MIT's `pwd` element and a card's `cvv`.
-    public var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) + ["pwd", "cvv"] }
+    package var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) + ["pwd", "cvv"] }
 
     /// MIT's published sandbox merchant (§5.11 C1, E1), which the mock accepts.
-    public var mockCredentials: [String: String] {
+    package var mockCredentials: [String: String] {
         [
             "idCompany": "SNBX", "idBranch": "01SNBXBRNCH", "user": "SNBXUSR01", "password": "SECRETO",
             "data0": "SNDBX123", "key": "5DCC67393750523CD165F17E1EFADD21",
@@ -45,10 +45,10 @@ public struct MITProvider: Provider {
     }
 
     /// The portal's sandbox host (§5.11 C1, C9); `/gen` is the operation's path.
-    public var sandboxBaseURL: String { "https://wppsandbox.mit.com.mx" }
+    package var sandboxBaseURL: String { "https://wppsandbox.mit.com.mx" }
 
     /// `response` of a link's result, and the link itself while it waits (§5.3, §6).
-    public var outcomeMapping: OutcomeMapping {
+    package var outcomeMapping: OutcomeMapping {
         typealias S = MITResponseState
         return OutcomeMapping([
             .init(S.pending, .pending, "link generated (cd_response success), the payer has not paid yet; no MIT state name, PayCheck's [I]"),
@@ -63,18 +63,18 @@ public struct MITProvider: Provider {
     }
 
     /// The SDK's codes (§5.11 B1–B2, Spanish / English), `/gen`'s `cd_response` codes (§5.11 D6) and the clear-text answer.
-    public var errorCatalog: ErrorCatalog { ErrorCatalog(MITErrorCodes.entries) }
+    package var errorCatalog: ErrorCatalog { ErrorCatalog(MITErrorCodes.entries) }
 
     /// The `auth:` overrides: any credential, to send a wrong one.
-    public static let authKeys = ["idCompany", "idBranch", "user", "password", "data0", "key"]
+    package static let authKeys = ["idCompany", "idBranch", "user", "password", "data0", "key"]
 
     /// The `url` children of the `P` document, in the XSD's order (§5.2), as `with:` keys.
-    public static let linkFields = [
+    package static let linkFields = [
         "reference", "amount", "moneda", "canal", "omitir_notif_default", "promociones", "id_promotion", "st_correo",
         "fh_vigencia", "mail_cliente", "prepago",
     ]
 
-    public var operations: [ProviderOperation] {
+    package var operations: [ProviderOperation] {
         [
             ProviderOperation(
                 "generateLink", method: "POST", path: "/gen",
@@ -91,7 +91,7 @@ public struct MITProvider: Provider {
     }
 
     /// The payer on the hosted page, and the mock's site settings (the merchant's response URL).
-    public var controlActions: [ControlAction] {
+    package var controlActions: [ControlAction] {
         [
             ControlAction(.payer, "pay", parameters: ["url", "result", "card", "cd_error", "nb_error"], required: ["url"]),
             ControlAction(.mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification", "operationTypes", "maxAmount", "maxAmountDigits", "spanishResponse"], required: ["data0"]),
@@ -100,11 +100,11 @@ public struct MITProvider: Provider {
 
     /// `readNotification {form | strResponse}`: what a merchant's response URL does with MIT's POST (§5.3): decrypts
     /// `strResponse` with the key and maps `response` to the outcome.
-    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+    package var localActions: [ProviderAction.Kind: [ActionSpec]] {
         [.call: [ActionSpec("readNotification", parameters: ["form", "strResponse"])]]
     }
 
-    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+    package func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
         guard kind == .call, name == "readNotification" else {
             throw ProviderError.invalidStep("mit has no local \(kind.rawValue) action '\(name)'")
         }
@@ -151,7 +151,7 @@ public struct MITProvider: Provider {
     }
 
     /// Builds `<P>`, encrypts it and makes it the `xml` form field (§5.2, §5.11 C3, C7).
-    public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         if Self.suiteOperations.contains(request.operation.name) { return try signSuite(&request, context: context) }
         let (credentials, overridden) = Self.credentials(request, context.credentials)
         for key in overridden where key == "password" || key == "key" { if let value = credentials[key], !value.isEmpty { request.secrets.append(value) } }
@@ -200,7 +200,7 @@ public struct MITProvider: Provider {
 
     /// Decrypts `P_RESPONSE`: `success` → the link, pending; another `cd_response` → its catalog error with
     /// `nb_response`; a body that is not an encrypted blob → the clear-text error (§5.11 C8).
-    public func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation {
+    package func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation {
         if Self.suiteOperations.contains(operation.name) { return try readSuite(response, of: operation, context: context) }
         let text = response.text
         var observation = Observation(status: response.status, headers: response.headers, body: nil, rawBody: text)
@@ -224,7 +224,7 @@ public struct MITProvider: Provider {
     }
 
     /// The payer's answer carries the result's `response`.
-    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+    package func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
         var observation = observation
         if action.kind == .payer, observation.status == 200, let response = observation.body?["response"]?.stringValue {
             try map(response, reason: nil, in: "the payer's answer", into: &observation)
@@ -234,7 +234,7 @@ public struct MITProvider: Provider {
 
     /// The plaintext of an answer as MIT's SDKs read it (a `strResponse=` prefix, URL-encoding and line breaks
     /// tolerated, §5.11 C8), or nil when it is not an encrypted blob under this key.
-    public static func open(_ text: String, keyHex: String) -> String? {
+    package static func open(_ text: String, keyHex: String) -> String? {
         var body = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if body.hasPrefix("strResponse=") { body.removeFirst("strResponse=".count) }
         if body.contains("%") { body = FormText.percentDecode(Array(body.utf8)) }
@@ -245,7 +245,7 @@ public struct MITProvider: Provider {
 /// A MIT state: `response` of a link's result (§5.3, §5.11 D1), the legacy Cobro's Spanish `Response` (§5.4, §5.8)
 /// and Suite mCommerce's answers (§5.4–§5.8). `pending` (a link generated, not paid yet) and `suiteError` (a Suite
 /// mCommerce SuiteError) are PayCheck's names, not MIT's. The adapter's table and the mock share it.
-public enum MITResponseState: String, NativeState {
+package enum MITResponseState: String, NativeState {
     case pending, approved, denied, error
     case aprobada = "Aprobada"
     case denegada

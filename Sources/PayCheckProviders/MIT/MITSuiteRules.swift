@@ -9,12 +9,12 @@ import PayCheckCore
 /// not match `[0-9]+(\.[0-9][0-9]?)?`; A006/T011 a currency outside `MXN|USD`, which the SDK's enum cannot hold).
 /// The mock refuses, under the same code, a value that does not match the merchant (a wrong branch, user, key…);
 /// MIT's server codes are unpublished, so answering with the SDK's code of the field is PayCheck's choice.
-public enum MITSuiteRules {
+package enum MITSuiteRules {
     /// One check: the bean, the field, the code.
-    public struct Check: Sendable, Hashable {
-        public var bean: String
-        public var field: String
-        public var code: String
+    package struct Check: Sendable, Hashable {
+        package var bean: String
+        package var field: String
+        package var code: String
 
         init(_ bean: String, _ field: String, _ code: String) {
             self.bean = bean
@@ -24,26 +24,26 @@ public enum MITSuiteRules {
     }
 
     /// The beans' names in a step's `with:` and in the JSON payload (§5.5: `tokenData`/`paymentData`, `3dsData`).
-    public static let tokenization = "tokenization", threeDS = "threeDS"
+    package static let tokenization = "tokenization", threeDS = "threeDS"
 
     /// `Environment` of `initOnEnvironment` (§5.4, §5.11 B6).
-    public static let environments = ["SANDBOX", "DEV", "QA", "PROD"]
+    package static let environments = ["SANDBOX", "DEV", "QA", "PROD"]
     /// The SDK's `Currency` enum (§5.4).
-    public static let currencies = ["MXN", "USD"]
+    package static let currencies = ["MXN", "USD"]
     /// The amount the SDK accepts for a token payment (§5.11 B1, T010).
-    public static let amountPattern = #"^[0-9]+(\.[0-9][0-9]?)?$"#
+    package static let amountPattern = #"^[0-9]+(\.[0-9][0-9]?)?$"#
     /// The length of a card token (§5.11 B1, T009).
-    public static let tokenLength = 16
+    package static let tokenLength = 16
 
     /// `authenticate(beanTokenization, bean3DS)`: the Bean3DS fields, in the SDK's order (§5.11 B1).
-    public static let authentication: [Check] = [
+    package static let authentication: [Check] = [
         .init(threeDS, "branch", "A001"), .init(threeDS, "country", "A002"), .init(threeDS, "user", "A003"),
         .init(threeDS, "password", "A004"), .init(threeDS, "merchant", "A005"), .init(threeDS, "currency", "A006"),
         .init(threeDS, "authKey", "A007"), .init(threeDS, "company", "A009"),
     ]
 
     /// `sndPayWithToken(beanTokenization, bean3DS)`: the BeanTokenization fields, in the SDK's order (§5.11 B1).
-    public static let tokenPayment: [Check] = [
+    package static let tokenPayment: [Check] = [
         .init(tokenization, "branch", "T001"), .init(tokenization, "user", "T002"), .init(tokenization, "password", "T003"),
         .init(tokenization, "country", "T005"), .init(tokenization, "merchant", "T006"), .init(tokenization, "reference", "T007"),
         .init(tokenization, "operationType", "T008"), .init(tokenization, "token", "T009"), .init(tokenization, "amount", "T010"),
@@ -51,12 +51,12 @@ public enum MITSuiteRules {
     ]
 
     /// The code of the last failing check: every check runs, no early return (§5.11 B1).
-    public static func lastFailing(_ results: [(code: String, passes: Bool)]) -> String? {
+    package static func lastFailing(_ results: [(code: String, passes: Bool)]) -> String? {
         results.last { !$0.passes }?.code
     }
 
     /// Whether the SDK accepts a field's value (it only checks presence and form, §5.11 B1).
-    public static func sdkAccepts(_ field: String, _ value: String?) -> Bool {
+    package static func sdkAccepts(_ field: String, _ value: String?) -> Bool {
         guard let value, !value.isEmpty else { return false }
         switch field {
         case "currency": return currencies.contains(value)
@@ -67,12 +67,12 @@ public enum MITSuiteRules {
     }
 
     /// The SDK's checks of environment and context, which close every call's list (§5.11 B1: C002, C003).
-    public static func controllerChecks(environment: String?, context: String?) -> [(code: String, passes: Bool)] {
+    package static func controllerChecks(environment: String?, context: String?) -> [(code: String, passes: Bool)] {
         [("C002", environments.contains(environment ?? "")), ("C003", !(context ?? "").isEmpty)]
     }
 
     /// The client-side code of a call, or nil: a missing bean is A008/T012, otherwise the last failing check.
-    public static func sdkCode(
+    package static func sdkCode(
         _ checks: [Check], beans: [String: [String: String]?], missingBean: String, environment: String?, context: String?
     ) -> String? {
         let given = beans.compactMapValues { $0 }
@@ -82,7 +82,7 @@ public enum MITSuiteRules {
     }
 
     /// Luhn's check of a card number of 12–19 digits.
-    public static func luhn(_ number: String) -> Bool {
+    package static func luhn(_ number: String) -> Bool {
         let digits = number.compactMap(\.wholeNumberValue)
         guard digits.count == number.count, (12...19).contains(digits.count) else { return false }
         var sum = 0

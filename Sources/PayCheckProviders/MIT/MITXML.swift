@@ -2,24 +2,24 @@ import Foundation
 
 /// The small ordered XML writer MIT's documents need: MIT's XSD is a sequence, so children are written in the order
 /// given (the shared ``XMLValue`` writer sorts members by key), text escaped, no declaration (§5.11 C8).
-public enum MITXML {
+package enum MITXML {
     /// One element with ordered attributes and children, or text.
-    public struct Element: Sendable {
-        public var name: String
-        public var attributes: [(String, String)] = []
-        public var children: [Element] = []
-        public var value: String?
+    package struct Element: Sendable {
+        package var name: String
+        package var attributes: [(String, String)] = []
+        package var children: [Element] = []
+        package var value: String?
 
-        public init(_ name: String, _ value: String? = nil) {
+        package init(_ name: String, _ value: String? = nil) {
             self.name = name
             self.value = value
         }
 
         /// Appends a text child.
-        public mutating func add(_ name: String, _ value: String) { children.append(Element(name, value)) }
+        package mutating func add(_ name: String, _ value: String) { children.append(Element(name, value)) }
 
         /// The element as XML text.
-        public var text: String {
+        package var text: String {
             var out = "<" + name
             for (key, value) in attributes { out += " \(key)=\"\(MITXML.escape(value))\"" }
             out += ">"
@@ -30,7 +30,7 @@ public enum MITXML {
     }
 
     /// `&`, `<`, `>`, `"` escaped.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
@@ -45,7 +45,7 @@ public enum MITXML {
     }
 
     /// The text between the first `<name>` and the following `</name>`, as MIT's receivers locate it.
-    public static func inner(_ name: String, in text: String) -> String? {
+    package static func inner(_ name: String, in text: String) -> String? {
         guard let open = text.range(of: "<\(name)>"), let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex) else {
             return nil
         }

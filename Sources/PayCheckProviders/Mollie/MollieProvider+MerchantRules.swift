@@ -1,40 +1,41 @@
-import PayCheckCore
+package import PayCheckCore
+import Foundation
 
 extension MollieProvider {
     /// The rules a merchant's backend is held to (findings, `paycheck explain <rule>`).
-    public enum MerchantRules {
+    package enum MerchantRules {
         /// A create without an idempotency key (§4.12: every official client sends one on POST).
-        public static let missingIdempotencyKey = FindingRule(
+        package static let missingIdempotencyKey = FindingRule(
             "mollie.missing-idempotency-key", .warning, "a payment is created with an Idempotency-Key",
             explanation: "Without an Idempotency-Key, a create retried after a timeout makes a second payment for the same "
                 + "order. Send a fresh key per order (Mollie's official clients send a UUID on every POST).",
             source: "providers.md §4.12; Mollie api-idempotency")
         /// An amount value that is not a string with the currency's decimals (§4.2).
-        public static let amountFormat = FindingRule(
+        package static let amountFormat = FindingRule(
             "mollie.amount-format", .error, "amount.value is a string with exactly the currency's decimals",
             explanation: "Mollie takes amount.value as a string such as \"10.00\" (two decimals for EUR, none for JPY) and "
                 + "answers 422 to a number or a different number of decimals. Format the amount from integer minor units.",
             source: "providers.md §4.2; Mollie create-payment")
         /// A live key sent to the test environment, or a key that is neither.
-        public static let keyOfOtherEnvironment = FindingRule(
+        package static let keyOfOtherEnvironment = FindingRule(
             "mollie.key-of-another-environment", .error, "tests use a test_ API key",
             explanation: "A live_ key was sent to the test environment (the mock): the same configuration in production "
                 + "takes real money in tests, or the test setup reaches production. Keep test_ keys for test runs.",
             source: "providers.md §4.1, §4.7")
         /// An API key used from a mobile app (§4.0: the app talks to the merchant backend only).
-        public static let keyInMobileApp = FindingRule(
+        package static let keyInMobileApp = FindingRule(
             "mollie.key-in-mobile-app", .error, "the API key stays on the backend",
             explanation: "A request with an API key came with a mobile app's User-Agent: the key ships inside the app, where "
                 + "anyone can extract it and refund or read every payment. Call Mollie from the backend only.",
             source: "providers.md §4.0; Mollie demo-checkout-ios GETTING_STARTED.md")
         /// A create without a webhook URL (§4.6).
-        public static let missingWebhookURL = FindingRule(
+        package static let missingWebhookURL = FindingRule(
             "mollie.missing-webhook-url", .warning, "a payment is created with a webhookUrl",
             explanation: "Without webhookUrl the backend learns a payment's status only if it polls; an order paid after the "
                 + "shopper closed the browser is never fulfilled. Give the backend's webhook URL on every create.",
             source: "providers.md §4.6")
         /// An `http://` redirect or webhook URL.
-        public static let insecureURL = FindingRule(
+        package static let insecureURL = FindingRule(
             "mollie.insecure-url", .warning, "redirectUrl and webhookUrl use https (or the app's own scheme)",
             explanation: "Over plain http the payment id and the shopper's return can be read or changed on the way; Mollie "
                 + "refuses http webhook URLs in live mode. Use https, or a deep link for a mobile app's return.",
@@ -80,5 +81,5 @@ extension MollieProvider {
         ]
     }
 
-    public var merchantRules: [MerchantRule] { MerchantRules.all }
+    package var merchantRules: [MerchantRule] { MerchantRules.all }
 }

@@ -1,31 +1,31 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// The Mollie Payments API v2 adapter (providers.md §4, corrected by §4.12): `Authorization: Bearer test_…`, JSON
 /// requests, `application/hal+json` answers, `Idempotency-Key` on POST.
-public struct MollieProvider: Provider {
+package struct MollieProvider: Provider {
     /// `mollie`.
-    public let id = "mollie"
+    package let id = "mollie"
 
     /// Creates the adapter.
-    public init() {}
+    package init() {}
 
     /// `apiKey` (secret): a `test_` key (§4.1); a `live_` key needs `--allow-live` (``liveCredentialWarning(_:)``).
-    public var credentialFields: [CredentialField] {
+    package var credentialFields: [CredentialField] {
         [CredentialField(name: "apiKey", secret: true, environmentVariable: "PAYCHECK_MOLLIE_API_KEY")]
     }
 
     /// The test key the PayCheck mock knows: `test_` + 30 alphanumerics, the shape the clients accept (§4.12 P1-12).
-    public var mockCredentials: [String: String] { ["apiKey": "test_PayCheckMollieMockKey0123456789ab"] }
+    package var mockCredentials: [String: String] { ["apiKey": "test_PayCheckMollieMockKey0123456789ab"] }
 
     /// `https://api.mollie.com` (operations are under `/v2`, §4.1).
-    public var sandboxBaseURL: String { "https://api.mollie.com" }
+    package var sandboxBaseURL: String { "https://api.mollie.com" }
 
-    public var outcomeMapping: OutcomeMapping { Self.mapping }
-    public var errorCatalog: ErrorCatalog { Self.catalog }
-    public var secretFieldNames: [String] { ["apiKey", "Authorization"] }
+    package var outcomeMapping: OutcomeMapping { Self.mapping }
+    package var errorCatalog: ErrorCatalog { Self.catalog }
+    package var secretFieldNames: [String] { ["apiKey", "Authorization"] }
 
-    public var operations: [ProviderOperation] {
+    package var operations: [ProviderOperation] {
         typealias P = ProviderOperation.Parameter
         let id = P("id", .path, required: true)
         let create = ["amount", "description", "redirectUrl", "cancelUrl", "webhookUrl", "method", "issuer", "metadata", "locale",
@@ -59,21 +59,21 @@ public struct MollieProvider: Provider {
     }
 
     /// The payer's choice on the test-mode checkout page and the mock's settings.
-    public var controlActions: [ControlAction] { MollieControlAction.all }
+    package var controlActions: [ControlAction] { MollieControlAction.all }
 
     /// The return to the app through the demo's deep link (§4.0, §4.9).
-    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+    package var localActions: [ProviderAction.Kind: [ActionSpec]] {
         [.deeplink: [ActionSpec("return", parameters: ["url"])]]
     }
 
     /// A `live_` key moves real money (§4.1): `--target sandbox` refuses it unless `--allow-live`.
-    public func liveCredentialWarning(_ credentials: [String: String]) -> String? {
+    package func liveCredentialWarning(_ credentials: [String: String]) -> String? {
         guard credentials["apiKey"]?.hasPrefix("live_") == true else { return nil }
         return "PAYCHECK_MOLLIE_API_KEY is a live_ key: its payments are real. Use a test_ key, or pass --allow-live"
     }
 
     /// `Authorization: Bearer <key>`, or the step's `auth:` overrides (`apiKey`, `omit`).
-    public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         var key = context.credentials["apiKey"]
         var omit = false
         if let auth = request.auth, auth != .null {
@@ -88,7 +88,7 @@ public struct MollieProvider: Provider {
     }
 
     /// Payment-shaped answers map their `status`; error bodies `{status, title, detail, field?}` map to the catalog.
-    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+    package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
         let text = response.text
         var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
         guard let body = observation.body else { return observation }
@@ -109,7 +109,7 @@ public struct MollieProvider: Provider {
     }
 
     /// The payer's choice answers with the payment.
-    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+    package func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
         var observation = observation
         guard let status = observation.status, (200..<300).contains(status),
             let state = observation.body?["payment"]?["status"]?.stringValue
@@ -120,7 +120,7 @@ public struct MollieProvider: Provider {
 
     /// `deeplink: return {url}`: `mollie-checkout://payments/{id}` carries no status, so it is always `pending`
     /// and the app must re-query its backend (§4.9).
-    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+    package func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
         guard kind == .deeplink, name == "return" else {
             throw ProviderError.invalidStep("Mollie has no local \(kind.rawValue) action '\(name)'")
         }
@@ -133,7 +133,7 @@ public struct MollieProvider: Provider {
     }
 
     /// `status` → canonical outcome (§4.4, §4.9).
-    public static let mapping: OutcomeMapping = {
+    package static let mapping: OutcomeMapping = {
         typealias S = MolliePaymentStatus
         return OutcomeMapping([
             .init(S.paid, .succeeded, "paid, final (§4.4)"),
@@ -147,7 +147,7 @@ public struct MollieProvider: Provider {
     }()
 
     /// Error bodies by `status` (§4.8, §4.12 2.3).
-    public static let catalog = ErrorCatalog([
+    package static let catalog = ErrorCatalog([
         .init("400", .P, "Bad Request: an invalid list cursor, or an Idempotency-Key reused for another request", httpStatus: 400, source: "providers.md §4.12 2.3"),
         .init("401", .A, "Unauthorized Request: missing authentication, or failed to authenticate", httpStatus: 401, source: "providers.md §4.1, §4.12 2.3"),
         .init("404", .P, "Not Found: no entity with this id", httpStatus: 404, source: "providers.md §4.8"),
@@ -165,8 +165,8 @@ public struct MollieProvider: Provider {
 /// | `payer: choose` `{id, status}` | on the test-mode checkout page (§4.7) the payer picks `paid`, `failed`, `canceled`, `expired`, `authorized` or `pending`; the answer carries the payment and the `redirectUrl` the customer is sent to |
 /// | `mock: method` `{id, available}` | takes a method's payment platform down (creating a payment with it answers 503) or back up |
 /// | `mock: webhooks` `{id?}` | every webhook attempt, with the receiver's answer |
-public enum MollieControlAction {
-    public static let all: [ControlAction] = [
+package enum MollieControlAction {
+    package static let all: [ControlAction] = [
         ControlAction(.payer, "choose", parameters: ["id", "status"], required: ["id", "status"]),
         ControlAction(.mock, "method", parameters: ["id", "available"], required: ["id"], runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["id"]),
@@ -177,9 +177,9 @@ public enum MollieControlAction {
 }
 
 /// A Mollie payment's `status` (providers.md §4.4): the adapter's table and the mock share it.
-public enum MolliePaymentStatus: String, NativeState {
+package enum MolliePaymentStatus: String, NativeState {
     case open, pending, authorized, paid, failed, canceled, expired
 
     /// Final statuses never change again (§4.4).
-    public var isFinal: Bool { [.paid, .canceled, .expired, .failed].contains(self) }
+    package var isFinal: Bool { [.paid, .canceled, .expired, .failed].contains(self) }
 }

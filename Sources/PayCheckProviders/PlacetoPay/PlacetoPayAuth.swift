@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The `auth` object sent in the body of every PlacetoPay Checkout request (providers.md §1.2).
 ///
@@ -6,18 +6,18 @@ import Foundation
 /// its Base64 form) enters the hash and `nonce = Base64(rawNonce)` goes on the wire. Build values with
 /// `make(login:secretKey:rawNonce:seed:algorithm:)`; it is pure, so the caller injects randomness and the clock
 /// (see `rawNonce(from:)` and `seed(for:timeZone:)`).
-public struct PlacetoPayAuth: Sendable, Hashable, Codable {
+package struct PlacetoPayAuth: Sendable, Hashable, Codable {
     /// The site identifier (public).
-    public var login: String
+    package var login: String
     /// `Base64(digest(rawNonce + seed + secretKey))`.
-    public var tranKey: String
+    package var tranKey: String
     /// The raw nonce, Base64-encoded for the wire.
-    public var nonce: String
+    package var nonce: String
     /// The ISO 8601 date-time with offset that entered the digest, e.g. `2026-01-15T10:00:00-05:00`.
-    public var seed: String
+    package var seed: String
 
     /// Creates an `auth` object from wire values as they are, without computing anything.
-    public init(login: String, tranKey: String, nonce: String, seed: String) {
+    package init(login: String, tranKey: String, nonce: String, seed: String) {
         self.login = login
         self.tranKey = tranKey
         self.nonce = nonce
@@ -25,7 +25,7 @@ public struct PlacetoPayAuth: Sendable, Hashable, Codable {
     }
 
     /// The object as JSON-ready key/value pairs: `login`, `tranKey`, `nonce`, `seed`.
-    public func json() -> [String: String] {
+    package func json() -> [String: String] {
         ["login": login, "tranKey": tranKey, "nonce": nonce, "seed": seed]
     }
 
@@ -38,7 +38,7 @@ public struct PlacetoPayAuth: Sendable, Hashable, Codable {
     ///     their 32-character hex text (see `rawNonce(from:)`).
     ///   - seed: the seed text exactly as it will be sent.
     ///   - algorithm: `.sha256` (documented) or `.sha1` (legacy).
-    public static func make(
+    package static func make(
         login: String,
         secretKey: String,
         rawNonce: [UInt8],
@@ -54,7 +54,7 @@ public struct PlacetoPayAuth: Sendable, Hashable, Codable {
     }
 
     /// Builds the `auth` object for a request from a text raw nonce, hashed as its UTF-8 bytes.
-    public static func make(
+    package static func make(
         login: String,
         secretKey: String,
         rawNonce: String,
@@ -65,7 +65,7 @@ public struct PlacetoPayAuth: Sendable, Hashable, Codable {
     }
 
     /// Computes `Base64(digest(rawNonce + seed + secretKey))` with the seed and key taken as UTF-8.
-    public static func tranKey(
+    package static func tranKey(
         rawNonce: [UInt8],
         seed: String,
         secretKey: String,
@@ -76,14 +76,14 @@ public struct PlacetoPayAuth: Sendable, Hashable, Codable {
     }
 
     /// Formats `date` as a seed like PHP `date('c')`, e.g. `2026-01-15T10:00:00-05:00`.
-    public static func seed(for date: Date, timeZone: TimeZone) -> String {
+    package static func seed(for date: Date, timeZone: TimeZone) -> String {
         PlacetoPaySeed.format(date, timeZone: timeZone)
     }
 
     /// Turns random bytes into a raw nonce the way the PHP SDK does: `bin2hex(random_bytes(16))`.
     ///
     /// Pass 16 bytes from a secure source to match the SDK (32 lowercase hex characters); any count works.
-    public static func rawNonce(from randomBytes: [UInt8]) -> String {
+    package static func rawNonce(from randomBytes: [UInt8]) -> String {
         PlacetoPayBytes.lowercaseHex(randomBytes)
     }
 

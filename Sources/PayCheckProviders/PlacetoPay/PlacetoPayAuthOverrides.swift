@@ -1,5 +1,5 @@
-import Foundation
-import PayCheckCore
+package import Foundation
+package import PayCheckCore
 
 /// The `auth:` overrides of a `call:` step: deliberate mis-signings for negative tests (providers.md §1.2, §1.3).
 ///
@@ -11,33 +11,33 @@ import PayCheckCore
 /// ```
 ///
 /// `auth(login:secretKey:now:randomBytes:)` is a pure function of its inputs, so tests pin exact values.
-public struct PlacetoPayAuthOverrides: Sendable, Hashable {
+package struct PlacetoPayAuthOverrides: Sendable, Hashable {
     /// Sign as another site (`login`).
-    public var login: String?
+    package var login: String?
     /// Sign with another secret key (`secretKey`).
-    public var secretKey: String?
+    package var secretKey: String?
     /// Shift the seed from the clock by this many seconds (`seedOffset: -6m`, `+10m`).
-    public var seedOffset: TimeInterval?
+    package var seedOffset: TimeInterval?
     /// Send this seed text verbatim (`seed`); it also enters the digest.
-    public var seed: String?
+    package var seed: String?
     /// Use this raw nonce text instead of fresh random bytes (`nonce`), e.g. to replay one.
-    public var nonce: String?
+    package var nonce: String?
     /// The digest (`algorithm: sha1` for the legacy formula).
-    public var algorithm: PlacetoPayHashAlgorithm
+    package var algorithm: PlacetoPayHashAlgorithm
     /// Send no `auth` object at all (`omit: true`).
-    public var omit: Bool
+    package var omit: Bool
     /// Leave these fields out of the `auth` object (`omitFields: [tranKey]`).
-    public var omitFields: [String]
+    package var omitFields: [String]
     /// Send this tranKey verbatim instead of the computed one (`tranKey`).
-    public var tranKey: String?
+    package var tranKey: String?
 
     /// The keys `auth:` accepts.
-    public static let keys = ["login", "secretKey", "seedOffset", "seed", "nonce", "algorithm", "omit", "omitFields", "tranKey"]
+    package static let keys = ["login", "secretKey", "seedOffset", "seed", "nonce", "algorithm", "omit", "omitFields", "tranKey"]
     /// The fields of the `auth` object, for `omitFields`.
-    public static let fields = ["login", "tranKey", "nonce", "seed"]
+    package static let fields = ["login", "tranKey", "nonce", "seed"]
 
     /// No overrides: a correctly signed SHA-256 request.
-    public init() {
+    package init() {
         algorithm = .sha256
         omit = false
         omitFields = []
@@ -45,7 +45,7 @@ public struct PlacetoPayAuthOverrides: Sendable, Hashable {
 
     /// Reads a step's rendered `auth:` mapping; `nil` means no overrides.
     /// - Throws: `ProviderError` naming an unknown key (with the valid ones) or a badly typed value.
-    public init(parsing value: Value?) throws {
+    package init(parsing value: Value?) throws {
         self.init()
         guard let value, value != .null else { return }
         guard let members = PlacetoPayJSON.object(value) else {
@@ -99,7 +99,7 @@ public struct PlacetoPayAuthOverrides: Sendable, Hashable {
     /// The raw nonce is the `nonce` override or, like the PHP SDK, the lowercase hex of `randomBytes`; the seed is
     /// the `seed` override or `now` (shifted by `seedOffset`) formatted like PHP `date('c')` at UTC−05:00, the
     /// zone of the documented examples (providers.md §1.2).
-    public func auth(login: String, secretKey: String, now: Date, randomBytes: [UInt8]) -> PlacetoPayAuth? {
+    package func auth(login: String, secretKey: String, now: Date, randomBytes: [UInt8]) -> PlacetoPayAuth? {
         guard !omit else { return nil }
         let rawNonce = nonce ?? PlacetoPayAuth.rawNonce(from: randomBytes)
         let seedText = seed ?? PlacetoPayAuth.seed(for: now.addingTimeInterval(seedOffset ?? 0), timeZone: Self.seedZone)
@@ -111,7 +111,7 @@ public struct PlacetoPayAuthOverrides: Sendable, Hashable {
     }
 
     /// The `auth` object as a JSON value, without the omitted fields; `nil` when the whole object is omitted.
-    public func authValue(login: String, secretKey: String, now: Date, randomBytes: [UInt8]) -> Value? {
+    package func authValue(login: String, secretKey: String, now: Date, randomBytes: [UInt8]) -> Value? {
         guard let auth = auth(login: login, secretKey: secretKey, now: now, randomBytes: randomBytes) else { return nil }
         var fields = auth.json()
         for field in omitFields { fields[field] = nil }

@@ -4,7 +4,7 @@ extension PlacetoPayAuthVerifier {
     /// The live API answers HTTP 401 with
     /// `{"status":{"status":"FAILED","reason":401,"message":"Authentication failed <code>","date":…}}`.
     /// Codes 107, 200 and 10001 concern SOAP/WSSE or support and are not produced here.
-    public enum FailureCode: Int, Sendable, Hashable, Codable, CaseIterable {
+    package enum FailureCode: Int, Sendable, Hashable, Codable, CaseIterable {
         /// 100: UsernameToken not provided, or malformed (missing field, nonce not Base64, seed unreadable).
         case malformed = 100
         /// 101: the login does not exist in this environment.
@@ -24,7 +24,7 @@ extension PlacetoPayAuthVerifier {
         ///
         /// English `Authentication failed 102` is the OpenAPI example; Spanish `Autenticación fallida 102` is what
         /// integrations and the PHP SDK's tests assert (providers.md §1.3).
-        public func message(locale: String?) -> String {
+        package func message(locale: String?) -> String {
             if let locale, locale.lowercased().hasPrefix("es") {
                 return "Autenticación fallida \(rawValue)"
             }

@@ -1,21 +1,21 @@
-import Foundation
+package import Foundation
 
 extension PlacetoPayAuthVerifier {
     /// Tunable behaviour of the verifier; the defaults follow the documented behaviour.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// The largest allowed `|seed − now|`, inclusive; 300 s ("at most 5 minutes", providers.md §1.2).
-        public var clockTolerance: TimeInterval
+        package var clockTolerance: TimeInterval
         /// Whether a legacy SHA-1 `tranKey` is accepted besides SHA-256; off by default (providers.md §1.2).
         ///
         /// Turn it on to serve the `dnetix/redirection` PHP SDK, which always sends SHA-1 tranKeys.
-        public var acceptsSHA1: Bool
+        package var acceptsSHA1: Bool
         /// What to do with a nonce already accepted for the same login.
-        public var replayPolicy: ReplayPolicy
+        package var replayPolicy: ReplayPolicy
         /// The zone in which to read a seed that has no UTC offset; `nil` (the default) rejects it with 100.
-        public var seedTimeZoneWhenOffsetMissing: TimeZone?
+        package var seedTimeZoneWhenOffsetMissing: TimeZone?
 
         /// Creates options; every parameter defaults to the documented behaviour.
-        public init(
+        package init(
             clockTolerance: TimeInterval = 300,
             acceptsSHA1: Bool = false,
             replayPolicy: ReplayPolicy = .reject(.tranKeyMismatch),
@@ -34,7 +34,7 @@ extension PlacetoPayAuthVerifier {
     }
 
     /// How a replayed nonce is treated; providers.md gives no code for it, so this is a design choice [I].
-    public enum ReplayPolicy: Sendable, Hashable {
+    package enum ReplayPolicy: Sendable, Hashable {
         /// Accept reused nonces (no replay check).
         case allow
         /// Refuse a reused nonce with `code` (default `.tranKeyMismatch`, 102).
@@ -42,21 +42,21 @@ extension PlacetoPayAuthVerifier {
     }
 
     /// A known site: its secret key and its state.
-    public struct Site: Sendable, Hashable, Codable {
+    package struct Site: Sendable, Hashable, Codable {
         /// The secret key the tranKey is computed with.
-        public var secretKey: String
+        package var secretKey: String
         /// Whether the site may authenticate.
-        public var status: SiteStatus
+        package var status: SiteStatus
 
         /// Creates a site; it is active unless `status` says otherwise.
-        public init(secretKey: String, status: SiteStatus = .active) {
+        package init(secretKey: String, status: SiteStatus = .active) {
             self.secretKey = secretKey
             self.status = status
         }
     }
 
     /// The state of a site, mapped to the auth codes 104–106 (providers.md §1.3).
-    public enum SiteStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum SiteStatus: String, Sendable, Hashable, Codable, CaseIterable {
         /// The site may authenticate.
         case active
         /// Inactive site: 104.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Server-side check of a PlacetoPay `auth` object, as the mock needs it; a pure function of its inputs.
 ///
@@ -31,14 +31,14 @@ import Foundation
 /// 100), and the UsernameToken profile treats a reused nonce like a wrong digest ("FailedAuthentication"), which
 /// also keeps a replay indistinguishable from a forged `tranKey`. `ReplayPolicy` can pick another code or turn
 /// the check off.
-public struct PlacetoPayAuthVerifier: Sendable {
+package struct PlacetoPayAuthVerifier: Sendable {
     /// The known sites, by login.
-    public var sites: [String: Site]
+    package var sites: [String: Site]
     /// The tunable behaviour: clock tolerance, SHA-1, replay policy.
-    public var options: Options
+    package var options: Options
 
     /// Creates a verifier for `sites` with `options`.
-    public init(sites: [String: Site], options: Options = Options()) {
+    package init(sites: [String: Site], options: Options = Options()) {
         self.sites = sites
         self.options = options
     }
@@ -48,7 +48,7 @@ public struct PlacetoPayAuthVerifier: Sendable {
     ///
     /// Entries of `seenNonces` whose seed is older than `now − clockTolerance` are pruned first: a replay of such
     /// a request already fails with 103. (So the mock clock must not run backwards by more than the tolerance.)
-    public func verify(_ credentials: Credentials, now: Date, seenNonces: NonceLedger) -> Verification {
+    package func verify(_ credentials: Credentials, now: Date, seenNonces: NonceLedger) -> Verification {
         var ledger = seenNonces
         ledger.prune(issuedBefore: now.addingTimeInterval(-options.clockTolerance))
         var verification = verify(credentials, now: now, nonces: &ledger)
@@ -58,7 +58,7 @@ public struct PlacetoPayAuthVerifier: Sendable {
 
     /// The same check against a ledger kept in place (the mock's), which records an accepted nonce and prunes
     /// lazily; a nonce seen with a seed older than `now − clockTolerance` does not count as a replay.
-    public func verify(_ credentials: Credentials, now: Date, nonces ledger: inout NonceLedger) -> Verification {
+    package func verify(_ credentials: Credentials, now: Date, nonces ledger: inout NonceLedger) -> Verification {
         let cutoff = now.addingTimeInterval(-options.clockTolerance)
         func failure(_ code: FailureCode, algorithm: PlacetoPayHashAlgorithm? = nil) -> Verification {
             Verification(outcome: .failed(code), algorithm: algorithm, seenNonces: NonceLedger())
@@ -121,18 +121,18 @@ public struct PlacetoPayAuthVerifier: Sendable {
 
 extension PlacetoPayAuthVerifier {
     /// The four `auth` fields as received; `nil` when absent or not a JSON string.
-    public struct Credentials: Sendable, Hashable {
+    package struct Credentials: Sendable, Hashable {
         /// The received `auth.login`.
-        public var login: String?
+        package var login: String?
         /// The received `auth.tranKey`.
-        public var tranKey: String?
+        package var tranKey: String?
         /// The received `auth.nonce` (Base64 of the raw nonce).
-        public var nonce: String?
+        package var nonce: String?
         /// The received `auth.seed`.
-        public var seed: String?
+        package var seed: String?
 
         /// Creates received credentials; pass `nil` for a field that is missing or not a string.
-        public init(login: String?, tranKey: String?, nonce: String?, seed: String?) {
+        package init(login: String?, tranKey: String?, nonce: String?, seed: String?) {
             self.login = login
             self.tranKey = tranKey
             self.nonce = nonce
@@ -140,13 +140,13 @@ extension PlacetoPayAuthVerifier {
         }
 
         /// Creates received credentials from a client-side `auth` object.
-        public init(_ auth: PlacetoPayAuth) {
+        package init(_ auth: PlacetoPayAuth) {
             self.init(login: auth.login, tranKey: auth.tranKey, nonce: auth.nonce, seed: auth.seed)
         }
     }
 
     /// Whether authentication passed.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// Authentication passed.
         case ok
         /// Authentication failed with the documented code.
@@ -154,15 +154,15 @@ extension PlacetoPayAuthVerifier {
     }
 
     /// The result of one check: the outcome, the digest that matched, and the updated nonce ledger.
-    public struct Verification: Sendable, Hashable {
+    package struct Verification: Sendable, Hashable {
         /// Whether authentication passed, and if not, why.
-        public var outcome: Outcome
+        package var outcome: Outcome
         /// The algorithm whose digest matched `tranKey`; `nil` when the digest was not checked or did not match.
-        public var algorithm: PlacetoPayHashAlgorithm?
+        package var algorithm: PlacetoPayHashAlgorithm?
         /// The nonce ledger to pass to the next call (from ``verify(_:now:seenNonces:)``; the in-place
         /// ``verify(_:now:nonces:)`` updates the caller's ledger instead and leaves this empty).
-        public var seenNonces: NonceLedger
+        package var seenNonces: NonceLedger
         /// Whether the nonce had been used before (the failure is a replay).
-        public var replayed = false
+        package var replayed = false
     }
 }

@@ -1,4 +1,4 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// The `payer:` and provider `mock:` actions of PlacetoPay, posted as JSON to the mock's control API at
 /// `/__paycheck/placetopay/<kind>/<name>` by the shared executor. The PlacetoPay mock serves a handler for each
@@ -15,9 +15,9 @@ import PayCheckCore
 ///
 /// A successful `payer:` answer also carries the outcome of what the payer did: the attempt's
 /// `transaction.status` (a Transaction object of §1.5), or the `session` status when no transaction was made.
-public enum PlacetoPayControlAction {
+package enum PlacetoPayControlAction {
     /// Every action.
-    public static let all: [ControlAction] = [
+    package static let all: [ControlAction] = [
         ControlAction(.payer, "pay", parameters: ["requestId", "card", "expiry", "cvv", "otp", "amount"], required: ["requestId"]),
         ControlAction(.payer, "cancel", parameters: ["requestId"], required: ["requestId"]),
         ControlAction(.payer, "abandon", parameters: ["requestId"], required: ["requestId"]),
@@ -36,7 +36,7 @@ public enum PlacetoPayControlAction {
     ]
 
     /// The `with:` keys of one action (the mock validates request bodies against the same list).
-    public static func parameters(_ kind: ProviderAction.Kind, _ name: String) -> [String] {
+    package static func parameters(_ kind: ProviderAction.Kind, _ name: String) -> [String] {
         all.first { $0.kind == kind && $0.name == name }?.parameters ?? []
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// PlacetoPay documents SHA-256 as current and SHA-1 as the legacy algorithm: older sites, the legacy docs and
 /// the `dnetix/redirection` PHP SDK (whose `Authentication` defaults to `sha1`) still use SHA-1
 /// (providers.md §1.2 and §1.9).
-public enum PlacetoPayHashAlgorithm: String, Sendable, Hashable, CaseIterable, Codable {
+package enum PlacetoPayHashAlgorithm: String, Sendable, Hashable, CaseIterable, Codable {
     /// SHA-256, the documented current algorithm.
     case sha256
     /// SHA-1, the legacy algorithm; accept it only where a site or a flag says so.

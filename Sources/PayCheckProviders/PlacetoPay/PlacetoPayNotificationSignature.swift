@@ -3,12 +3,12 @@
 /// `digest(requestId + status.status + status.date + secretKey)` in lowercase hex, over the values exactly as
 /// sent (requestId in decimal, date verbatim). SHA-256 signatures carry the prefix `sha256:`; legacy sites get the
 /// bare 40-hex SHA-1 (the `dnetix/redirection` PHP SDK only knows SHA-1).
-public enum PlacetoPayNotificationSignature {
+package enum PlacetoPayNotificationSignature {
     /// The prefix of a SHA-256 signature.
-    public static let sha256Prefix = "sha256:"
+    package static let sha256Prefix = "sha256:"
 
     /// Signs a notification: `sha256:<64 hex>` for `.sha256`, bare `<40 hex>` for `.sha1`.
-    public static func sign(
+    package static func sign(
         requestId: Int,
         status: String,
         date: String,
@@ -19,7 +19,7 @@ public enum PlacetoPayNotificationSignature {
     }
 
     /// Signs a notification whose `requestId` is given as the exact text that enters the hash.
-    public static func sign(
+    package static func sign(
         requestId: String,
         status: String,
         date: String,
@@ -41,7 +41,7 @@ public enum PlacetoPayNotificationSignature {
     /// `algorithm` is the site's configured algorithm, not guessed from the signature, so a SHA-1 signature is
     /// refused for a SHA-256 site (no downgrade). Hex digits may be upper or lower case; the `sha256:` prefix must
     /// be present for SHA-256 and absent for SHA-1.
-    public static func verify(
+    package static func verify(
         _ signature: String,
         requestId: Int,
         status: String,
@@ -55,7 +55,7 @@ public enum PlacetoPayNotificationSignature {
     }
 
     /// Checks `signature` for a notification whose `requestId` is given as the exact text that was hashed.
-    public static func verify(
+    package static func verify(
         _ signature: String,
         requestId: String,
         status: String,

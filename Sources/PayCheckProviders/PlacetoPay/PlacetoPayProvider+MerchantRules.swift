@@ -1,40 +1,40 @@
-import PayCheckCore
+package import PayCheckCore
 
 extension PlacetoPayProvider {
     /// The rules a merchant's backend is held to (findings, `paycheck explain <rule>`).
-    public enum MerchantRules {
+    package enum MerchantRules {
         /// A nonce sent twice (§1.2: "fresh nonce+seed per request"); reported by the mock's nonce ledger.
-        public static let nonceReused = FindingRule(
+        package static let nonceReused = FindingRule(
             "placetopay.nonce-reused", .error, "every request carries a nonce never used before",
             explanation: "PlacetoPay refuses a request whose nonce it has seen (authentication failure 102). Generate "
                 + "16 random bytes per request, send them Base64-encoded as auth.nonce, and hash the raw bytes into tranKey.",
             source: "providers.md §1.2; PlacetoPay authentication.mdx")
         /// A seed outside the server's ±5 minute window (§1.2, §6.1); reported by the mock's verifier.
-        public static let staleSeed = FindingRule(
+        package static let staleSeed = FindingRule(
             "placetopay.stale-seed", .error, "auth.seed is the current time (within 5 minutes of the server's)",
             explanation: "PlacetoPay refuses a seed more than 5 minutes from its clock (authentication failure 103). "
                 + "Compute the seed when the request is sent, as ISO 8601 with the offset, and keep the server's clock synced.",
             source: "providers.md §1.2, §6.1; PlacetoPay authentication.mdx")
         /// A SHA-1 tranKey (§1.2 legacy formula).
-        public static let sha1TranKey = FindingRule(
+        package static let sha1TranKey = FindingRule(
             "placetopay.sha1-trankey", .warning, "tranKey uses SHA-256, not the legacy SHA-1",
             explanation: "The documented formula is Base64(SHA-256(rawNonce + seed + secretKey)); SHA-1 is the legacy one "
                 + "(the PHP SDK's default). Configure the SDK with sha256 before PlacetoPay stops accepting SHA-1.",
             source: "providers.md §1.2; PlacetoPay migration-sha256.mdx")
         /// The API called from a mobile app (§1.1 security considerations).
-        public static let authFromMobileApp = FindingRule(
+        package static let authFromMobileApp = FindingRule(
             "placetopay.auth-from-mobile-app", .error, "the API is called by the backend, never by the app",
             explanation: "A request signed with the site's secret key came with a mobile app's User-Agent: the secret key "
                 + "ships inside the app, where anyone can extract it. Create and query sessions from the backend only.",
             source: "providers.md §1.1; PlacetoPay how-checkout-works.mdx, Security considerations")
         /// An `http://` return URL (§1.4, §1.11).
-        public static let insecureReturnURL = FindingRule(
+        package static let insecureReturnURL = FindingRule(
             "placetopay.insecure-return-url", .warning, "returnUrl and cancelUrl use https (or the app's own scheme)",
             explanation: "The payer's browser is sent to returnUrl after paying; over plain http the order reference can be "
                 + "read or changed on the way. Use https, or a deep link for a mobile app.",
             source: "providers.md §1.4, §1.11")
         /// A session created without a reference (§1.4).
-        public static let missingReference = FindingRule(
+        package static let missingReference = FindingRule(
             "placetopay.missing-reference", .error, "payment.reference names the merchant's order",
             explanation: "payment.reference is required and is how a notification and a query are matched to the order; "
                 + "send the order's own id.",
@@ -61,12 +61,12 @@ extension PlacetoPayProvider {
         ]
     }
 
-    public var merchantRules: [MerchantRule] { MerchantRules.all }
+    package var merchantRules: [MerchantRule] { MerchantRules.all }
 
     /// A site of its own for the run (a login derived from the scope, `secret` as its secret key), notified at
     /// `notificationURL`: PlacetoPay keeps the notification URL in the site's settings (§1.9), so runs sharing a
     /// mock each get a site.
-    public func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
+    package func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
         let login = "merchant-" + String(StableDigest.of([scope]).prefix(16))
         var site: [String: Value] = ["login": .string(login), "secretKey": .string(secret)]
         if let notificationURL { site["notificationUrl"] = .string(notificationURL) }

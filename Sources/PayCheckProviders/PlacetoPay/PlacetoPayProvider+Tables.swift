@@ -5,7 +5,7 @@ extension PlacetoPayProvider {
     ///
     /// A row with a reason wins over the row for the bare state, so `REJECTED/?C` is `canceled` while any other
     /// `REJECTED` is `declined`.
-    public static let mapping: OutcomeMapping = {
+    package static let mapping: OutcomeMapping = {
         typealias S = PlacetoPayStatusName
         return OutcomeMapping([
             .init(S.approved, .succeeded, "approved, final (§1.5)"),
@@ -27,7 +27,7 @@ extension PlacetoPayProvider {
     /// Auth codes come from the number at the end of a 401's `status.message`; every other code is `status.reason`.
     /// `BR` has two rows told apart by HTTP status: 200 (an action processed but failed, S) and 400 (a request
     /// that fails validation, P); the adapter picks the row whose status matches.
-    public static let catalog = ErrorCatalog([
+    package static let catalog = ErrorCatalog([
         .init("100", .A, "authentication not provided or malformed (UsernameToken)", httpStatus: 401, source: "providers.md §1.3"),
         .init("101", .A, "the login (site) does not exist in this environment", httpStatus: 401, source: "providers.md §1.3"),
         .init("102", .A, "the tranKey does not match (wrong secret key, tampered or replayed)", httpStatus: 401, source: "providers.md §1.3"),
@@ -56,7 +56,7 @@ extension PlacetoPayProvider {
 
 /// PlacetoPay's `status.status` (providers.md §1.3, §1.5): `OK` for a processed request, and the states of sessions and
 /// transactions. The adapter's table and the mock share it.
-public enum PlacetoPayStatusName: String, NativeState {
+package enum PlacetoPayStatusName: String, NativeState {
     /// A processed request (not a payment state).
     case ok = "OK"
     /// A request-level or processing failure.
@@ -72,5 +72,5 @@ public enum PlacetoPayStatusName: String, NativeState {
     case partialExpired = "PARTIAL_EXPIRED"
 
     /// The states a session or transaction can be in (every value but `OK`).
-    public static var paymentStates: [Self] { allCases.filter { $0 != .ok } }
+    package static var paymentStates: [Self] { allCases.filter { $0 != .ok } }
 }

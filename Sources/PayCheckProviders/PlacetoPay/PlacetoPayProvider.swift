@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// The PlacetoPay Checkout (WebCheckout) adapter: declarations, signer and reader (providers.md §1).
 ///
@@ -12,19 +12,19 @@ import PayCheckCore
 ///
 /// Observations carry `outcome` and `nativeState` for session- and transaction-shaped bodies and `error`
 /// for every `FAILED` envelope, so the report's coverage matrix fills from real responses.
-public struct PlacetoPayProvider: Provider {
+package struct PlacetoPayProvider: Provider {
     /// `placetopay`.
-    public let id = "placetopay"
+    package let id = "placetopay"
     /// The default `userAgent` field of created sessions when a step gives none.
-    public var userAgent: String
+    package var userAgent: String
 
     /// Creates the adapter; `userAgent` is sent in `createSession`/`collect` bodies that do not set one.
-    public init(userAgent: String = "PayCheck") {
+    package init(userAgent: String = "PayCheck") {
         self.userAgent = userAgent
     }
 
     /// `login` (public) and `secretKey` (secret), per site and environment (providers.md §6.1).
-    public var credentialFields: [CredentialField] {
+    package var credentialFields: [CredentialField] {
         [
             CredentialField(name: "login", secret: false, environmentVariable: "PAYCHECK_PLACETOPAY_LOGIN"),
             CredentialField(name: "secretKey", secret: true, environmentVariable: "PAYCHECK_PLACETOPAY_SECRET_KEY"),
@@ -32,30 +32,30 @@ public struct PlacetoPayProvider: Provider {
     }
 
     /// The site the PayCheck mock knows out of the box.
-    public var mockCredentials: [String: String] {
+    package var mockCredentials: [String: String] {
         ["login": "paycheck-test", "secretKey": "paycheck-test-secret-key"]
     }
 
     /// The documented global test environment (providers.md §1.1).
-    public var sandboxBaseURL: String { "https://checkout-test.placetopay.com" }
+    package var sandboxBaseURL: String { "https://checkout-test.placetopay.com" }
 
     /// Session and transaction states → canonical outcomes (providers.md §1.11, §6).
-    public var outcomeMapping: OutcomeMapping { Self.mapping }
+    package var outcomeMapping: OutcomeMapping { Self.mapping }
 
     /// Auth codes and error envelopes (providers.md §1.3).
-    public var errorCatalog: ErrorCatalog { Self.catalog }
+    package var errorCatalog: ErrorCatalog { Self.catalog }
 
     /// Values that are secret wherever they appear: the site's secret key and the derived tranKey (§1.2).
-    public var secretFieldNames: [String] { ["secretKey", "tranKey"] }
+    package var secretFieldNames: [String] { ["secretKey", "tranKey"] }
 
     /// The HTTP operations (providers.md §1.4–§1.8).
-    public var operations: [ProviderOperation] { PlacetoPayOperation.allCases.compactMap { $0.declaration(userAgent: userAgent) } }
+    package var operations: [ProviderOperation] { PlacetoPayOperation.allCases.compactMap { $0.declaration(userAgent: userAgent) } }
 
     /// The payer's and the mock's actions, served by the PlacetoPay mock under the same names.
-    public var controlActions: [ControlAction] { PlacetoPayControlAction.all }
+    package var controlActions: [ControlAction] { PlacetoPayControlAction.all }
 
     /// The local notification helpers (§1.9) and the browser returns (§1.11).
-    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+    package var localActions: [ProviderAction.Kind: [ActionSpec]] {
         [
             .call: [
                 ActionSpec(PlacetoPayOperation.verifyNotification.rawValue, parameters: ["notification", "secretKey", "algorithm"]),
@@ -66,7 +66,7 @@ public struct PlacetoPayProvider: Provider {
     }
 
     /// Adds the `auth` object to the body, as the step's `auth:` overrides say (§1.2).
-    public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         let overrides = try PlacetoPayAuthOverrides(parsing: request.auth)
         guard let login = context.credentials["login"], let secretKey = context.credentials["secretKey"] else {
             throw ProviderError.couldNotRun(
@@ -81,19 +81,19 @@ public struct PlacetoPayProvider: Provider {
     }
 
     /// Maps the answer by the operation's shape (``PlacetoPayResponseReader``).
-    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+    package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
         guard let known = PlacetoPayOperation(rawValue: operation.name) else { return try readPlain(response) }
         return try PlacetoPayResponseReader(provider: self).observation(of: response, for: known)
     }
 
     /// A `payer:` answer carries the outcome of what the payer did; `mock:` answers are never mapped.
-    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+    package func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
         guard action.kind == .payer else { return observation }
         return try PlacetoPayResponseReader(provider: self).payerObservation(observation, action: action.name)
     }
 
     /// The notification helpers and the browser returns.
-    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+    package func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
         switch (kind, name) {
         case (.call, PlacetoPayOperation.verifyNotification.rawValue):
             return try PlacetoPayNotificationCheck.verify(parameters, context: context)

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import PayCheckCore
 
 /// Formats and parses the `auth.seed` timestamp of the PlacetoPay Checkout API.
@@ -12,11 +12,11 @@ import PayCheckCore
 ///
 /// Both delegate to Core's ``ISOTimestamp`` (plain calendar arithmetic, no `DateFormatter`, the same on every
 /// platform, never reading the clock).
-public enum PlacetoPaySeed {
+package enum PlacetoPaySeed {
     /// Formats `date` like PHP `date('c')`: `yyyy-MM-dd'T'HH:mm:ss±hh:mm` in `timeZone`, seconds truncated.
     ///
     /// A zero offset is written `+00:00` (never `Z`), as PHP does.
-    public static func format(_ date: Date, timeZone: TimeZone) -> String {
+    package static func format(_ date: Date, timeZone: TimeZone) -> String {
         ISOTimestamp.format(date, timeZone: timeZone)
     }
 
@@ -25,7 +25,7 @@ public enum PlacetoPaySeed {
     /// Accepted: `YYYY-MM-DD`, a `T` (or `t` or a space), `hh:mm:ss`, an optional fraction of 1 to 9 digits after
     /// `.` or `,`, then an offset `Z`, `z`, `±hh:mm`, `±hhmm` or `±hh`. When the offset is missing the text is
     /// rejected unless `timeZoneWhenOffsetMissing` is given, in which case the local time is read in that zone.
-    public static func parse(_ text: String, timeZoneWhenOffsetMissing: TimeZone? = nil) -> Date? {
+    package static func parse(_ text: String, timeZoneWhenOffsetMissing: TimeZone? = nil) -> Date? {
         ISOTimestamp.parse(text, timeZoneWhenOffsetMissing: timeZoneWhenOffsetMissing)
     }
 }

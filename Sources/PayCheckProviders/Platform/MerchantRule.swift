@@ -1,18 +1,18 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// A request a merchant's backend sent to the mock, as a rule sees it.
-public struct MerchantRequest: Sendable {
+package struct MerchantRequest: Sendable {
     /// The HTTP method, e.g. `POST`.
-    public var method: String
+    package var method: String
     /// The path below the provider's base path, e.g. `/api/session` (PlacetoPay) or `/v2/payments` (Mollie).
-    public var path: String
+    package var path: String
     /// The headers as received.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body parsed as JSON or a form (`nil` when it is neither).
-    public var body: Value?
+    package var body: Value?
 
     /// Creates a request.
-    public init(method: String, path: String, headers: [(name: String, value: String)], body: Value?) {
+    package init(method: String, path: String, headers: [(name: String, value: String)], body: Value?) {
         self.method = method
         self.path = path
         self.headers = headers
@@ -20,14 +20,14 @@ public struct MerchantRequest: Sendable {
     }
 
     /// The first header named `name`, case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return self.headers.first { $0.name.lowercased() == lowered }?.value
     }
 
     /// Whether the `User-Agent` is a mobile app's own HTTP stack (iOS `CFNetwork`/`Darwin`, Android `okhttp`/
     /// `Dalvik`): a request signed with a secret from there means the secret ships inside the app.
-    public var comesFromMobileApp: Bool {
+    package var comesFromMobileApp: Bool {
         let agent = (self.header("User-Agent") ?? "").lowercased()
         return ["cfnetwork", "darwin/", "okhttp", "dalvik", "alamofire", "ios/", "android"].contains { agent.contains($0) }
     }
@@ -35,22 +35,22 @@ public struct MerchantRequest: Sendable {
 
 /// A rule the mock checks every request of a merchant's backend against, declared next to the provider's adapter
 /// (``Provider/merchantRules``).
-public struct MerchantRule: Sendable {
+package struct MerchantRule: Sendable {
     /// The rule: id, severity, explanation, source.
-    public var rule: FindingRule
+    package var rule: FindingRule
     /// Checks one request, answering one message per breach. `nil` for a rule the mock reports from its own state
     /// (a nonce ledger, its signature check) through ``MerchantFindingReport``.
-    public var check: (@Sendable (MerchantRequest) -> [String])?
+    package var check: (@Sendable (MerchantRequest) -> [String])?
 
     /// Creates a rule.
-    public init(_ rule: FindingRule, check: (@Sendable (MerchantRequest) -> [String])? = nil) {
+    package init(_ rule: FindingRule, check: (@Sendable (MerchantRequest) -> [String])? = nil) {
         self.rule = rule
         self.check = check
     }
 
     /// A check that a URL the merchant gives the provider (return, webhook) uses `https`, loopback addresses
     /// aside (a backend under test listens on them).
-    public static func insecureURL(_ url: String?) -> Bool {
+    package static func insecureURL(_ url: String?) -> Bool {
         guard let url, url.lowercased().hasPrefix("http://") else { return false }
         let host = url.dropFirst("http://".count).prefix { $0 != "/" && $0 != ":" && $0 != "?" }.lowercased()
         return !(host == "localhost" || host.hasPrefix("127.") || host == "[" || url.lowercased().hasPrefix("http://[::1]")
@@ -59,14 +59,14 @@ public struct MerchantRule: Sendable {
 }
 
 /// What a provider mock says it found on a merchant's request from its own state: which rule, and the message.
-public struct MerchantFindingReport: Sendable, Hashable {
+package struct MerchantFindingReport: Sendable, Hashable {
     /// The rule's id (one of the provider's ``Provider/merchantRules``).
-    public var rule: String
+    package var rule: String
     /// What was wrong.
-    public var message: String
+    package var message: String
 
     /// Creates a report.
-    public init(rule: String, message: String) {
+    package init(rule: String, message: String) {
         self.rule = rule
         self.message = message
     }
@@ -74,14 +74,14 @@ public struct MerchantFindingReport: Sendable, Hashable {
 
 /// The account a merchant's backend is given for one run: its credentials and the control action that sets the
 /// account up on the mock (where the provider keeps the notification URL in the account, as PlacetoPay's site).
-public struct MerchantAccount: Sendable {
+package struct MerchantAccount: Sendable {
     /// The credentials, by ``CredentialField`` name.
-    public var credentials: [String: String]
+    package var credentials: [String: String]
     /// The control action to perform first, if any.
-    public var setup: ProviderActionRequest?
+    package var setup: ProviderActionRequest?
 
     /// Creates an account.
-    public init(credentials: [String: String], setup: ProviderActionRequest? = nil) {
+    package init(credentials: [String: String], setup: ProviderActionRequest? = nil) {
         self.credentials = credentials
         self.setup = setup
     }

@@ -1,28 +1,28 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// A provider's table from native states to canonical outcomes (DESIGN.md §3, providers.md §6).
 /// Every native state maps to exactly one outcome; a state the table does not know is unmapped,
 /// and the step that observed it fails (a conformance failure) instead of guessing.
-public struct OutcomeMapping: Sendable {
+package struct OutcomeMapping: Sendable {
     /// One row: a native state, optionally narrowed by a reason code, and its outcome.
-    public struct Rule: Sendable, Hashable {
+    package struct Rule: Sendable, Hashable {
         /// The native state, e.g. `REJECTED`.
-        public var state: String
+        package var state: String
         /// The reason code that narrows the row (e.g. `?C`), or `nil` for any reason.
-        public var reason: String?
+        package var reason: String?
         /// The canonical outcome.
-        public var outcome: Outcome
+        package var outcome: Outcome
         /// Why, with the providers.md section.
-        public var note: String
+        package var note: String
 
         /// Creates a rule for a native state, optionally narrowed by a reason code.
-        public init<State: NativeState>(_ state: State, reason: String? = nil, _ outcome: Outcome, _ note: String) {
+        package init<State: NativeState>(_ state: State, reason: String? = nil, _ outcome: Outcome, _ note: String) {
             self.init(state: state.rawValue, reason: reason, outcome, note)
         }
 
         /// Creates a rule for a native state narrowed by a native sub-state (khipu's `status_detail`, Yuno's
         /// `sub_status`).
-        public init<State: NativeState, Reason: NativeState>(_ state: State, reason: Reason, _ outcome: Outcome, _ note: String) {
+        package init<State: NativeState, Reason: NativeState>(_ state: State, reason: Reason, _ outcome: Outcome, _ note: String) {
             self.init(state: state.rawValue, reason: reason.rawValue, outcome, note)
         }
 
@@ -34,39 +34,39 @@ public struct OutcomeMapping: Sendable {
         }
 
         /// `STATE` or `STATE/REASON`, as shown in reports.
-        public var key: String { reason.map { "\(state)/\($0)" } ?? state }
+        package var key: String { reason.map { "\(state)/\($0)" } ?? state }
     }
 
     /// The rows; a row with a reason wins over the row without one.
-    public var rules: [Rule]
+    package var rules: [Rule]
 
     /// Creates a table.
-    public init(_ rules: [Rule]) { self.rules = rules }
+    package init(_ rules: [Rule]) { self.rules = rules }
 
     /// The rule for a state and reason, or `nil` when unmapped.
-    public func rule(state: String, reason: String?) -> Rule? {
+    package func rule(state: String, reason: String?) -> Rule? {
         rules.first { $0.state == state && $0.reason != nil && $0.reason == reason }
             ?? rules.first { $0.state == state && $0.reason == nil }
     }
 }
 
 /// A provider's error codes, each with its class (C/S/P/A/T), its message and where it is documented.
-public struct ErrorCatalog: Sendable {
+package struct ErrorCatalog: Sendable {
     /// One documented error.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The native code, verbatim (`102`, `request_not_valid`, `INVALID_CREDENTIALS`…).
-        public var code: String
+        package var code: String
         /// The class.
-        public var errorClass: ErrorClass
+        package var errorClass: ErrorClass
         /// What it means.
-        public var message: String
+        package var message: String
         /// The HTTP status it comes with, when documented.
-        public var httpStatus: Int?
+        package var httpStatus: Int?
         /// The providers.md section.
-        public var source: String
+        package var source: String
 
         /// Creates an entry.
-        public init(_ code: String, _ errorClass: ErrorClass, _ message: String, httpStatus: Int? = nil, source: String) {
+        package init(_ code: String, _ errorClass: ErrorClass, _ message: String, httpStatus: Int? = nil, source: String) {
             self.code = code
             self.errorClass = errorClass
             self.message = message
@@ -76,16 +76,16 @@ public struct ErrorCatalog: Sendable {
     }
 
     /// The entries in documentation order.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Creates a catalog.
-    public init(_ entries: [Entry]) { self.entries = entries }
+    package init(_ entries: [Entry]) { self.entries = entries }
 
     /// The entry for a code.
-    public func entry(_ code: String) -> Entry? { entries.first { $0.code == code } }
+    package func entry(_ code: String) -> Entry? { entries.first { $0.code == code } }
 
     /// The error an observation carries for an entry, with the provider's own message when it sent one.
-    public static func observed(_ entry: Entry, message: String? = nil) -> ObservedError {
+    package static func observed(_ entry: Entry, message: String? = nil) -> ObservedError {
         ObservedError(errorClass: entry.errorClass, code: entry.code, message: message ?? entry.message)
     }
 }

@@ -1,28 +1,28 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// A provider request on its way out: built from an operation's declaration and a step's `with:`, not yet
 /// encoded, so a signer can add body members (PlacetoPay's `auth`) or headers (a bearer key, an HMAC).
-public struct OutgoingRequest: Sendable {
+package struct OutgoingRequest: Sendable {
     /// The operation.
-    public var operation: ProviderOperation
+    package var operation: ProviderOperation
     /// The HTTP method.
-    public var method: String
+    package var method: String
     /// The absolute URL, query included.
-    public var url: String
+    package var url: String
     /// Headers in order.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body members, or `nil` for an operation without a body.
-    public var body: [String: Value]?
+    package var body: [String: Value]?
     /// The step's rendered `auth:` overrides, if any.
-    public var auth: Value?
+    package var auth: Value?
     /// Derived values the signer produced that must be redacted (a tranKey, a signature).
-    public var secrets: [String] = []
+    package var secrets: [String] = []
     /// The answer of a signer that refuses the request before it is sent, the way a provider's client SDK validates
     /// its input (MIT's Suite mCommerce codes, providers.md §5.11 B1); the executor returns it and sends nothing.
-    public var localAnswer: Observation?
+    package var localAnswer: Observation?
 
     /// Creates a request.
-    public init(
+    package init(
         operation: ProviderOperation, method: String, url: String, headers: [(name: String, value: String)],
         body: [String: Value]?, auth: Value?
     ) {
@@ -35,13 +35,13 @@ public struct OutgoingRequest: Sendable {
     }
 
     /// Sets a header, replacing one of the same name.
-    public mutating func setHeader(_ name: String, _ value: String) {
+    package mutating func setHeader(_ name: String, _ value: String) {
         headers.removeAll { $0.name.lowercased() == name.lowercased() }
         headers.append((name, value))
     }
 
     /// The first header with this name, case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }

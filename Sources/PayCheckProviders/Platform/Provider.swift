@@ -1,5 +1,5 @@
-import Foundation
-import PayCheckCore
+package import Foundation
+package import PayCheckCore
 
 /// A payment provider, declared as data plus a few pure functions (DESIGN.md §1).
 ///
@@ -7,7 +7,7 @@ import PayCheckCore
 /// (``ProviderOperation``), `payer:`/`mock:` control actions (``ControlAction``, served by the provider's mock
 /// under the same names) and local actions (`redirect:`, `deeplink:`, local `call:` operations). Lint reads the
 /// same declarations through ``description``. Mocks live in PayCheckMock; this protocol knows nothing of servers.
-public protocol Provider: Sendable {
+package protocol Provider: Sendable {
     /// The id used in `provider:`, in the mock's paths and in `PAYCHECK_<ID>_…` variables.
     var id: String { get }
     /// The credential fields, which are secret, and their environment variables for `--target sandbox`.
@@ -62,54 +62,54 @@ public protocol Provider: Sendable {
 
 extension Provider {
     /// JSON (`application/json`, `application/hal+json`, …).
-    public var answerMediaTypes: [String] { ["json"] }
+    package var answerMediaTypes: [String] { ["json"] }
     /// No merchant rules.
-    public var merchantRules: [MerchantRule] { [] }
+    package var merchantRules: [MerchantRule] { [] }
     /// The mock's own credentials, nothing to set up.
-    public func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
+    package func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
         MerchantAccount(credentials: mockCredentials)
     }
     /// `/<id>`.
-    public var mockBasePaths: [String] { ["/" + id] }
+    package var mockBasePaths: [String] { ["/" + id] }
     /// None.
-    public var controlActions: [ControlAction] { [] }
+    package var controlActions: [ControlAction] { [] }
     /// None.
-    public var localActions: [ProviderAction.Kind: [ActionSpec]] { [:] }
+    package var localActions: [ProviderAction.Kind: [ActionSpec]] { [:] }
     /// The secret credential fields.
-    public var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) }
+    package var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) }
 
     /// Refuses: the provider declared no own codec.
-    public func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {
+    package func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {
         throw ProviderError.invalidStep("\(id) has no body codec of its own for '\(operation.name)'")
     }
 
     /// None: the provider's sandbox credentials cannot be live ones.
-    public func liveCredentialWarning(_ credentials: [String: String]) -> String? { nil }
+    package func liveCredentialWarning(_ credentials: [String: String]) -> String? { nil }
 
     /// The parsed answer, unmapped.
-    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+    package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
         let text = response.text
         return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
     }
 
     /// ``read(_:of:)``: the context is not needed.
-    public func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation {
+    package func read(_ response: HTTPResponseData, of operation: ProviderOperation, context: ProviderContext) throws -> Observation {
         try read(response, of: operation)
     }
 
     /// `nil`: a request without an answer is a transport error.
-    public func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation? { nil }
+    package func unanswered(_ failure: any Error, of operation: ProviderOperation, context: ProviderContext) -> Observation? { nil }
 
     /// The answer as it is.
-    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation { observation }
+    package func readControl(_ observation: Observation, action: ControlAction) throws -> Observation { observation }
 
     /// Refuses: the provider declared no local actions.
-    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+    package func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
         throw ProviderError.invalidStep("\(id) has no local \(kind.rawValue) action '\(name)'")
     }
 
     /// The lint description, derived from the declarations.
-    public var description: ProviderDescription {
+    package var description: ProviderDescription {
         var specs: [ProviderAction.Kind: [ActionSpec]] = localActions
         specs[.call, default: []].insert(contentsOf: operations.map(\.spec), at: 0)
         for action in controlActions { specs[action.kind, default: []].append(action.spec) }
@@ -118,7 +118,7 @@ extension Provider {
 
     /// Maps a native state (and reason) through the outcome table into `observation`; an unmapped state is a
     /// conformance failure (DESIGN.md §3).
-    public func map(_ state: String, reason: String?, in context: String, into observation: inout Observation) throws {
+    package func map(_ state: String, reason: String?, in context: String, into observation: inout Observation) throws {
         guard let rule = outcomeMapping.rule(state: state, reason: reason) else {
             let native = reason.map { "\(state)/\($0)" } ?? state
             throw ProviderError.nonConformance(
@@ -131,19 +131,19 @@ extension Provider {
 }
 
 /// A credential a provider needs.
-public struct CredentialField: Sendable, Hashable {
+package struct CredentialField: Sendable, Hashable {
     /// The field name, e.g. `login`, `secretKey`.
-    public var name: String
+    package var name: String
     /// Whether its value must be redacted everywhere.
-    public var secret: Bool
+    package var secret: Bool
     /// The environment variable that supplies it for the sandbox, e.g. `PAYCHECK_PLACETOPAY_SECRET_KEY`.
-    public var environmentVariable: String
+    package var environmentVariable: String
     /// Whether a sandbox run needs it; an optional field (a second product's credentials, a service URL) is used when
     /// set and neither skips the provider nor makes it "partly configured" when absent.
-    public var required: Bool
+    package var required: Bool
 
     /// Creates a field.
-    public init(name: String, secret: Bool, environmentVariable: String, required: Bool = true) {
+    package init(name: String, secret: Bool, environmentVariable: String, required: Bool = true) {
         self.name = name
         self.secret = secret
         self.environmentVariable = environmentVariable
@@ -152,18 +152,18 @@ public struct CredentialField: Sendable, Hashable {
 }
 
 /// One provider-dispatched step with its parameters rendered.
-public struct ProviderActionRequest: Sendable {
+package struct ProviderActionRequest: Sendable {
     /// The step kind.
-    public var kind: ProviderAction.Kind
+    package var kind: ProviderAction.Kind
     /// The operation or action name.
-    public var name: String
+    package var name: String
     /// The rendered `with:` parameters.
-    public var parameters: Value
+    package var parameters: Value
     /// The rendered `auth:` overrides, if any.
-    public var auth: Value?
+    package var auth: Value?
 
     /// Creates a request.
-    public init(kind: ProviderAction.Kind, name: String, parameters: Value, auth: Value?) {
+    package init(kind: ProviderAction.Kind, name: String, parameters: Value, auth: Value?) {
         self.kind = kind
         self.name = name
         self.parameters = parameters
@@ -172,24 +172,24 @@ public struct ProviderActionRequest: Sendable {
 }
 
 /// What a provider may use while performing an action.
-public struct ProviderContext: Sendable {
+package struct ProviderContext: Sendable {
     /// The provider's API base URL on the current target.
-    public var baseURL: String
+    package var baseURL: String
     /// The mock host's base URL (control API under `/__paycheck/`), or `nil` on a live target.
-    public var controlURL: String?
+    package var controlURL: String?
     /// The credentials for this target.
-    public var credentials: [String: String]
+    package var credentials: [String: String]
     /// The runner's clock.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Random bytes (nonces, ids).
-    public var randomBytes: @Sendable (Int) -> [UInt8]
+    package var randomBytes: @Sendable (Int) -> [UInt8]
     /// Sends a request through the runner's transport (recorded in the transcript, redacted).
-    public var send: @Sendable (HTTPRequestData) async throws -> HTTPResponseData
+    package var send: @Sendable (HTTPRequestData) async throws -> HTTPResponseData
     /// Registers a value to redact from every output (a derived signature, a token).
-    public var addSecret: @Sendable (String) -> Void
+    package var addSecret: @Sendable (String) -> Void
 
     /// Creates a context.
-    public init(
+    package init(
         baseURL: String, controlURL: String?, credentials: [String: String], now: @escaping @Sendable () -> Date,
         randomBytes: @escaping @Sendable (Int) -> [UInt8],
         send: @escaping @Sendable (HTTPRequestData) async throws -> HTTPResponseData,
@@ -206,26 +206,26 @@ public struct ProviderContext: Sendable {
 }
 
 /// The registered providers, looked up by id. Also the loader's catalog.
-public struct ProviderRegistry: ProviderCatalog {
+package struct ProviderRegistry: ProviderCatalog {
     private let providers: [String: any Provider]
 
     /// Creates a registry of the given providers.
-    public init(_ providers: [any Provider]) {
+    package init(_ providers: [any Provider]) {
         self.providers = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The provider with this id.
-    public subscript(id: String) -> (any Provider)? { providers[id] }
+    package subscript(id: String) -> (any Provider)? { providers[id] }
 
     /// The lint description of a provider.
-    public func provider(_ id: String) -> ProviderDescription? { providers[id]?.description }
+    package func provider(_ id: String) -> ProviderDescription? { providers[id]?.description }
 
     /// The executor of a provider's steps.
-    public func executor(_ id: String) -> ProviderExecutor? { providers[id].map(ProviderExecutor.init(provider:)) }
+    package func executor(_ id: String) -> ProviderExecutor? { providers[id].map(ProviderExecutor.init(provider:)) }
 
     /// Every id, sorted.
-    public var providerIDs: [String] { providers.keys.sorted() }
+    package var providerIDs: [String] { providers.keys.sorted() }
 
     /// Every provider, sorted by id.
-    public var all: [any Provider] { providerIDs.compactMap { providers[$0] } }
+    package var all: [any Provider] { providerIDs.compactMap { providers[$0] } }
 }

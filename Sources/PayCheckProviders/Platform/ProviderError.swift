@@ -1,7 +1,7 @@
 /// A problem a provider step met, with the kind that decides its verdict (DESIGN.md §3, §6).
-public struct ProviderError: Error, Sendable, CustomStringConvertible {
+package struct ProviderError: Error, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The step itself is wrong (a missing parameter, a bad value): the suite must change. Exit 2.
         case invalidStep
         /// The provider (or mock) answered something the provider's documentation rules out: an unmapped state,
@@ -12,27 +12,27 @@ public struct ProviderError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// What went wrong, in lower case, quoting the offending value.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// An invalid step.
-    public static func invalidStep(_ message: String) -> ProviderError { ProviderError(.invalidStep, message) }
+    package static func invalidStep(_ message: String) -> ProviderError { ProviderError(.invalidStep, message) }
 
     /// A non-conforming answer: `expected` says what the documentation allows, `message` what came.
-    public static func nonConformance(_ message: String, expected: String) -> ProviderError {
+    package static func nonConformance(_ message: String, expected: String) -> ProviderError {
         ProviderError(.nonConformance(expected: expected), message)
     }
 
     /// A step that could not run.
-    public static func couldNotRun(_ message: String) -> ProviderError { ProviderError(.couldNotRun, message) }
+    package static func couldNotRun(_ message: String) -> ProviderError { ProviderError(.couldNotRun, message) }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

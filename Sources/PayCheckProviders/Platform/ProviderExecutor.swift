@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// The one pipeline every provider step goes through: encode → sign → send → decode → map.
 ///
@@ -9,15 +9,15 @@ import PayCheckCore
 /// - `call:` a local operation, `redirect:`, `deeplink:`: the provider computes the observation without HTTP.
 /// - `payer:` and provider `mock:` actions: the `with:` mapping is posted as JSON to the mock's control API at
 ///   ``ControlAPI/action(provider:kind:name:)``; the provider may map a `payer:` answer to an outcome.
-public struct ProviderExecutor: Sendable {
+package struct ProviderExecutor: Sendable {
     /// The provider whose declarations drive the pipeline.
-    public var provider: any Provider
+    package var provider: any Provider
 
     /// Creates an executor for a provider.
-    public init(provider: any Provider) { self.provider = provider }
+    package init(provider: any Provider) { self.provider = provider }
 
     /// Runs one provider step.
-    public func perform(_ action: ProviderActionRequest, context: ProviderContext) async throws -> Observation {
+    package func perform(_ action: ProviderActionRequest, context: ProviderContext) async throws -> Observation {
         switch action.kind {
         case .call:
             if let operation = provider.operations.first(where: { $0.name == action.name }) {
@@ -54,7 +54,7 @@ public struct ProviderExecutor: Sendable {
     }
 
     /// Builds the unsigned request of an operation and lets the provider sign it (pure: no I/O).
-    public func request(_ operation: ProviderOperation, parameters: Value, auth: Value?, context: ProviderContext) throws -> OutgoingRequest {
+    package func request(_ operation: ProviderOperation, parameters: Value, auth: Value?, context: ProviderContext) throws -> OutgoingRequest {
         var members = try Self.members(parameters, of: "'call: \(operation.name)'")
         var path = operation.path
         var query: [(name: String, value: String)] = []
@@ -104,7 +104,7 @@ public struct ProviderExecutor: Sendable {
     }
 
     /// Writes the body of a signed request with the operation's codec.
-    public func encode(_ request: OutgoingRequest, credentials: [String: String]) throws -> HTTPRequestData {
+    package func encode(_ request: OutgoingRequest, credentials: [String: String]) throws -> HTTPRequestData {
         var headers = request.headers
         var bytes: [UInt8] = []
         if let body = request.body {
@@ -213,7 +213,7 @@ public struct ProviderExecutor: Sendable {
     }
 
     /// `base` + `path` without a doubled slash.
-    public static func join(_ base: String, _ path: String) -> String {
+    package static func join(_ base: String, _ path: String) -> String {
         var base = base
         while base.hasSuffix("/") { base.removeLast() }
         return base + path

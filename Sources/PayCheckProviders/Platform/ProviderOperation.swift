@@ -1,10 +1,10 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// One `call:` operation of a provider, declared as data: the shared ``ProviderExecutor`` builds, signs, sends
 /// and reads it, and lint checks a step's `with:` and `auth:` keys against the same declaration.
-public struct ProviderOperation: Sendable {
+package struct ProviderOperation: Sendable {
     /// Where a `with:` parameter goes in the request.
-    public enum Placement: Sendable, Hashable {
+    package enum Placement: Sendable, Hashable {
         /// Into a `{name}` segment of the path template, percent-encoded.
         case path
         /// Into the query string.
@@ -16,7 +16,7 @@ public struct ProviderOperation: Sendable {
     }
 
     /// How the body is written.
-    public enum BodyCodec: Sendable, Hashable {
+    package enum BodyCodec: Sendable, Hashable {
         /// No body.
         case none
         /// `application/json`.
@@ -30,20 +30,20 @@ public struct ProviderOperation: Sendable {
     }
 
     /// One declared parameter.
-    public struct Parameter: Sendable {
+    package struct Parameter: Sendable {
         /// The `with:` key.
-        public var name: String
+        package var name: String
         /// Where it goes.
-        public var placement: Placement
+        package var placement: Placement
         /// Whether the step must give it (a missing one is an invalid step).
-        public var required: Bool
+        package var required: Bool
         /// The value sent when the step gives none; a step's explicit `null` sends nothing.
-        public var defaultValue: Value?
+        package var defaultValue: Value?
         /// The kind of value it takes, where the provider (or its client) refuses any other: lint checks it.
-        public var kind: ValueKind?
+        package var kind: ValueKind?
 
         /// Creates a parameter.
-        public init(_ name: String, _ placement: Placement = .body, required: Bool = false, default defaultValue: Value? = nil) {
+        package init(_ name: String, _ placement: Placement = .body, required: Bool = false, default defaultValue: Value? = nil) {
             self.name = name
             self.placement = placement
             self.required = required
@@ -51,7 +51,7 @@ public struct ProviderOperation: Sendable {
         }
 
         /// This parameter, taking only values of `kind`.
-        public func expecting(_ kind: ValueKind) -> Parameter {
+        package func expecting(_ kind: ValueKind) -> Parameter {
             var parameter = self
             parameter.kind = kind
             return parameter
@@ -59,27 +59,27 @@ public struct ProviderOperation: Sendable {
     }
 
     /// The operation name used in `call:`.
-    public var name: String
+    package var name: String
     /// The HTTP method.
-    public var method: String
+    package var method: String
     /// The path below the provider's base URL, with `{name}` placeholders for path parameters.
-    public var path: String
+    package var path: String
     /// The declared parameters.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
     /// How the body is written.
-    public var bodyCodec: BodyCodec
+    package var bodyCodec: BodyCodec
     /// The header that carries an idempotency key, taken from the `with:` key `idempotencyKey`.
-    public var idempotencyHeader: String?
+    package var idempotencyHeader: String?
     /// The `auth:` override keys the provider's signer understands for this operation.
-    public var authKeys: [String]
+    package var authKeys: [String]
     /// Headers every request of the operation carries (e.g. `Accept`).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// Where a 2xx answer carries the id of the payment (or session) the operation creates, e.g. `id`; `nil` for
     /// an operation that creates none. A run links the payment a merchant's backend created to the case by it.
-    public var createdPayment: String?
+    package var createdPayment: String?
 
     /// Creates an operation.
-    public init(
+    package init(
         _ name: String, method: String, path: String, parameters: [Parameter] = [], bodyCodec: BodyCodec = .json,
         idempotencyHeader: String? = nil, authKeys: [String] = [], headers: [(name: String, value: String)] = []
     ) {
@@ -94,48 +94,48 @@ public struct ProviderOperation: Sendable {
     }
 
     /// This operation, declared as creating a payment whose id a 2xx answer carries at `path`.
-    public func creatingPayment(at path: String) -> ProviderOperation {
+    package func creatingPayment(at path: String) -> ProviderOperation {
         var operation = self
         operation.createdPayment = path
         return operation
     }
 
     /// The `with:` key of the idempotency key.
-    public static let idempotencyKeyParameter = "idempotencyKey"
+    package static let idempotencyKeyParameter = "idempotencyKey"
 
     /// Every `with:` key the operation accepts.
-    public var acceptedKeys: [String] {
+    package var acceptedKeys: [String] {
         parameters.map(\.name) + (idempotencyHeader == nil ? [] : [Self.idempotencyKeyParameter])
     }
 
     /// The lint spec of the operation.
-    public var spec: ActionSpec {
+    package var spec: ActionSpec {
         var spec = ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys)
         for parameter in parameters { if let kind = parameter.kind { spec.kinds[parameter.name] = kind } }
         return spec
     }
 
     /// The operation's route, for recognising its requests (faults aimed at it, a merchant's create in the journal).
-    public var route: Route { Route(name: name, method: method, path: path) }
+    package var route: Route { Route(name: name, method: method, path: path) }
 
     /// One operation's route: a method and a path pattern whose `{name}` segments match any segment.
-    public struct Route: Sendable {
+    package struct Route: Sendable {
         /// The operation's name.
-        public let name: String
+        package let name: String
         /// The HTTP method.
-        public let method: String
+        package let method: String
         /// The path's segments; `nil` for a `{name}` segment.
         let segments: [Substring?]
 
         /// Creates the route of `method path`.
-        public init(name: String, method: String, path: String) {
+        package init(name: String, method: String, path: String) {
             self.name = name
             self.method = method
             self.segments = path.split(separator: "/").map { $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : $0 }
         }
 
         /// Whether `method path` (the path below the provider's base path) is a request of this operation.
-        public func matches(method: String, path: String) -> Bool {
+        package func matches(method: String, path: String) -> Bool {
             guard method == self.method else { return false }
             let parts = path.split(separator: "/")
             guard parts.count == self.segments.count else { return false }
@@ -147,20 +147,20 @@ public struct ProviderOperation: Sendable {
 /// A `payer:` or provider `mock:` action: the executor posts its `with:` mapping as JSON to
 /// `/__paycheck/<provider>/<kind>/<name>` (``ControlAPI/action(provider:kind:name:)``), and the mock serves a
 /// handler under the same declaration.
-public struct ControlAction: Sendable, Hashable {
+package struct ControlAction: Sendable, Hashable {
     /// `payer` or `mock`.
-    public var kind: ProviderAction.Kind
+    package var kind: ProviderAction.Kind
     /// The action name.
-    public var name: String
+    package var name: String
     /// The `with:` keys it accepts.
-    public var parameters: [String]
+    package var parameters: [String]
     /// The keys it requires.
-    public var required: [String]
+    package var required: [String]
     /// Whether a case that performs it must run alone.
-    public var runsAlone: Bool
+    package var runsAlone: Bool
 
     /// Creates an action.
-    public init(_ kind: ProviderAction.Kind, _ name: String, parameters: [String], required: [String] = [], runsAlone: Bool = false) {
+    package init(_ kind: ProviderAction.Kind, _ name: String, parameters: [String], required: [String] = [], runsAlone: Bool = false) {
         self.kind = kind
         self.name = name
         self.parameters = parameters
@@ -169,5 +169,5 @@ public struct ControlAction: Sendable, Hashable {
     }
 
     /// The lint spec of the action.
-    public var spec: ActionSpec { ActionSpec(name, parameters: parameters, runsAlone: runsAlone) }
+    package var spec: ActionSpec { ActionSpec(name, parameters: parameters, runsAlone: runsAlone) }
 }

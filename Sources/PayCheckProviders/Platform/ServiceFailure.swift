@@ -1,22 +1,22 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// How PayCheck classifies a provider answer that is no answer at all (DESIGN.md §3: service and transport
 /// failures are class S): an empty or unreadable 2xx body, a 2xx in the wrong media type, or a 5xx/429 the provider's
 /// catalog does not name. The codes are PayCheck's own, stable for suites to assert.
-public enum ServiceFailure {
+package enum ServiceFailure {
     /// A 2xx answer with no body.
-    public static let emptyResponse = "empty-response"
+    package static let emptyResponse = "empty-response"
     /// A 2xx answer whose body cannot be read in the provider's format.
-    public static let malformedResponse = "malformed-response"
+    package static let malformedResponse = "malformed-response"
     /// A 2xx answer in a media type the provider does not answer in.
-    public static let unexpectedContentType = "unexpected-content-type"
+    package static let unexpectedContentType = "unexpected-content-type"
     /// The connection failed, was reset or closed before a complete answer.
-    public static let connection = "connection"
+    package static let connection = "connection"
     /// No answer within the step's time limit.
-    public static let timeout = "timeout"
+    package static let timeout = "timeout"
 
     /// The S-class error of a 2xx answer that cannot be the provider's, or `nil` when it can be read.
-    public static func unreadable(_ response: HTTPResponseData, by provider: any Provider) -> ObservedError? {
+    package static func unreadable(_ response: HTTPResponseData, by provider: any Provider) -> ObservedError? {
         guard (200..<300).contains(response.status), response.status != 204 else { return nil }
         if response.body.isEmpty {
             return ObservedError(errorClass: .S, code: self.emptyResponse, message: "the answer (\(response.status)) has no body")
@@ -35,7 +35,7 @@ public enum ServiceFailure {
     }
 
     /// The S-class error of a 5xx or 429 answer: its status as the code.
-    public static func status(_ response: HTTPResponseData) -> ObservedError? {
+    package static func status(_ response: HTTPResponseData) -> ObservedError? {
         guard response.status >= 500 || response.status == 429 else { return nil }
         let retry = response.header("Retry-After").map { ", Retry-After \($0)" } ?? ""
         return ObservedError(errorClass: .S, code: String(response.status), message: "the service answered \(response.status)\(retry)")

@@ -3,7 +3,7 @@ import PayCheckCore
 extension YunoProvider {
     /// Every status × sub_status pair of §3.6 → canonical outcome (§3.9, §6). Only the documented pairs are mapped:
     /// any other pair a server answers is a conformance failure.
-    public static let mapping: OutcomeMapping = {
+    package static let mapping: OutcomeMapping = {
         typealias S = YunoPaymentStatus
         typealias U = YunoSubStatus
         return OutcomeMapping([
@@ -49,7 +49,7 @@ extension YunoProvider {
     }()
 
     /// The codes of §3.7, §3.13 P1-11, P1-13 and P2-18, with their HTTP statuses.
-    public static let catalog: ErrorCatalog = {
+    package static let catalog: ErrorCatalog = {
         func p(_ code: String, _ message: String, _ source: String = "providers.md §3.7") -> ErrorCatalog.Entry {
             .init(code, .P, message, httpStatus: 400, source: source)
         }
@@ -115,8 +115,8 @@ extension YunoProvider {
 /// | `mock: event` `{payment_id, event, amount?}` | the provider's or Yuno's later move along §3.6 (fraud review, PSP answer, dispute, retries, reversal…) |
 /// | `mock: gateway` `{latency, capture, refund, cancel, qr_expiry, psp_timeout, strict_webhook_urls}` | the test gateway's behaviour; keys left out go back to their defaults |
 /// | `mock: webhooks` `{payment_id?, webhook_id?}` | every webhook attempt with the exact headers and body sent |
-public enum YunoControlAction {
-    public static let all: [ControlAction] = [
+package enum YunoControlAction {
+    package static let all: [ControlAction] = [
         ControlAction(.payer, "continue", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.payer, "pay", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.payer, "authenticate", parameters: ["payment_id", "success"], required: ["payment_id"]),
@@ -129,7 +129,7 @@ public enum YunoControlAction {
 }
 
 /// A Yuno payment's `status` (providers.md §3.6): the adapter's table and the mock share it.
-public enum YunoPaymentStatus: String, NativeState {
+package enum YunoPaymentStatus: String, NativeState {
     case created = "CREATED"
     case readyToPay = "READY_TO_PAY"
     case pending = "PENDING"
@@ -148,7 +148,7 @@ public enum YunoPaymentStatus: String, NativeState {
 
 /// A Yuno payment's `sub_status` (providers.md §3.6), which narrows the `status`; only some pairs are documented
 /// (the adapter's ``YunoProvider/mapping``).
-public enum YunoSubStatus: String, NativeState {
+package enum YunoSubStatus: String, NativeState {
     case created = "CREATED"
     case authorized = "AUTHORIZED"
     case inProcess = "IN_PROCESS"
@@ -183,18 +183,18 @@ public enum YunoSubStatus: String, NativeState {
 }
 
 /// A `status` × `sub_status` pair of providers.md §3.6, so the mock names a pair without text.
-public struct YunoStatePair: Hashable, Sendable {
+package struct YunoStatePair: Hashable, Sendable {
     /// The `status`.
-    public var status: YunoPaymentStatus
+    package var status: YunoPaymentStatus
     /// The `sub_status`.
-    public var subStatus: YunoSubStatus
+    package var subStatus: YunoSubStatus
 
     /// Creates a pair.
-    public init(_ status: YunoPaymentStatus, _ subStatus: YunoSubStatus) {
+    package init(_ status: YunoPaymentStatus, _ subStatus: YunoSubStatus) {
         self.status = status
         self.subStatus = subStatus
     }
 
     /// `STATUS/SUB_STATUS`, as the API spells them (the key of the adapter's table and of the mock's journal).
-    public var key: String { "\(status.rawValue)/\(subStatus.rawValue)" }
+    package var key: String { "\(status.rawValue)/\(subStatus.rawValue)" }
 }

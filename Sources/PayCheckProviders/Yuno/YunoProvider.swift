@@ -1,18 +1,18 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 
 /// The Yuno API adapter (providers.md §3, corrected by §3.13): the `public-api-key` and `private-secret-key` headers
 /// on every request (§3.2), JSON bodies, `X-Idempotency-Key` on payment creation (§3.2, §3.13 P1-5), the
 /// `{code, messages}` error envelope (§3.7).
-public struct YunoProvider: Provider {
+package struct YunoProvider: Provider {
     /// `yuno`.
-    public let id = "yuno"
+    package let id = "yuno"
 
     /// Creates the adapter.
-    public init() {}
+    package init() {}
 
     /// The two keys (§3.2) and the account id most bodies carry (§3.2).
-    public var credentialFields: [CredentialField] {
+    package var credentialFields: [CredentialField] {
         [
             CredentialField(name: "publicApiKey", secret: true, environmentVariable: "PAYCHECK_YUNO_PUBLIC_API_KEY"),
             CredentialField(name: "privateSecretKey", secret: true, environmentVariable: "PAYCHECK_YUNO_PRIVATE_SECRET_KEY"),
@@ -21,7 +21,7 @@ public struct YunoProvider: Provider {
     }
 
     /// Sandbox-shaped keys (`sandbox_` prefix, §3.13 P1-20) the mock knows, and its account.
-    public var mockCredentials: [String: String] {
+    package var mockCredentials: [String: String] {
         [
             "publicApiKey": "sandbox_PayCheckYunoMockPublicKey01",
             "privateSecretKey": "sandbox_PayCheckYunoMockPrivateKey01",
@@ -30,11 +30,11 @@ public struct YunoProvider: Provider {
     }
 
     /// `https://api-sandbox.y.uno` (operations are under `/v1`, §3.1).
-    public var sandboxBaseURL: String { "https://api-sandbox.y.uno" }
+    package var sandboxBaseURL: String { "https://api-sandbox.y.uno" }
 
-    public var outcomeMapping: OutcomeMapping { Self.mapping }
-    public var errorCatalog: ErrorCatalog { Self.catalog }
-    public var secretFieldNames: [String] {
+    package var outcomeMapping: OutcomeMapping { Self.mapping }
+    package var errorCatalog: ErrorCatalog { Self.catalog }
+    package var secretFieldNames: [String] {
         ["publicApiKey", "privateSecretKey", "public-api-key", "private-secret-key", "security_code", "hmac_client_secret", "secret",
          "api_key", "x-secret", "x-api-key"]
     }
@@ -42,7 +42,7 @@ public struct YunoProvider: Provider {
     /// `auth:` overrides: another key, a missing key, or the two keys swapped (issue #13 item 1).
     static let authKeys = ["publicApiKey", "privateSecretKey", "omit", "swap"]
 
-    public var operations: [ProviderOperation] {
+    package var operations: [ProviderOperation] {
         typealias P = ProviderOperation.Parameter
         let session = P("checkout_session", .path, required: true)
         let paymentId = P("payment_id", .path, required: true)
@@ -109,11 +109,11 @@ public struct YunoProvider: Provider {
     }
 
     /// The payer in the SDK and the mock's provider side (``YunoControlAction``).
-    public var controlActions: [ControlAction] { YunoControlAction.all }
+    package var controlActions: [ControlAction] { YunoControlAction.all }
 
     /// `deeplink: yunoPaymentResult` (what the SDK's delegate reports, ``YunoSDKResult``) and `call: verifyWebhook`
     /// (the merchant's check of `x-hmac-signature`, §3.8).
-    public var localActions: [ProviderAction.Kind: [ActionSpec]] {
+    package var localActions: [ProviderAction.Kind: [ActionSpec]] {
         [
             .call: [ActionSpec("verifyWebhook", parameters: ["signature", "body", "secret"])],
             .deeplink: [ActionSpec("yunoPaymentResult", parameters: ["payment", "status", "sub_status", "method", "closed_by_user", "http_status"])],
@@ -123,14 +123,14 @@ public struct YunoProvider: Provider {
     /// JSON, with `account_id` filled from the `accountId` credential when the step leaves it out (§3.2).
     static let json = ProviderOperation.BodyCodec.provider(contentType: "application/json")
 
-    public func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {
+    package func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {
         guard case .object(var members) = body else { throw ProviderError.invalidStep("'\(operation.name)' needs a mapping body") }
         if members["account_id"] == nil, let account = credentials["accountId"] { members["account_id"] = .string(account) }
         return Array(JSONText.encode(.object(members)).utf8)
     }
 
     /// `public-api-key` + `private-secret-key`, or the step's `auth:` overrides.
-    public func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         var publicKey = context.credentials["publicApiKey"]
         var privateKey = context.credentials["privateSecretKey"]
         var omit = false
@@ -153,7 +153,7 @@ public struct YunoProvider: Provider {
 
     /// Error bodies `{code, messages}` map to the catalog; payments (bare or wrapped in `payment`, §3.13 P1-7) map
     /// their `status`/`sub_status`.
-    public func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
+    package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
         let text = response.text
         var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
         guard let body = observation.body else { return observation }
@@ -179,7 +179,7 @@ public struct YunoProvider: Provider {
     }
 
     /// A `payer:` or `mock: event` answer carries the payment after the action.
-    public func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
+    package func readControl(_ observation: Observation, action: ControlAction) throws -> Observation {
         var observation = observation
         guard let status = observation.status, (200..<300).contains(status), let payment = observation.body?["payment"],
             let state = payment["status"]?.stringValue
@@ -190,7 +190,7 @@ public struct YunoProvider: Provider {
     }
 
     /// `deeplink: yunoPaymentResult` and `call: verifyWebhook`.
-    public func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
+    package func performLocal(_ kind: ProviderAction.Kind, _ name: String, parameters: Value, context: ProviderContext) throws -> Observation {
         switch (kind, name) {
         case (.deeplink, "yunoPaymentResult"):
             return try YunoSDKResult.observe(parameters)

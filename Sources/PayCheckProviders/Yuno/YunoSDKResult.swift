@@ -1,4 +1,4 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// What the iOS SDK's `yunoPaymentResult(_:)` reports for a payment (providers.md §3.9, §3.13 P2-15/P2-16; the seed
 /// guide's "Payment status validation"), given the backend's status and sub_status, the method, and whether the
@@ -10,9 +10,9 @@ import PayCheckCore
 /// PIX QR closed → `processing` with `CLOSED_BY_USER` while the backend stays PENDING; QR expired → `EXPIRED` on both.
 /// The rest follows §3.9's table [I]; where the reference is silent (which case carries `EXPIRED`, what the SDK says
 /// about a merchant-canceled payment) the choice is listed in docs/providers/yuno.md.
-public enum YunoSDKResult {
+package enum YunoSDKResult {
     /// The SDK result, its substatus and its canonical outcome (§3.9 "Mapping").
-    public static func result(status: String?, subStatus: String?, method: String?, closedByUser: Bool) -> (result: String, substatus: String?, outcome: Outcome) {
+    package static func result(status: String?, subStatus: String?, method: String?, closedByUser: Bool) -> (result: String, substatus: String?, outcome: Outcome) {
         guard let status else { return ("internalError", nil, .error) }
         let open = ["CREATED", "READY_TO_PAY", "PENDING"].contains(status)
         if closedByUser, open {
@@ -30,7 +30,7 @@ public enum YunoSDKResult {
     }
 
     /// The Android SDK's string for a result (§3.9).
-    public static func android(_ result: String) -> String {
+    package static func android(_ result: String) -> String {
         switch result {
         case "succeeded": "SUCCEEDED"
         case "processing": "PROCESSING"

@@ -4,16 +4,16 @@ import Foundation
 /// The webhook signature of providers.md §3.8 (§3.13 P1-14), shared by the mock (which signs) and
 /// `call: verifyWebhook` (which checks like a merchant): `x-hmac-signature = Base64(HMAC-SHA256(key: the HMAC client
 /// secret, message: the raw body))`, no prefix.
-public enum YunoWebhookSignature {
+package enum YunoWebhookSignature {
     /// The header value for `body`.
-    public static func sign(body: [UInt8], secret: String) -> String {
+    package static func sign(body: [UInt8], secret: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(body), using: SymmetricKey(data: Data(secret.utf8)))
         return Data(mac).base64EncodedString()
     }
 
     /// Whether `signature` is `body`'s, compared in constant time. Like the official plugin (§3.13 P1-14) it accepts
     /// Base64 or hex, with an optional `sha256=` prefix.
-    public static func verify(signature: String, body: [UInt8], secret: String) -> Bool {
+    package static func verify(signature: String, body: [UInt8], secret: String) -> Bool {
         var given = signature.trimmingCharacters(in: .whitespaces)
         if given.lowercased().hasPrefix("sha256=") { given.removeFirst(7) }
         let expected = Array(HMAC<SHA256>.authenticationCode(for: Data(body), using: SymmetricKey(data: Data(secret.utf8))))

@@ -2,9 +2,9 @@ import PayCheckCore
 
 /// Something that happened between the mock and the merchant's backend while a step ran: a request the backend
 /// sent to the mock (with the mock's answer), or a notification the mock sent to the backend (with its answer).
-public struct Evidence: Sendable {
+package struct Evidence: Sendable {
     /// Which way it went.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// The backend called the provider (the mock).
         case request
         /// The provider (the mock) notified the backend.
@@ -12,32 +12,32 @@ public struct Evidence: Sendable {
     }
 
     /// Which way it went.
-    public var kind: Kind
+    package var kind: Kind
     /// Its number in the mock's journal: evidence sorts by it.
-    public var sequence: Int
+    package var sequence: Int
     /// The provider, for a notification.
-    public var provider: String?
+    package var provider: String?
     /// The HTTP method.
-    public var method: String
+    package var method: String
     /// The path on the mock (a request) or the backend's URL (a notification).
-    public var target: String
+    package var target: String
     /// The headers sent, redacted.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body sent, redacted.
-    public var body: String
+    package var body: String
     /// The answer's status; `nil` when none came.
-    public var status: Int?
+    package var status: Int?
     /// The answer's body, redacted.
-    public var answer: String
+    package var answer: String
     /// The attempt number, for a notification.
-    public var attempt: Int?
+    package var attempt: Int?
     /// Why no answer came, for a notification.
-    public var error: String?
+    package var error: String?
     /// When, on the mock's clock (ISO 8601).
-    public var at: String
+    package var at: String
 
     /// Creates a record.
-    public init(
+    package init(
         kind: Kind, sequence: Int, provider: String? = nil, method: String, target: String,
         headers: [(name: String, value: String)], body: String, status: Int?, answer: String, attempt: Int? = nil,
         error: String? = nil, at: String
@@ -57,7 +57,7 @@ public struct Evidence: Sendable {
     }
 
     /// One line: `→ POST /placetopay/api/session 200` or `← notification 1 to http://…/notify: 200`.
-    public var summary: String {
+    package var summary: String {
         switch self.kind {
         case .request:
             return "backend → mock: \(self.method) \(self.target) → \(self.status.map(String.init) ?? "no answer")"

@@ -1,19 +1,19 @@
-import PayCheckCore
+package import PayCheckCore
 
 /// A run against a merchant's own backend, reached through its contract (`paycheck run --contract FILE`).
-public struct MerchantTarget: Sendable {
+package struct MerchantTarget: Sendable {
     /// The contract.
-    public var contract: MerchantContract
+    package var contract: MerchantContract
     /// The backend's base URL, rendered.
-    public var backendURL: String
+    package var backendURL: String
     /// What the backend writes, when the run started it.
-    public var output: (any BackendOutput)?
+    package var output: (any BackendOutput)?
     /// The contract's run variables (`port`, `backend.url`, `credentials`; `mock.url` as the backend has it is
     /// `backendMock.url`), in scope in its requests.
-    public var variables: [String: Value]
+    package var variables: [String: Value]
 
     /// Creates a target.
-    public init(contract: MerchantContract, backendURL: String, output: (any BackendOutput)? = nil, variables: [String: Value] = [:]) {
+    package init(contract: MerchantContract, backendURL: String, output: (any BackendOutput)? = nil, variables: [String: Value] = [:]) {
         self.contract = contract
         self.backendURL = backendURL
         self.output = output
@@ -22,7 +22,7 @@ public struct MerchantTarget: Sendable {
 }
 
 /// The output of a backend process the run started, so a failing case can show what it wrote meanwhile.
-public protocol BackendOutput: Sendable {
+package protocol BackendOutput: Sendable {
     /// A mark for "now": the amount written so far.
     var mark: Int { get }
     /// What was written since `mark` (the end of it, when it is long).

@@ -1,24 +1,25 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
-import PayCheckCore
-import PayCheckProviders
+package import PayCheckCore
+package import PayCheckProviders
 import PayCheckRunner
 import Synchronization
+import NIOCore
 
 /// Drives a mock host over HTTP the way the runner does: provider steps go through ``ProviderExecutor`` (the
 /// provider's own signer, codecs and reader), control requests are JSON POSTs under `/__paycheck/`. Used by the
 /// stress test and the lifecycle benchmark.
-public struct StressClient: Sendable {
+package struct StressClient: Sendable {
     /// The mock host's base URL, e.g. `http://127.0.0.1:8080`.
-    public let baseURL: String
+    package let baseURL: String
     /// Seconds each request may take.
-    public let timeout: Double
+    package let timeout: Double
     /// Records every request's latency when set (the lifecycle benchmark).
-    public let meter: StressMeter?
+    package let meter: StressMeter?
     private let transport: AsyncHTTPTransport
 
     /// Wraps `client`, whose lifetime the caller scopes.
-    public init(client: HTTPClient, baseURL: String, timeout: Double = 60, meter: StressMeter? = nil) {
+    package init(client: HTTPClient, baseURL: String, timeout: Double = 60, meter: StressMeter? = nil) {
         self.baseURL = baseURL
         self.timeout = timeout
         self.meter = meter
@@ -37,7 +38,7 @@ public struct StressClient: Sendable {
     }
 
     /// A client configuration for many concurrent sessions on one host.
-    public static func configuration(connections: Int) -> HTTPClient.Configuration {
+    package static func configuration(connections: Int) -> HTTPClient.Configuration {
         var configuration = AsyncHTTPTransport.configuration
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, connections))
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -45,7 +46,7 @@ public struct StressClient: Sendable {
     }
 
     /// Performs one provider step (`call:`, `payer:`, `mock:`) with `parameters` as its `with:` mapping.
-    public func perform(
+    package func perform(
         _ provider: any Provider, _ kind: ProviderAction.Kind, _ name: String, _ parameters: [String: Value] = [:]
     ) async throws -> Observation {
         let transport = self.transport
@@ -62,7 +63,7 @@ public struct StressClient: Sendable {
     }
 
     /// Sends a plain request; a POST under the control API carries `Content-Type: application/json`.
-    public func send(_ method: String, _ url: String, json: Value? = nil) async throws -> HTTPResponseData {
+    package func send(_ method: String, _ url: String, json: Value? = nil) async throws -> HTTPResponseData {
         let absolute = url.hasPrefix("http") ? url : self.baseURL + url
         let headers: [(name: String, value: String)] = json == nil ? [] : [("Content-Type", "application/json")]
         let body = json.map { Array(JSONText.encode($0).utf8) } ?? []
@@ -72,7 +73,7 @@ public struct StressClient: Sendable {
 
     /// `POST /__paycheck/<path>` with a JSON body; throws when the host refuses it.
     @discardableResult
-    public func control(_ path: String, _ json: Value) async throws -> HTTPResponseData {
+    package func control(_ path: String, _ json: Value) async throws -> HTTPResponseData {
         let response = try await self.send("POST", ControlAPI.path(path), json: json)
         guard (200..<300).contains(response.status) else {
             throw StressFailure("POST \(ControlAPI.path(path)) answered \(response.status): \(response.text.prefix(300))")
@@ -82,28 +83,28 @@ public struct StressClient: Sendable {
 }
 
 /// Latencies of the requests a ``StressClient`` sent, in seconds.
-public final class StressMeter: Sendable {
+package final class StressMeter: Sendable {
     private let latencies = Mutex<[Double]>([])
 
     /// Creates an empty meter.
-    public init() {}
+    package init() {}
 
     /// Adds one request's latency.
-    public func record(_ duration: Duration) {
+    package func record(_ duration: Duration) {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         self.latencies.withLock { $0.append(seconds) }
     }
 
     /// Every latency recorded so far.
-    public var values: [Double] { self.latencies.withLock { $0 } }
+    package var values: [Double] { self.latencies.withLock { $0 } }
 }
 
 /// A step of a stress lifecycle that did not go as the provider documents.
-public struct StressFailure: Error, CustomStringConvertible, Sendable {
+package struct StressFailure: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
-    public var description: String
+    package var description: String
     /// Creates a failure.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 extension Observation {

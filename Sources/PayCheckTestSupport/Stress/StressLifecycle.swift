@@ -1,34 +1,34 @@
 import Foundation
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// One session a stress lifecycle drove: the resource it made, the states it saw, and what its racing duplicates got.
-public struct StressSession: Sendable {
+package struct StressSession: Sendable {
     /// The session's number, from 0.
-    public var index: Int
+    package var index: Int
     /// The resource's id at the provider (requestId, payment id, link id).
-    public var resource: String
+    package var resource: String
     /// The idempotency key its create carried, if the provider has one.
-    public var idempotencyKey: String?
+    package var idempotencyKey: String?
     /// Every state a query observed, in order, repeats dropped.
-    public var history: [String] = []
+    package var history: [String] = []
     /// What went against the provider's documented behaviour inside the session (two ids for one key, two
     /// payments approved for one payer action, …).
-    public var problems: [String] = []
+    package var problems: [String] = []
     /// The HTTP statuses the racing duplicates got, for the report.
-    public var duplicateStatuses: [Int] = []
+    package var duplicateStatuses: [Int] = []
     /// Real seconds the session's lifecycle took.
-    public var seconds: Double = 0
+    package var seconds: Double = 0
 
     /// Creates a session record.
-    public init(index: Int, resource: String, idempotencyKey: String? = nil) {
+    package init(index: Int, resource: String, idempotencyKey: String? = nil) {
         self.index = index
         self.resource = resource
         self.idempotencyKey = idempotencyKey
     }
 
     /// Appends `state` unless it repeats the last one.
-    public mutating func observe(_ state: String?) {
+    package mutating func observe(_ state: String?) {
         guard let state else {
             self.problems.append("a query answered no state")
             return
@@ -37,18 +37,18 @@ public struct StressSession: Sendable {
     }
 
     /// The last observed state.
-    public var state: String? { self.history.last }
+    package var state: String? { self.history.last }
 }
 
 /// A webhook the merchant's receiver got, attributed to a session where the payload allows it.
-public struct StressWebhook: Sendable {
+package struct StressWebhook: Sendable {
     /// The session it belongs to, when the URL or the payload names it.
-    public var index: Int?
+    package var index: Int?
     /// The state the payload reports, when it carries one.
-    public var state: String?
+    package var state: String?
 
     /// Creates an attribution.
-    public init(index: Int?, state: String?) {
+    package init(index: Int?, state: String?) {
         self.index = index
         self.state = state
     }
@@ -56,7 +56,7 @@ public struct StressWebhook: Sendable {
 
 /// A provider's lifecycle for the stress test and the lifecycle benchmark: what a merchant and a payer do, with
 /// racing duplicates, and the provider's documented state machine to check the observed histories against.
-public protocol StressLifecycle: Sendable {
+package protocol StressLifecycle: Sendable {
     /// The provider's adapter.
     var provider: any Provider { get }
     /// The states a resource may start in.
@@ -80,12 +80,12 @@ public protocol StressLifecycle: Sendable {
 
 extension StressLifecycle {
     /// Nothing to set up.
-    public func prepare(_ client: StressClient, hooks: String) async throws {}
+    package func prepare(_ client: StressClient, hooks: String) async throws {}
     /// No clock move.
-    public var settleAdvance: String? { nil }
+    package var settleAdvance: String? { nil }
 
     /// The problems of a history against ``initialStates`` and ``transitions``; empty for a legal path.
-    public func illegalSteps(_ history: [String]) -> [String] {
+    package func illegalSteps(_ history: [String]) -> [String] {
         guard let first = history.first else { return ["no state observed"] }
         var problems: [String] = []
         if !self.initialStates.contains(first) { problems.append("starts in \(first)") }
@@ -102,7 +102,7 @@ extension StressLifecycle {
 }
 
 /// Runs `body` for every index in `0..<count` with at most `width` at once, in index order of completion.
-public func stressForEach<T: Sendable>(
+package func stressForEach<T: Sendable>(
     _ count: Int, width: Int, _ body: @escaping @Sendable (Int) async throws -> T
 ) async throws -> [T] {
     try await withThrowingTaskGroup(of: (Int, T).self) { group in
@@ -126,14 +126,14 @@ public func stressForEach<T: Sendable>(
 }
 
 /// The five built-in providers' lifecycles, by provider id.
-public enum StressLifecycles {
+package enum StressLifecycles {
     /// Every lifecycle, in a fixed order.
-    public static let all: [any StressLifecycle] = [
+    package static let all: [any StressLifecycle] = [
         PlacetoPayStress(), KhipuStress(), MollieStress(), MITStress(), YunoStress(),
     ]
 
     /// The lifecycle of `id`.
-    public static func named(_ id: String) -> (any StressLifecycle)? { all.first { $0.provider.id == id } }
+    package static func named(_ id: String) -> (any StressLifecycle)? { all.first { $0.provider.id == id } }
 }
 
 /// Two copies of the same request at once: the racing duplicate.

@@ -1,22 +1,22 @@
 import Foundation
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// khipu (providers.md §2.5, §2.8, §2.12 B3): a 3.0 payment is `pending`; the payer pays through DemoBank (twice at
 /// once) and it is `verifying`; reconciliation (`mock: conciliate` twice at once, or the mock clock passing the
 /// conciliation delay) makes it `done/normal` and notifies `notify_url` once (§2.7); the payer's refusal (twice at
 /// once) ends it `done/rejected-by-payer`, which khipu does not notify.
-public struct KhipuStress: StressLifecycle {
-    public init() {}
-    public var provider: any Provider { KhipuProvider() }
-    public var initialStates: Set<String> { ["pending"] }
-    public var transitions: [String: Set<String>] {
+package struct KhipuStress: StressLifecycle {
+    package init() {}
+    package var provider: any Provider { KhipuProvider() }
+    package var initialStates: Set<String> { ["pending"] }
+    package var transitions: [String: Set<String>] {
         ["pending": ["verifying", "done/rejected-by-payer", "done/marked-paid-by-receiver"], "verifying": ["done/normal"]]
     }
     /// Past the 30 s conciliation delay of the mock's default account.
-    public var settleAdvance: String? { "31s" }
+    package var settleAdvance: String? { "31s" }
 
-    public func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
+    package func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
         let provider = self.provider
         let create = try await client.perform(provider, .call, "createPayment", [
             "subject": .string("Stress \(index)"), "currency": "CLP", "amount": 1000, "transaction_id": .string("STRESS-K-\(index)"),
@@ -49,17 +49,17 @@ public struct KhipuStress: StressLifecycle {
         return status == "done" ? "done/\(answer.text("status_detail") ?? "")" : status
     }
 
-    public func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
+    package func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
         var session = session
         session.observe(try await self.query(session.resource, client))
         return session
     }
 
-    public func expectedWebhooks(_ history: [String]) -> Int {
+    package func expectedWebhooks(_ history: [String]) -> Int {
         history.contains { $0 == "done/normal" || $0 == "done/marked-paid-by-receiver" } ? 1 : 0
     }
 
-    public func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
+    package func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
         let json = JSONText.parse(body)
         let state = json?["status"]?.stringValue.map { $0 == "done" ? "done/\(json?["status_detail"]?.stringValue ?? "")" : $0 }
         return StressWebhook(index: self.trailingIndex(path), state: state)

@@ -1,22 +1,22 @@
 import Foundation
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// MIT WebPay Plus (providers.md §5.2, §5.3, §5.11 C–D): a generated link is `pending` on its hosted page; the payer
 /// pays it once (`approved`, `denied` or `error`) — the same payment twice at once is answered once and refused
 /// (409) once —, and the site's response URL gets one encrypted notification.
-public struct MITStress: StressLifecycle {
-    public init() {}
-    public var provider: any Provider { MITProvider() }
-    public var initialStates: Set<String> { ["pending"] }
-    public var transitions: [String: Set<String>] { ["pending": ["approved", "denied", "error"]] }
+package struct MITStress: StressLifecycle {
+    package init() {}
+    package var provider: any Provider { MITProvider() }
+    package var initialStates: Set<String> { ["pending"] }
+    package var transitions: [String: Set<String>] { ["pending": ["approved", "denied", "error"]] }
 
-    public func prepare(_ client: StressClient, hooks: String) async throws {
+    package func prepare(_ client: StressClient, hooks: String) async throws {
         try await client.perform(provider, .mock, "site", ["data0": .string(provider.mockCredentials["data0"] ?? ""), "responseUrl": .string(hooks)])
             .require(200, "mock: site")
     }
 
-    public func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
+    package func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
         let provider = self.provider
         let link = try await client.perform(provider, .call, "generateLink", ["reference": .string("STRESS-M-\(index)"), "amount": "10.00"])
             .require(200, "generateLink")
@@ -44,16 +44,16 @@ public struct MITStress: StressLifecycle {
         return paragraphs.count >= 3 ? paragraphs[2] : nil
     }
 
-    public func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
+    package func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
         var session = session
         session.observe(try await self.page(session.resource, client))
         return session
     }
 
-    public func expectedWebhooks(_ history: [String]) -> Int { history.contains { $0 != "pending" } ? 1 : 0 }
+    package func expectedWebhooks(_ history: [String]) -> Int { history.contains { $0 != "pending" } ? 1 : 0 }
 
     /// Decrypts `strResponse` as the merchant's response URL does (`call: readNotification`).
-    public func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
+    package func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
         guard let read = try? await client.perform(provider, .call, "readNotification", ["form": .string(body)]),
             let result = read.body?["CENTEROFPAYMENTS"]
         else { return StressWebhook(index: nil, state: nil) }

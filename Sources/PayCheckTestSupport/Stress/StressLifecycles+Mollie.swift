@@ -1,17 +1,17 @@
 import Foundation
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// Mollie (providers.md §4.4, §4.7, §4.12 2.4–2.5): the create is sent twice at once under one `Idempotency-Key`
 /// (one payment; the other answer is the replay or 409 while the first is in flight) and once more afterwards (the
 /// replay, `Idempotent-Replayed: true`); the payer picks the outcome on the test screen (twice at once); an open
 /// payment expires on the mock clock. The webhook is called on `paid`, `authorized`, `failed`, `canceled`, `expired`.
-public struct MollieStress: StressLifecycle {
-    public init() {}
-    public var provider: any Provider { MollieProvider() }
-    public var initialStates: Set<String> { ["open"] }
+package struct MollieStress: StressLifecycle {
+    package init() {}
+    package var provider: any Provider { MollieProvider() }
+    package var initialStates: Set<String> { ["open"] }
     /// §4.4's allowed transitions.
-    public var transitions: [String: Set<String>] {
+    package var transitions: [String: Set<String>] {
         [
             "open": ["pending", "paid", "failed", "canceled", "expired", "authorized"],
             "pending": ["paid", "failed", "expired", "canceled"],
@@ -19,9 +19,9 @@ public struct MollieStress: StressLifecycle {
         ]
     }
     /// Past `expiresAt`, 15 minutes after the create.
-    public var settleAdvance: String? { "16m" }
+    package var settleAdvance: String? { "16m" }
 
-    public func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
+    package func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
         let provider = self.provider
         let key = "stress-mollie-\(index)"
         let create: [String: Value] = [
@@ -62,18 +62,18 @@ public struct MollieStress: StressLifecycle {
         try await client.perform(provider, .call, "getPayment", ["id": .string(id)]).require(200, "getPayment").text("status")
     }
 
-    public func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
+    package func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
         var session = session
         session.observe(try await self.query(session.resource, client))
         return session
     }
 
-    public func expectedWebhooks(_ history: [String]) -> Int {
+    package func expectedWebhooks(_ history: [String]) -> Int {
         history.filter { ["paid", "authorized", "failed", "canceled", "expired"].contains($0) }.count
     }
 
     /// Mollie's webhook carries only `id=tr_…` (§4.12 2.5): the merchant fetches the state.
-    public func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
+    package func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
         StressWebhook(index: self.trailingIndex(path), state: nil)
     }
 }

@@ -1,17 +1,17 @@
 import Foundation
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// PlacetoPay Checkout (providers.md §1): create a session, the payer pays with an approving card or cancels — the
 /// same payer action twice at once —, the merchant queries. A session is `PENDING` until it is final, `APPROVED` or
 /// `REJECTED` (§1.5, §1.11); the site's notification URL gets exactly one notification when it becomes final (§1.9).
-public struct PlacetoPayStress: StressLifecycle {
-    public init() {}
-    public var provider: any Provider { PlacetoPayProvider() }
-    public var initialStates: Set<String> { ["PENDING"] }
-    public var transitions: [String: Set<String>] { ["PENDING": ["APPROVED", "REJECTED"]] }
+package struct PlacetoPayStress: StressLifecycle {
+    package init() {}
+    package var provider: any Provider { PlacetoPayProvider() }
+    package var initialStates: Set<String> { ["PENDING"] }
+    package var transitions: [String: Set<String>] { ["PENDING": ["APPROVED", "REJECTED"]] }
 
-    public func prepare(_ client: StressClient, hooks: String) async throws {
+    package func prepare(_ client: StressClient, hooks: String) async throws {
         let credentials = provider.mockCredentials
         try await client.perform(provider, .mock, "site", [
             "login": .string(credentials["login"] ?? ""), "secretKey": .string(credentials["secretKey"] ?? ""),
@@ -19,7 +19,7 @@ public struct PlacetoPayStress: StressLifecycle {
         ]).require(200, "mock: site")
     }
 
-    public func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
+    package func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
         let provider = self.provider
         let create = try await client.perform(provider, .call, "createSession", [
             "payment": ["reference": .string("STRESS-P-\(index)"), "description": "PayCheck stress", "amount": ["currency": "COP", "total": 10000]],
@@ -50,17 +50,17 @@ public struct PlacetoPayStress: StressLifecycle {
             .text("status.status")
     }
 
-    public func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
+    package func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
         var session = session
         session.observe(try await self.query(session.resource, client))
         return session
     }
 
-    public func expectedWebhooks(_ history: [String]) -> Int {
+    package func expectedWebhooks(_ history: [String]) -> Int {
         history.contains { $0 == "APPROVED" || $0 == "REJECTED" } ? 1 : 0
     }
 
-    public func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
+    package func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
         let json = JSONText.parse(body)
         let reference = json?["reference"]?.stringValue ?? ""
         return StressWebhook(index: Int(reference.replacingOccurrences(of: "STRESS-P-", with: "")), state: json?["status"]?["status"]?.stringValue)

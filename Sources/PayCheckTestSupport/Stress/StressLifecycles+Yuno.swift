@@ -1,6 +1,6 @@
 import Foundation
 import PayCheckCore
-import PayCheckProviders
+package import PayCheckProviders
 
 /// Yuno (providers.md §3.5, §3.6, §3.8, §3.13 P1-5, P2-21): checkout session → one-time token → the payment, sent
 /// twice at once under one `X-Idempotency-Key` (one payment; the other answer replays it or is
@@ -8,20 +8,20 @@ import PayCheckProviders
 /// declining one `DECLINED/DECLINED`; PIX is `READY_TO_PAY/CREATED`, `payer: continue` (twice at once) shows the QR
 /// (`PENDING/IN_PROCESS`), `payer: pay` (twice at once) ends it `SUCCEEDED/APPROVED`. Each state the payment reaches
 /// is sent to the account's PURCHASE webhooks (§3.8).
-public struct YunoStress: StressLifecycle {
-    public init() {}
-    public var provider: any Provider { YunoProvider() }
-    public var initialStates: Set<String> { ["SUCCEEDED/APPROVED", "DECLINED/DECLINED", "READY_TO_PAY/CREATED"] }
-    public var transitions: [String: Set<String>] {
+package struct YunoStress: StressLifecycle {
+    package init() {}
+    package var provider: any Provider { YunoProvider() }
+    package var initialStates: Set<String> { ["SUCCEEDED/APPROVED", "DECLINED/DECLINED", "READY_TO_PAY/CREATED"] }
+    package var transitions: [String: Set<String>] {
         ["READY_TO_PAY/CREATED": ["PENDING/IN_PROCESS", "EXPIRED/EXPIRED"], "PENDING/IN_PROCESS": ["SUCCEEDED/APPROVED", "EXPIRED/EXPIRED"]]
     }
 
-    public func prepare(_ client: StressClient, hooks: String) async throws {
+    package func prepare(_ client: StressClient, hooks: String) async throws {
         try await client.perform(provider, .call, "createWebhook", ["name": "PayCheck stress", "url": .string(hooks), "payment_triggers": ["PURCHASE"]])
             .require(201, "createWebhook")
     }
 
-    public func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
+    package func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
         let provider = self.provider
         let order = "STRESS-Y-\(index)"
         let pix = index % 3 == 2
@@ -77,16 +77,16 @@ public struct YunoStress: StressLifecycle {
         return "\(status)/\(sub)"
     }
 
-    public func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
+    package func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {
         var session = session
         session.observe(try await self.query(session.resource, client))
         return session
     }
 
     /// Every state the payment reaches is notified (§3.8): the create's and each move's.
-    public func expectedWebhooks(_ history: [String]) -> Int { history.count }
+    package func expectedWebhooks(_ history: [String]) -> Int { history.count }
 
-    public func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
+    package func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {
         let payment = JSONText.parse(body)?["data"]?["payment"]
         let order = payment?["merchant_order_id"]?.stringValue ?? ""
         let state = payment?["status"]?.stringValue.map { "\($0)/\(payment?["sub_status"]?.stringValue ?? "")" }

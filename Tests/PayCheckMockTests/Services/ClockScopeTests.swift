@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import PayCheckMock
 import Testing
+import NIOFoundationEssentialsCompat
 
 @Suite("Clock scopes: runs sharing one mock do not see each other's time travel")
 struct ClockScopeTests {

@@ -7,6 +7,7 @@ import PayCheckRunner
 @testable import PayCheckSession
 import PayCheckTestSupport
 import Testing
+import AsyncHTTPClient
 
 /// The merchant's own backend under test: the Python shop (Tests/MerchantBackends/python-shop, written apart from
 /// PayCheck's code) started by the run from its contract, judged by the Mollie and PlacetoPay packs.
@@ -46,7 +47,9 @@ struct MerchantBackendTests {
         configuration.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         configuration.transcripts = .all
         var run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
-        run.contract = try #require(contract)
+        struct NoContract: Error {}
+        guard let contract else { throw NoContract() }
+        run.contract = contract
         let loaded = SuiteLoader(catalog: MockRegistry.providers).load(paths: packs.map { root.appendingPathComponent("Packs/\($0)").path })
         #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
         // Real time: the shop signs PlacetoPay seeds with its own clock. Nothing in the packs waits.
@@ -172,7 +175,11 @@ struct MerchantBackendTests {
             var configuration = RunConfiguration()
             configuration.clockScope = "by-hand-1"
             var run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
-            run.contract = try #require(MerchantContract.parse(text: contract, file: "by-hand.yaml", catalog: MockRegistry.providers).contract)
+            guard let parsed = MerchantContract.parse(text: contract, file: "by-hand.yaml", catalog: MockRegistry.providers).contract else {
+                Issue.record("the contract did not parse")
+                return
+            }
+            run.contract = parsed
             let loaded = SuiteLoader(catalog: MockRegistry.providers).load(paths: [Self.root.appendingPathComponent("Packs/mollie").path])
             let result = try await run.run(loaded.suites, clock: SystemRunnerClock(), controlURL: base).0
             await shop.stop()

@@ -62,7 +62,7 @@ final class TinyPayMock: ProviderMock {
                 }
                 return HTTPResponseData.json(status: 201, JSONText.encode(payment.json))
             }
-            guard let key = Self.header(request, "Idempotency-Key") else { return try await create().response }
+            guard let key = Self.header(request, "Idempotency-Key") else { return create().response }
             let outcome = await environment.idempotency.perform(
                 IdempotencyKey(provider: "tinypay", key: key),
                 fingerprint: RequestFingerprint(method: "POST", path: request.uri.path, body: body), create)
