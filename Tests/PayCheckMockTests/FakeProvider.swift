@@ -22,7 +22,7 @@ struct FakeAdapter: Provider {
     /// None.
     var operations: [ProviderOperation] { [] }
     /// Signs nothing.
-    func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {}
+    func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws {}
 }
 
 /// A minimal stateful provider mock: counts sessions and remembers resets.

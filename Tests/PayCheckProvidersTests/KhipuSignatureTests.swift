@@ -45,3 +45,32 @@ struct KhipuSignatureTests {
         #expect(!KhipuSignature.verifyNotification(header: "garbage", body: body, secret: "secret-key"))
     }
 }
+
+/// Place → encode → sign: khipu 2.0's HMAC is computed over the request as it goes on the wire.
+@Suite("khipu 2.0 signs the request as sent")
+struct KhipuSignedAsSentTests {
+    @Test("the Authorization hash is the one of the method, the URL and the parameters the sent query and body bytes carry; a tamper changes the bytes after signing")
+    func signedAsSent() async throws {
+        let recording = RecordingContext(status: 200, json: #"{"payment_id":"p1","payment_url":"https://khipu.test/p1"}"#)
+        let credentials = ["receiverId": "1234", "secret": "khipu-test-secret", "apiKey": "k"]
+        let executor = ProviderExecutor(provider: KhipuProvider())
+        let parameters: Value = ["subject": "Café & té", "currency": "CLP", "amount": 1000, "notify_url": "https://shop.test/n?a=1&b=2"]
+        _ = try await executor.perform(
+            ProviderActionRequest(kind: .call, name: "createPaymentV2", parameters: parameters, auth: nil),
+            context: recording.context(credentials: credentials))
+        let sent = try #require(recording.requests.last)
+        let text = String(decoding: sent.body, as: UTF8.self)
+        let base = sent.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? sent.url
+        let expected = KhipuSignature.hash(
+            KhipuSignature.stringToSign(method: sent.method, url: base, parameters: FormText.decodePairs(text)), secret: "khipu-test-secret")
+        #expect(sent.headers.first { $0.name == "Authorization" }?.value == "1234:\(expected)")
+        #expect(recording.secrets.contains(expected))
+
+        _ = try await executor.perform(
+            ProviderActionRequest(kind: .call, name: "createPaymentV2", parameters: parameters, auth: ["tamper": ["amount": 1]]),
+            context: recording.context(credentials: credentials))
+        let tampered = try #require(recording.requests.last)
+        #expect(FormText.decodePairs(String(decoding: tampered.body, as: UTF8.self)).first { $0.name == "amount" }?.value == "1")
+        #expect(tampered.headers.first { $0.name == "Authorization" }?.value == "1234:\(expected)", "signed before the tamper")
+    }
+}

@@ -58,34 +58,44 @@ package struct KhipuProvider: Provider {
         ]
     }
 
-    /// Signs 2.0 requests with HMAC-SHA256 over the decoded parameters (§2.2), and 3.0 ones with `x-api-key`.
-    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    /// 3.0 requests carry `x-api-key` (§2.12 B14); 2.0 requests are signed once encoded (``sign(_:context:)``).
+    package func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         let overrides = try KhipuAuthOverrides(parsing: request.auth)
-        guard let operation = KhipuOperation(rawValue: request.operation.name) else { return }
-        if !operation.isV2 {
-            if context.baseURL == sandboxBaseURL { request.url = request.url.replacingOccurrences(of: "https://khipu.com/v3", with: "https://payment-api.khipu.com/v3") }
-            guard !overrides.omit else { return }
-            guard let key = overrides.apiKey ?? context.credentials["apiKey"] else {
-                throw ProviderError.couldNotRun("khipu 3.0 needs the credential 'apiKey' (PAYCHECK_KHIPU_API_KEY for the sandbox)")
-            }
-            request.setHeader("x-api-key", key)
-            request.secrets.append(key)
-            return
+        guard let operation = KhipuOperation(rawValue: request.operation.name), !operation.isV2 else { return }
+        if context.baseURL == sandboxBaseURL { request.url = request.url.replacingOccurrences(of: "https://khipu.com/v3", with: "https://payment-api.khipu.com/v3") }
+        guard !overrides.omit else { return }
+        guard let key = overrides.apiKey ?? context.credentials["apiKey"] else {
+            throw ProviderError.couldNotRun("khipu 3.0 needs the credential 'apiKey' (PAYCHECK_KHIPU_API_KEY for the sandbox)")
         }
+        request.setHeader("x-api-key", key)
+        request.secrets.append(key)
+    }
+
+    /// Signs a 2.0 request with HMAC-SHA256 over the method, the URL and the decoded parameters as sent: the query's
+    /// and the form body's bytes (§2.2). A `tamper` override changes a parameter after signing.
+    package func sign(_ request: inout SignableRequest, context: ProviderContext) throws {
+        guard let operation = KhipuOperation(rawValue: request.operation.name), operation.isV2 else { return }
+        let overrides = try KhipuAuthOverrides(parsing: request.auth)
         guard let receiver = overrides.receiverId ?? context.credentials["receiverId"], let secret = overrides.secret ?? context.credentials["secret"] else {
             throw ProviderError.couldNotRun("khipu 2.0 needs the credentials 'receiverId' and 'secret' (PAYCHECK_KHIPU_RECEIVER_ID, PAYCHECK_KHIPU_SECRET)")
         }
         if let other = overrides.secret { request.secrets.append(other) }
         guard !overrides.omit else { return }
-        let (base, query) = Self.split(request.url)
-        let parameters = query + FormText.pairs(of: request.body ?? [:])
-        let toSign = KhipuSignature.stringToSign(method: request.method, url: base, parameters: parameters)
+        let hasBody = request.operation.bodyCodec != .none
+        var form = hasBody ? FormText.decodePairs(String(decoding: request.body, as: UTF8.self)) : []
+        let toSign = KhipuSignature.stringToSign(method: request.method, url: request.urlWithoutQuery, parameters: request.queryItems + form)
         let hash = KhipuSignature.hash(toSign, secret: secret)
         request.setHeader("Authorization", "\(receiver):\(hash)")
         request.secrets.append(hash)
+        guard !overrides.tamper.isEmpty else { return }
         for (name, value) in overrides.tamper {
-            if request.body != nil { request.body?[name] = value } else { request.url = Self.replacingQuery(request.url, name, value.interpolated) }
+            if hasBody {
+                form = form.filter { $0.name != name } + FormText.pairs(of: [name: value])
+            } else {
+                request.url = Self.replacingQuery(request.url, name, value.interpolated)
+            }
         }
+        if hasBody { request.body = Array(FormText.encode(form).utf8) }
     }
 
     /// Maps payment-shaped answers by `status` and `status_detail`, and error bodies by their `status`.

@@ -151,7 +151,7 @@ package struct MITProvider: Provider {
     }
 
     /// Builds `<P>`, encrypts it and makes it the `xml` form field (§5.2, §5.11 C3, C7).
-    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         if Self.suiteOperations.contains(request.operation.name) { return try signSuite(&request, context: context) }
         let (credentials, overridden) = Self.credentials(request, context.credentials)
         for key in overridden where key == "password" || key == "key" { if let value = credentials[key], !value.isEmpty { request.secrets.append(value) } }

@@ -73,7 +73,7 @@ package struct MollieProvider: Provider {
     }
 
     /// `Authorization: Bearer <key>`, or the step's `auth:` overrides (`apiKey`, `omit`).
-    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         var key = context.credentials["apiKey"]
         var omit = false
         if let auth = request.auth, auth != .null {

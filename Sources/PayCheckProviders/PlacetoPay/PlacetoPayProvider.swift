@@ -66,7 +66,7 @@ package struct PlacetoPayProvider: Provider {
     }
 
     /// Adds the `auth` object to the body, as the step's `auth:` overrides say (§1.2).
-    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         let overrides = try PlacetoPayAuthOverrides(parsing: request.auth)
         guard let login = context.credentials["login"], let secretKey = context.credentials["secretKey"] else {
             throw ProviderError.couldNotRun(

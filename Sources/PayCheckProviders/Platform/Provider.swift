@@ -31,9 +31,13 @@ package protocol Provider: Sendable {
     /// Field names whose values are secret wherever they appear (request bodies, control actions, journals).
     var secretFieldNames: [String] { get }
 
-    /// Signs a built request: adds body members or headers, and lists derived secrets in `request.secrets`.
-    /// A pure function of the request, the context's credentials, clock and random bytes, and `request.auth`.
-    func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws
+    /// Adds the credentials a request carries in its content, before it is encoded: a key header, PlacetoPay's
+    /// `auth` object in the body; lists derived secrets in `request.secrets`. A pure function of the request, the
+    /// context's credentials, clock and random bytes, and `request.auth`.
+    func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws
+    /// Signs the request as it goes on the wire (method, path and query as sent, headers, final body bytes), after
+    /// it is encoded: a signature that covers the request, such as khipu 2.0's HMAC. By default nothing.
+    func sign(_ request: inout SignableRequest, context: ProviderContext) throws
     /// Writes a body for an operation whose codec is ``ProviderOperation/BodyCodec/provider(contentType:)``.
     func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8]
     /// Reads an operation's answer: parsed body, mapped outcome, catalog error.
@@ -77,6 +81,9 @@ extension Provider {
     package var localActions: [ProviderAction.Kind: [ActionSpec]] { [:] }
     /// The secret credential fields.
     package var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) }
+
+    /// Nothing: most providers authenticate with a credential placed before encoding (``authorize(_:context:)``).
+    package func sign(_ request: inout SignableRequest, context: ProviderContext) throws {}
 
     /// Refuses: the provider declared no own codec.
     package func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {

@@ -1,11 +1,13 @@
 import Foundation
 package import PayCheckCore
 
-/// The one pipeline every provider step goes through: encode → sign → send → decode → map.
+/// The one pipeline every provider step goes through: place → encode → sign → send → decode → map.
 ///
 /// - `call:` an HTTP operation: parameters are placed as the ``ProviderOperation`` declares (path, query, header,
-///   body, idempotency header), the provider's signer signs, the body is written with the declared codec, the
-///   runner's transport sends, and the provider's reader maps the answer to an ``Observation``.
+///   body, idempotency header) and the provider adds its credentials (``Provider/authorize(_:context:)``), the body
+///   is written with the declared codec, the provider signs the request as it will be sent
+///   (``Provider/sign(_:context:)``: method, path and query, headers, final body bytes), the runner's transport
+///   sends, and the provider's reader maps the answer to an ``Observation``.
 /// - `call:` a local operation, `redirect:`, `deeplink:`: the provider computes the observation without HTTP.
 /// - `payer:` and provider `mock:` actions: the `with:` mapping is posted as JSON to the mock's control API at
 ///   ``ControlAPI/action(provider:kind:name:)``; the provider may map a `payer:` answer to an outcome.
@@ -24,7 +26,7 @@ package struct ProviderExecutor: Sendable {
                 let request = try request(operation, parameters: action.parameters, auth: action.auth, context: context)
                 for secret in request.secrets { context.addSecret(secret) }
                 if let answer = request.localAnswer { return answer }
-                let built = try encode(request, credentials: context.credentials)
+                let built = try encode(request, context: context)
                 let response: HTTPResponseData
                 do {
                     response = try await context.send(built)
@@ -53,7 +55,7 @@ package struct ProviderExecutor: Sendable {
         }
     }
 
-    /// Builds the unsigned request of an operation and lets the provider sign it (pure: no I/O).
+    /// Builds the request of an operation, with the credentials the provider places in it (pure: no I/O).
     package func request(_ operation: ProviderOperation, parameters: Value, auth: Value?, context: ProviderContext) throws -> OutgoingRequest {
         var members = try Self.members(parameters, of: "'call: \(operation.name)'")
         var path = operation.path
@@ -99,12 +101,13 @@ package struct ProviderExecutor: Sendable {
         var request = OutgoingRequest(
             operation: operation, method: operation.method, url: url, headers: headers,
             body: operation.bodyCodec == .none ? nil : body, auth: auth)
-        try provider.sign(&request, context: context)
+        try provider.authorize(&request, context: context)
         return request
     }
 
-    /// Writes the body of a signed request with the operation's codec.
-    package func encode(_ request: OutgoingRequest, credentials: [String: String]) throws -> HTTPRequestData {
+    /// Writes the body of a request with the operation's codec, then lets the provider sign what will be sent.
+    package func encode(_ request: OutgoingRequest, context: ProviderContext) throws -> HTTPRequestData {
+        let credentials = context.credentials
         var headers = request.headers
         var bytes: [UInt8] = []
         if let body = request.body {
@@ -132,7 +135,12 @@ package struct ProviderExecutor: Sendable {
                 headers.insert(("Content-Type", contentType), at: 0)
             }
         }
-        return HTTPRequestData(method: request.method, url: request.url, headers: headers, body: bytes)
+        var signable = SignableRequest(
+            operation: request.operation, method: request.method, baseURL: context.baseURL, url: request.url, headers: headers,
+            body: bytes, auth: request.auth)
+        try provider.sign(&signable, context: context)
+        for secret in signable.secrets { context.addSecret(secret) }
+        return HTTPRequestData(method: signable.method, url: signable.url, headers: signable.headers, body: signable.body)
     }
 
     /// Posts a control action to the mock host and lets the provider read the answer.

@@ -130,7 +130,7 @@ package struct YunoProvider: Provider {
     }
 
     /// `public-api-key` + `private-secret-key`, or the step's `auth:` overrides.
-    package func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
+    package func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         var publicKey = context.credentials["publicApiKey"]
         var privateKey = context.credentials["privateSecretKey"]
         var omit = false

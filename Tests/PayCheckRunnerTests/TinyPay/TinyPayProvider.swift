@@ -81,21 +81,24 @@ struct TinyPayProvider: Provider {
     }
 
     /// Signs with the (possibly overridden) API key.
-    func sign(_ request: inout OutgoingRequest, context: ProviderContext) throws {
-        var key = context.credentials["apiKey"]
+    func authorize(_ request: inout OutgoingRequest, context: ProviderContext) throws {
         var merchant = context.credentials["merchant"]
+        if case .object(let overrides)? = request.auth, let value = overrides["merchant"]?.interpolated { merchant = value }
+        guard let merchant else { throw ProviderError.couldNotRun("TinyPay needs 'merchant' and 'apiKey'") }
+        request.setHeader(Self.merchantHeader, merchant)
+    }
+
+    /// Signs the method, the path as sent and the body's bytes.
+    func sign(_ request: inout SignableRequest, context: ProviderContext) throws {
+        var key = context.credentials["apiKey"]
         var omit = false
         if case .object(let overrides)? = request.auth {
             if let value = overrides["apiKey"]?.interpolated { key = value; request.secrets.append(value) }
-            if let value = overrides["merchant"]?.interpolated { merchant = value }
             omit = overrides["omitSignature"] == .bool(true)
         }
-        guard let key, let merchant else { throw ProviderError.couldNotRun("TinyPay needs 'merchant' and 'apiKey'") }
-        request.setHeader(Self.merchantHeader, merchant)
+        guard let key else { throw ProviderError.couldNotRun("TinyPay needs 'merchant' and 'apiKey'") }
         guard !omit else { return }
-        let body = try ProviderExecutor(provider: self).encode(request, credentials: context.credentials).body
-        let path = String(request.url.dropFirst(ProviderExecutor.join(context.baseURL, "").count))
-        let signature = Self.signature(key: key, method: request.method, path: path, body: body)
+        let signature = Self.signature(key: key, method: request.method, path: request.path, body: request.body)
         request.setHeader(Self.signatureHeader, signature)
         request.secrets.append(signature)
     }
