@@ -90,11 +90,15 @@ enum MITLinkCheck {
             guard items.count <= 6 else { throw limits("P/url/datos_adicionales has \(items.count) data elements, at most 6") }
             var out = "<datos_adicionales>"
             for (index, item) in items.enumerated() {
-                guard let id = item["@id"]?.stringValue, Int(id) != nil else { throw schema("datos_adicionales/data[\(index + 1)]/@id must be an integer") }
+                // `id` and `display` as attributes (the portal's example, §5.2) or as elements (MIT's 2022 .NET and PHP SDKs).
+                guard let id = (item["@id"] ?? item["id"])?.stringValue, Int(id) != nil else {
+                    throw schema("datos_adicionales/data[\(index + 1)]/@id must be an integer")
+                }
+                let display = (item["@display"] ?? item["display"])?.stringValue ?? "true"
                 let label = item["label"]?.stringValue ?? "", value = item["value"]?.stringValue ?? ""
                 guard (1...(strict ? 30 : 60)).contains(label.count) else { throw limits("datos_adicionales/data[\(index + 1)]/label must be 1–\(strict ? 30 : 60) characters") }
                 guard (1...(strict ? 50 : 150)).contains(value.count) else { throw limits("datos_adicionales/data[\(index + 1)]/value must be 1–\(strict ? 50 : 150) characters") }
-                out += "<data id=\"\(MITXML.escape(id))\" display=\"\(MITXML.escape(item["@display"]?.stringValue ?? "true"))\"><label>\(MITXML.escape(label))</label><value>\(MITXML.escape(value))</value></data>"
+                out += "<data id=\"\(MITXML.escape(id))\" display=\"\(MITXML.escape(display))\"><label>\(MITXML.escape(label))</label><value>\(MITXML.escape(value))</value></data>"
             }
             echo = out + "</datos_adicionales>"
         }

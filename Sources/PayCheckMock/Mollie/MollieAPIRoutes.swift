@@ -17,7 +17,12 @@ struct MollieAPIRoutes: Sendable {
         router.delete("mollie/v2/payments/{id}") { request, requestContext in try await Self.cancel(request, requestContext, context) }
         router.patch("mollie/v2/payments/{id}") { request, requestContext in try await Self.update(request, requestContext, context) }
         router.post("mollie/v2/payments/{id}/refunds") { request, requestContext in try await Self.refund(request, requestContext, context) }
+        router.get("mollie/v2/payments/{id}/refunds") { request, requestContext in try await Self.refunds(request, requestContext, context) }
+        router.get("mollie/v2/payments/{id}/refunds/{refundId}") { request, requestContext in
+            try await Self.getRefund(request, requestContext, context)
+        }
         router.get("mollie/v2/methods") { request, _ in try await Self.methods(request, context) }
+        router.get("mollie/v2/methods/all") { request, _ in try await Self.methods(request, context, all: true) }
         router.get("mollie/v2/methods/{id}") { request, requestContext in try await Self.method(request, requestContext, context) }
         router.get("mollie/checkout/select-method/{token}") { _, requestContext in try await Self.checkoutPage(requestContext, context) }
     }
@@ -123,6 +128,34 @@ struct MollieAPIRoutes: Sendable {
         }
     }
 
+    /// `GET /v2/payments/{id}/refunds`: the payment's refunds, newest first, in Mollie's list envelope
+    /// `{count, _embedded.refunds, _links{self, previous, next, documentation}}` — the link a refunded payment carries
+    /// (`_links.refunds`, §4.12 P1-2: every link the mock emits is followable).
+    static func refunds(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let payment = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.payment(Self.id(requestContext)) }
+        let base = Self.base(request)
+        return MollieResponse.hal(.object([
+            "count": .int(payment.refunds.count),
+            "_embedded": .object(["refunds": .array(payment.refunds.reversed().map { $0.json(base: base) })]),
+            "_links": .object([
+                "self": MollieFormat.link("\(base)/v2/payments/\(payment.id)/refunds"), "previous": .null, "next": .null,
+                "documentation": MollieFormat.link("https://docs.mollie.com/reference/list-refunds", type: "text/html"),
+            ]),
+        ]))
+    }
+
+    /// `GET /v2/payments/{id}/refunds/{refundId}`: one refund (its `_links.self`); 404 in Mollie's shape when unknown.
+    static func getRefund(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let payment = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.payment(Self.id(requestContext)) }
+        let refundId = requestContext.parameters.get("refundId") ?? ""
+        guard let refund = payment.refunds.first(where: { $0.id == refundId }) else {
+            throw MollieFailure(code: 404, detail: "No refund exists with token \(refundId).")
+        }
+        return MollieResponse.hal(refund.json(base: Self.base(request)))
+    }
+
     /// `GET /v2/payments`: newest first, `from` inclusive, `limit` 1–250 (default 50), `count` = this page
     /// (§4.12 2.2); `previous`/`next` always present, `null` when none (§4.12 P1-3).
     static func list(_ request: Request, _ context: MollieContext) async throws -> Response {
@@ -162,8 +195,9 @@ struct MollieAPIRoutes: Sendable {
     }
 
     /// `GET /v2/methods` (§4.5, §4.12 P1-6, 2.7): the methods whose limits hold the `amount[value]` filter (EUR by
-    /// default), with `include=issuers` (iDEAL) and `pricing`.
-    static func methods(_ request: Request, _ context: MollieContext) async throws -> Response {
+    /// default), with `include=issuers` (iDEAL) and `pricing`. `GET /v2/methods/all` (Mollie's "List all payment
+    /// methods", §4.5 "Other") answers the same list in the same shape: the test account has every method enabled.
+    static func methods(_ request: Request, _ context: MollieContext, all: Bool = false) async throws -> Response {
         try authenticate(request)
         let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
         let include = Set((query["include"] ?? "").split(separator: ",").map(String.init))
@@ -180,8 +214,10 @@ struct MollieAPIRoutes: Sendable {
             "count": .int(methods.count),
             "_embedded": .object(["methods": .array(methods.map { Self.json($0, include: include, base: base) })]),
             "_links": .object([
-                "self": MollieFormat.link("\(base)/v2/methods"),
-                "documentation": MollieFormat.link("https://docs.mollie.com/reference/v2/methods-api/list-methods", type: "text/html"),
+                "self": MollieFormat.link("\(base)/v2/methods" + (all ? "/all" : "")),
+                "documentation": MollieFormat.link(
+                    all ? "https://docs.mollie.com/reference/list-all-methods" : "https://docs.mollie.com/reference/v2/methods-api/list-methods",
+                    type: "text/html"),
             ]),
         ]))
     }

@@ -57,6 +57,11 @@ struct MollieState: Sendable {
             guard value <= known.maximum else { throw .invalid("The amount is higher than the maximum", field: "amount") }
             guard value >= known.minimum else { throw .invalid("The amount is lower than the minimum", field: "amount") }
             method = id
+        } else if let ceiling = methods.map(\.maximum).max(), value > ceiling {
+            // No method chosen: above every method's maximum no method can take it. Mollie's own example of this
+            // 422 is 1000000000.00 EUR without a method (§4.8, §4.12 2.3; handling-errors, mollie-api-python's
+            // payment_rejected.json).
+            throw .invalid("The amount is higher than the maximum", field: "amount")
         }
         let redirect = body["redirectUrl"]?.stringValue
         guard redirect != nil else { throw .invalid("The redirect URL is missing", field: "redirectUrl") }

@@ -179,7 +179,9 @@ package struct MITProvider: Provider {
         request.body = ["xml": .string(envelope)]
     }
 
-    /// `datos_adicionales`: a list of `{id, label, value, display}` → `<data id display><label/><value/></data>` (§5.2).
+    /// `datos_adicionales`: a list of `{id, label, value, display}` → `<data id display><label/><value/></data>` (§5.2,
+    /// the portal's example). `layout: element` writes `<data><id/><display/><label/><value/></data>` instead, as MIT's
+    /// 2022 .NET SDK (`[XmlElement] int id`) and PHP SDK serialize an item.
     static func additionalData(_ value: Value) throws -> MITXML.Element {
         guard case .array(let items) = value else {
             throw ProviderError.invalidStep("'datos_adicionales' of 'call: generateLink' must be a list of { id, label, value, display }")
@@ -190,7 +192,15 @@ package struct MITProvider: Provider {
                 throw ProviderError.invalidStep("'datos_adicionales[\(index)]' must be a mapping { id, label, value, display }")
             }
             var data = MITXML.Element("data")
-            data.attributes = [("id", members["id"]?.interpolated ?? String(index + 1)), ("display", members["display"]?.interpolated ?? "true")]
+            let id = members["id"]?.interpolated ?? String(index + 1), display = members["display"]?.interpolated ?? "true"
+            switch members["layout"]?.interpolated ?? "attribute" {
+            case "attribute": data.attributes = [("id", id), ("display", display)]
+            case "element":
+                data.add("id", id)
+                data.add("display", display)
+            case let other:
+                throw ProviderError.invalidStep("'datos_adicionales[\(index)].layout' is 'attribute' or 'element', got '\(other)'")
+            }
             data.add("label", members["label"]?.interpolated ?? "")
             data.add("value", members["value"]?.interpolated ?? "")
             element.children.append(data)
