@@ -183,10 +183,33 @@ struct MockMiddleware: RouterMiddleware {
             return try await self.route(request, context: context, next: next)
         }
 
-        guard context.endpointPath != nil else {
-            return MockResponse.error(.notFound, "no mock route for '\(request.method.rawValue) \(path)'")
-        }
+        guard context.endpointPath != nil else { return self.unrouted(request.method.rawValue, path: path) }
         return try await self.route(request, context: context, next: next)
+    }
+
+    /// A request no route serves. Under a provider's base path it is answered in that provider's error shape: 405 with
+    /// `Allow` when one of its declared operations has this path with another method, else 404 — one rule for every
+    /// provider (which status each provider gives is in its page; Yuno documents 405 `UNSUPPORTED_METHOD`, §3.7).
+    /// Elsewhere the host's JSON 404.
+    @inline(never)
+    private func unrouted(_ method: String, path: String) -> Response {
+        guard let owner = self.errorAnswers.first(where: { path == $0.prefix || path.hasPrefix($0.prefix + "/") }) else {
+            return MockResponse.error(.notFound, "no mock route for '\(method) \(path)'")
+        }
+        let relative = String(path.dropFirst(owner.prefix.count))
+        let allowed = Set(owner.mock.provider.operations.filter { Self.path(relative, matches: $0.path) }.map(\.method)).sorted()
+        var response = owner.mock.unrouted(method: method, path: path, allowed: allowed, now: self.clock.now()).response
+        if response.status == .methodNotAllowed { response.headers[.allow] = allowed.joined(separator: ", ") }
+        return response
+    }
+
+    /// Whether `path` is an instance of an operation's path template (`/v2/payments/{id}`).
+    static func path(_ path: String, matches template: String) -> Bool {
+        let given = path.split(separator: "/", omittingEmptySubsequences: false), pattern = template.split(separator: "/", omittingEmptySubsequences: false)
+        guard given.count == pattern.count else { return false }
+        return zip(given, pattern).allSatisfy { segment, part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? !segment.isEmpty : segment == part
+        }
     }
 
     /// Calls the matched route, turning unexpected errors into a JSON 500 instead of an empty body.

@@ -32,6 +32,11 @@ package protocol ProviderMock: Sendable {
     /// limit: 413, or too slow to arrive: 408); `now` is mock time. The default is the host's `{"error": …}`.
     func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData
 
+    /// The provider's answer to a request under its base path that no route serves: `allowed` lists the methods its
+    /// declared operations serve on that path (empty for an unknown path). The host adds `Allow` to a 405. The default
+    /// is ``errorAnswer(status:message:now:)`` with 405 when `allowed` has methods, else 404.
+    func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData
+
     /// Applies the host's limits (the state store's capacity); the default does nothing.
     func apply(_ limits: MockLimits)
 
@@ -52,6 +57,13 @@ extension ProviderMock {
     /// The host's generic `{"error": message}`.
     package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
         HTTPResponseData.json(status: status, JSONText.encode(.object(["error": .string(message)])))
+    }
+
+    /// 405 for a known path with another method, else 404, in the provider's error shape.
+    package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
+        allowed.isEmpty
+            ? errorAnswer(status: 404, message: "No resource at \(method) \(path)", now: now)
+            : errorAnswer(status: 405, message: "The method \(method) is not supported for \(path); use \(allowed.joined(separator: ", "))", now: now)
     }
 
     /// What a `malformed` fault answers on this provider's routes: by default a JSON body cut short.

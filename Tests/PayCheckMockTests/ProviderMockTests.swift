@@ -63,12 +63,12 @@ struct ProviderMockTests {
         }
     }
 
-    @Test("a wrong method on a provider path is a JSON 404")
+    @Test("a wrong method on a provider path no declared operation has is the provider's 404 (by default the host's JSON shape)")
     func wrongMethod() async throws {
         try await withRouter(makeHost([FakeProvider(id: "fakepay")])) { client in
             let response = try await client.send(.get, "/fakepay/api/session")
             #expect(response.status == .notFound)
-            #expect(response.errorMessage == "no mock route for 'GET /fakepay/api/session'")
+            #expect(response.errorMessage == "No resource at GET /fakepay/api/session")
         }
     }
 }

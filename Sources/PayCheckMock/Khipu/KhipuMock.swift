@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import Hummingbird
 import PayCheckCore
 package import PayCheckProviders
@@ -29,10 +29,14 @@ package struct KhipuMock: ProviderMock {
         let context = KhipuContext(store: store, environment: environment)
         KhipuAPIRoutes(context: context).register(on: router)
         KhipuControlRoutes(context: context).register(on: router)
-        ProviderNotFoundRoutes.register(on: router, provider: "khipu", environment: environment) { request, _ in
-            let failure = KhipuFailure(code: 404, message: "No existe el recurso \(request.method.rawValue) \(request.uri.path)")
-            return HTTPResponseData(status: 404, headers: [("Content-Type", "application/json")], body: Array(JSONText.encode(failure.body).utf8))
-        }
+    }
+
+    /// khipu's `{status, message}` (§2.6): 404 for an unknown path, 405 for another method on a known one (the
+    /// mock's choice; khipu documents neither).
+    package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
+        allowed.isEmpty
+            ? errorAnswer(status: 404, message: "No existe el recurso \(method) \(path)", now: now)
+            : errorAnswer(status: 405, message: "Método \(method) no permitido en \(path)", now: now)
     }
 
     /// Forgets every payment and restores the account's defaults.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import Hummingbird
 import PayCheckCore
 package import PayCheckProviders
@@ -87,9 +87,14 @@ package final class MITMock: ProviderMock {
             "payer/pay": { try await self.pay($0, environment: environment) },
             "mock/site": { try await self.site($0) },
         ], on: router)
-        ProviderNotFoundRoutes.register(on: router, provider: "mit", environment: environment) { request, _ in
-            HTTPResponseData(status: 404, headers: [("Content-Type", "text/plain")], body: Array("Not found: \(request.uri.path)".utf8))
-        }
+    }
+
+    /// Plain text, as MIT's gateway answers what it cannot take (§5.11 C8): 404 for an unknown path, 405 for another
+    /// method on a known one (the mock's choice).
+    package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
+        allowed.isEmpty
+            ? errorAnswer(status: 404, message: "Not found: \(path)", now: now)
+            : errorAnswer(status: 405, message: "Method not allowed: \(method) \(path)", now: now)
     }
 
     package func reset() async {

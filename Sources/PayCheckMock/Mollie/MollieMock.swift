@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import Hummingbird
 import PayCheckCore
 package import PayCheckProviders
@@ -21,10 +21,14 @@ package struct MollieMock: ProviderMock {
         let context = MollieContext(store: store, environment: environment)
         MollieAPIRoutes(context: context).register(on: router)
         MollieControlRoutes(context: context).register(on: router)
-        ProviderNotFoundRoutes.register(on: router, provider: "mollie", environment: environment) { request, _ in
-            let failure = MollieFailure(code: 404, detail: "No entity at \(request.method.rawValue) \(request.uri.path).")
-            return HTTPResponseData(status: 404, headers: [("Content-Type", "application/hal+json")], body: Array(JSONText.encode(failure.body).utf8))
-        }
+    }
+
+    /// 404 "No entity at …" for an unknown path, 405 "Method Not Allowed" for another method on a known one, both as
+    /// Mollie's hal+json error (§4.8; the 405 is the mock's choice, docs/providers/mollie.md).
+    package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
+        allowed.isEmpty
+            ? errorAnswer(status: 404, message: "No entity at \(method) \(path).", now: now)
+            : errorAnswer(status: 405, message: "The method \(method) is not supported for this resource.", now: now)
     }
 
     package func reset() async { store.reset() }

@@ -129,7 +129,7 @@ struct MollieFailure: Error, HTTPResponseError, CustomStringConvertible {
 
     var status: HTTPResponse.Status { HTTPResponse.Status(code: code) }
 
-    static let titles = [400: "Bad Request", 401: "Unauthorized Request", 404: "Not Found", 409: "Conflict",
+    static let titles = [400: "Bad Request", 401: "Unauthorized Request", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
                          422: "Unprocessable Entity", 429: "Too Many Requests", 503: "Service Unavailable"]
 
     var body: Value {

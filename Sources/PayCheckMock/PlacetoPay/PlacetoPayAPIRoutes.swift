@@ -28,7 +28,6 @@ struct PlacetoPayAPIRoutes: Sendable {
     typealias Operation = @Sendable (inout PlacetoPayState, inout [PlacetoPayNotification], Call) throws -> Value
 
     /// Every method answered under `/placetopay`; the ones a route does not serve get `NA`.
-    private static let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .head, .options]
 
     /// The shared state and environment.
     let context: PlacetoPayContext
@@ -64,17 +63,10 @@ struct PlacetoPayAPIRoutes: Sendable {
             try state.gatewayInformation(call.body, site: call.site, now: call.now)
         }
         self.registerCheckoutPage(on: router)
-        let environment = self.context.environment
-        for path in ["placetopay", "placetopay/**"] {
-            for method in Self.methods {
-                router.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw PlacetoPayFailure.pageNotFound(at: environment.clock.now())
-                }
-            }
-        }
     }
 
-    /// Adds `POST path` running `operation` after parsing and authenticating the body, and `NA` for other methods.
+    /// Adds `POST path` running `operation` after parsing and authenticating the body (other methods: the host's
+    /// unrouted rule, ``PlacetoPayMock/unrouted(method:path:allowed:now:)``).
     private func api(_ path: String, on router: Router<BasicRequestContext>, _ operation: @escaping Operation) {
         let context = self.context
         router.post(RouterPath(path)) { request, requestContext -> Response in
@@ -89,7 +81,6 @@ struct PlacetoPayAPIRoutes: Sendable {
             }
             return MockResponse.json(json)
         }
-        self.notFound(path, except: .post, on: router)
     }
 
     /// `GET /placetopay/session/{requestId}/{hash}`: the process URL's page (§1.4, §1.6).
@@ -109,17 +100,6 @@ struct PlacetoPayAPIRoutes: Sendable {
                 status: page == nil ? .notFound : .ok,
                 headers: [.contentType: "text/html; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
-        }
-        self.notFound(path, except: .get, on: router)
-    }
-
-    /// Answers `NA` for every method but `except` on `path`.
-    private func notFound(_ path: String, except served: HTTPRequest.Method, on router: Router<BasicRequestContext>) {
-        let environment = self.context.environment
-        for method in Self.methods where method != served {
-            router.on(RouterPath(path), method: method) { _, _ -> Response in
-                throw PlacetoPayFailure.pageNotFound(at: environment.clock.now())
-            }
         }
     }
 

@@ -2,7 +2,7 @@ package import Hummingbird
 package import PayCheckProviders
 
 /// A complete HTTP response as plain values (the one `HTTPResponseData` the runner and adapters use too): what the
-/// ``IdempotencyStore`` replays and what a provider's not-found handler (``ProviderNotFoundRoutes``) answers.
+/// ``IdempotencyStore`` replays and what a provider answers to a request no route serves (``ProviderMock/unrouted(method:path:allowed:now:)``).
 extension HTTPResponseData {
     /// A JSON response with `text` as body and an `application/json` content type.
     package static func json(status: Int, _ text: String) -> HTTPResponseData {

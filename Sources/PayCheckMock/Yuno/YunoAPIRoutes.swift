@@ -32,12 +32,6 @@ struct YunoAPIRoutes: Sendable {
             return Self.json(context.store.withState { $0.payments(order: order) }, status: 200)
         }
         router.get("yuno/v1/payments/{id}") { request, requestContext in try await Self.getPayment(request, requestContext, context) }
-        for method in [HTTPRequest.Method.put, .delete, .patch] {
-            // A known path with a method it does not serve: 405 UNSUPPORTED_METHOD (§3.7), decided before the keys.
-            router.on("yuno/v1/payments/{id}", method: method) { _, _ -> Response in
-                throw YunoFailure(405, "UNSUPPORTED_METHOD", "Unsupported method")
-            }
-        }
         router.post("yuno/v1/payments/{id}/cancel-or-refund") { request, requestContext in
             try await Self.afterPayment(request, requestContext, context, operation: "cancel-or-refund")
         }

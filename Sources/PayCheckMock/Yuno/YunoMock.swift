@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import Hummingbird
 import PayCheckCore
 package import PayCheckProviders
@@ -24,10 +24,12 @@ package struct YunoMock: ProviderMock {
         let context = YunoContext(store: store, environment: environment)
         YunoAPIRoutes(context: context).register(on: router)
         YunoControlRoutes(context: context).register(on: router)
-        ProviderNotFoundRoutes.register(on: router, provider: "yuno", environment: environment) { _, _ in
-            // Unknown paths: 404 NOT_FOUND "Not Found" (§3.13 P1-11).
-            YunoFailure(404, "NOT_FOUND", "Not Found").data
-        }
+    }
+
+    /// An unknown path is 404 `NOT_FOUND` "Not Found" (§3.13 P1-11); another method on a known path is 405
+    /// `UNSUPPORTED_METHOD` "Unsupported method" (§3.7), decided before the keys are checked.
+    package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
+        allowed.isEmpty ? YunoFailure(404, "NOT_FOUND", "Not Found").data : YunoFailure(405, "UNSUPPORTED_METHOD", "Unsupported method").data
     }
 
     package func reset() async { store.reset() }

@@ -103,9 +103,11 @@ final class TinyPayMock: ProviderMock {
                 return Self.json(try self.move(members["id"]?.interpolated ?? "", to: members["status"]?.interpolated ?? "").json)
             },
         ], on: router)
-        ProviderNotFoundRoutes.register(on: router, provider: "tinypay", environment: environment) { request, _ in
-            HTTPResponseData.json(status: 404, JSONText.encode(["error": ["code": "not_found", "message": .string("no route \(request.uri.path)")]]))
-        }
+    }
+
+    /// TinyPay's `{error: {code, message}}` for anything no route serves.
+    func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
+        HTTPResponseData.json(status: 404, JSONText.encode(["error": ["code": "not_found", "message": .string("no route \(path)")]]))
     }
 
     /// Moves an open payment to a new status.
