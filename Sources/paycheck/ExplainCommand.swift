@@ -9,14 +9,14 @@ struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Explain a provider error code, native state or merchant rule (e.g. 102, REJECTED/?C, placetopay.nonce-reused).",
-        discussion: """
+        discussion: HelpText.reflow("""
             Prints the error-catalog entry of every provider that has the code: its class
             (C configuration · S service · P payment request · A authentication · T token), meaning,
             HTTP status and source. A native state such as APPROVED or REJECTED/MC prints its row of
             the provider's outcome mapping. A rule id such as placetopay.nonce-reused (a finding on a
             merchant's backend) prints what the rule checks, why it matters and its source. With
             --provider and no code, lists that provider's catalog, mapping and rules.
-            """)
+            """))
 
     @Argument(help: "The error code or native state, verbatim (codes are matched exactly, then case-insensitively).")
     var code: String?

@@ -11,7 +11,7 @@ struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Create a suite folder with a first PlacetoPay suite and CI job examples.",
-        discussion: """
+        discussion: HelpText.reflow("""
             Writes <folder>/suites/placetopay/smoke.yaml (create a session, pay it as the payer, query it:
             it passes on the embedded mock), <folder>/suites/paycheck.schema.json (the suite schema, which
             the suite's '# yaml-language-server: $schema=…' line points VS Code and JetBrains IDEs at),
@@ -22,9 +22,9 @@ struct InitCommand: ParsableCommand {
             <folder>/contract.yaml (how PayCheck starts your backend, starts a checkout and reads an
             order: edit the lines marked EDIT), <folder>/contract.schema.json, the provider's merchant
             pack in <folder>/packs/PROVIDER, and CI jobs that run the pack against your backend.
-            """)
+            """))
 
-    @Argument(help: "The folder to create (default: paycheck).")
+    @Argument(help: "The folder to create.")
     var folder: String = "paycheck"
 
     @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (e.g. mollie, placetopay).", valueName: "provider"))

@@ -7,6 +7,7 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check suite files without running them.",
+        usage: "paycheck lint [<paths> ...] [<options>]",
         discussion: "Reports every problem of every file (and of the --contract file) with file:line:column, the offending text and a suggestion. Exits 2 when any file is invalid.")
 
     @OptionGroup var suites: SuiteOptions

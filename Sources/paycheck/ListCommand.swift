@@ -6,7 +6,8 @@ import PayCheckCore
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List suites and their cases (with tags and requirements).")
+        abstract: "List suites and their cases (with tags and requirements).",
+        usage: "paycheck list [<paths> ...] [<options>]")
 
     @OptionGroup var suites: SuiteOptions
 

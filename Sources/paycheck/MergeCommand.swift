@@ -8,7 +8,8 @@ struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Merge the JSON reports of a sharded run into one JUnit, JSON and HTML report and one verdict.",
-        discussion: """
+        usage: "paycheck merge <report.json> ... [<options>]",
+        discussion: HelpText.reflow("""
             Give the JSON report of every shard (--shard k/n) of one run. The merge has the counts,
             verdicts and coverage the unsharded run would have had, and exits with the code that
             verdict deserves (0 · 1 · 2 · 3 · 4, as 'paycheck run'). Reports of different paycheck
@@ -16,7 +17,7 @@ struct MergeCommand: ParsableCommand {
             a shard missing or given twice (exit 2).
 
             Example: paycheck merge shard-*/report.json --report-junit Reports/junit.xml
-            """)
+            """))
 
     @Argument(help: ArgumentHelp("The shards' JSON reports.", valueName: "report.json"))
     var inputs: [String]

@@ -12,11 +12,11 @@ struct MockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mock",
         abstract: "Serve the provider mocks standalone (Ctrl-C to stop).",
-        discussion: """
-            Point your backend (or `paycheck run --target url=http://HOST:PORT`) at the printed base URLs. The control API lives under /__paycheck/ (health, reset, clock, journal, faults, webhooks).
+        discussion: HelpText.reflow("""
+            Point your backend (or `paycheck run --target url=http://HOST:PORT`) at the printed base URLs. The control API lives under /__paycheck/ (health, reset, clock, journal, faults, webhooks); GET /__paycheck/limits shows the limits below with what was evicted.
 
             Safe by default: the mock listens on loopback; its control API answers only requests for this host (no DNS rebinding) with `Content-Type: application/json` (no cross-origin form posts), and notifications go only to loopback (--allow-notify-host names more). To listen on another address, pass --allow-remote: the control API then also needs the token printed at start (`paycheck run --control-token TOKEN`, or PAYCHECK_CONTROL_TOKEN).
-            """)
+            """))
 
     @Option(name: .long, help: "Port to listen on (0 picks a free one).")
     var port: Int = 8080
@@ -33,7 +33,7 @@ struct MockCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A host notifications and webhooks may be sent to besides loopback (repeatable).")
     var allowNotifyHost: [String] = []
 
-    @OptionGroup(title: "Limits (what the mock keeps and accepts; GET /__paycheck/limits shows them with what was evicted)")
+    @OptionGroup(title: "Limits")
     var limits: MockLimitOptions
 
     func validate() throws {
@@ -66,6 +66,9 @@ struct MockCommand: AsyncParsableCommand {
                         for path in mock.provider.mockBasePaths {
                             lines.append("  \(mock.id.padding(toLength: 13, withPad: " ", startingAt: 0)) \(base)\(path)")
                         }
+                        // The mock's own test account (public test values, not secrets): what a backend configures.
+                        let credentials = mock.provider.mockCredentials.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                        if !credentials.isEmpty { lines.append("                test credentials: " + credentials.joined(separator: " ")) }
                     }
                     for merchant in mock.merchants {
                         lines.append("  reference merchant for \(merchant.providerID): \(base)\(merchant.path)")

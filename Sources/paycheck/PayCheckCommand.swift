@@ -30,7 +30,7 @@ struct PayCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paycheck",
         abstract: "Conformance suites for payment-provider integrations.",
-        discussion: """
+        discussion: HelpText.reflow("""
             PayCheck reads YAML suite files that describe end-to-end payment flows (authentication,
             session lifecycle, result-state mapping, error codes), runs them against an embedded
             stateful mock of each provider (the default) or a live sandbox, and writes JUnit, JSON
@@ -39,7 +39,7 @@ struct PayCheckCommand: AsyncParsableCommand {
             Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite, usage or
             configuration · 3 could not run (transport errors, timeouts, sandbox down) · 4 nothing
             was checked · 130 interrupted.
-            """,
+            """),
         version: BuildDescription.current.line,
         subcommands: [
             RunCommand.self, MergeCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self,

@@ -12,7 +12,7 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run suites and write JUnit, JSON and HTML reports (the default command).",
-        discussion: """
+        discussion: HelpText.reflow("""
             Targets: 'mock' (default) starts an embedded mock of every provider on 127.0.0.1;
             'sandbox' uses each provider's documented sandbox with credentials from
             PAYCHECK_<PROVIDER>_<FIELD> environment variables (a provider without any is skipped, and
@@ -22,7 +22,7 @@ struct RunCommand: AsyncParsableCommand {
             Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite, usage or configuration ·
             3 could not run (errors win over failures) · 4 nothing was checked (no case ran, or a
             selected provider had no sandbox credentials; --allow-empty makes that 0).
-            """)
+            """))
 
     @OptionGroup var suites: SuiteOptions
 
@@ -30,7 +30,10 @@ struct RunCommand: AsyncParsableCommand {
     var target: String = "mock"
 
     @Option(name: [.short, .long], help: "Cases to run at once (default: the number of cores).")
-    var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    var jobs: Int?
+
+    /// `--jobs`, or the number of cores.
+    var jobCount: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (overrides suite vars). Repeatable.", valueName: "name=value"))
     var variables: [String] = []
@@ -89,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
         guard Target(parsing: target) != nil else {
             throw ValidationError("--target must be 'mock', 'sandbox' or 'url=http(s)://host:port', got '\(target)'")
         }
-        guard (1...512).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 512, got \(jobs)") }
+        if let jobs, !(1...512).contains(jobs) { throw ValidationError("--jobs must be between 1 and 512, got \(jobs)") }
         _ = try parsedShard()
         _ = try RunCommand.positiveDuration(timeout, flag: "--timeout", example: "30s")
         if let runTimeout { _ = try RunCommand.positiveDuration(runTimeout, flag: "--run-timeout", example: "10m") }
@@ -146,7 +149,7 @@ struct RunCommand: AsyncParsableCommand {
     func configuration(environment: [String: String]) throws -> RunConfiguration {
         var configuration = RunConfiguration()
         configuration.target = Target(parsing: target) ?? .mock
-        configuration.jobs = jobs
+        configuration.jobs = jobCount
         for pair in variables { if let (k, v) = RunCommand.split(pair) { configuration.variables[k] = RunCommand.value(v) } }
         for pair in secrets { if let (k, v) = RunCommand.split(pair) { configuration.secrets[k] = v } }
         configuration.tags = tags

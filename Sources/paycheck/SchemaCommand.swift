@@ -7,11 +7,11 @@ struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the JSON Schema of suite files (default), of merchant contracts or of the JSON report.",
-        discussion: """
+        discussion: HelpText.reflow("""
             Editors validate and complete suites with it: save it next to your suites and start each
             suite with '# yaml-language-server: $schema=<path to it>' (VS Code with the YAML extension,
             JetBrains IDEs). 'paycheck init' does both for you.
-            """)
+            """))
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case suite, contract, report

@@ -9,9 +9,13 @@ import PayCheckReports
 struct SuiteOptions: ParsableArguments {
     @Argument(help: ArgumentHelp(
         "Suite files or folders (folders are searched for *.yaml and *.yml).",
-        discussion: "Default: Suites/ in the current folder; where there is none, the built-in suites installed with the binary (PREFIX/share/paycheck/Suites)."
+        discussion: "Default: Suites/ in the current folder; where there is none, suites/ (what paycheck init makes), else the built-in suites installed with the binary (PREFIX/share/paycheck/Suites).",
+        valueName: "paths"
     ))
-    var paths: [String] = [SuiteOptions.defaultPath]
+    var given: [String] = []
+
+    /// The paths given, or `Suites` (see ``resolvedPaths``).
+    var paths: [String] { given.isEmpty ? [Self.defaultPath] : given }
 
     /// The folder a run reads when no path is given.
     static let defaultPath = "Suites"
@@ -36,7 +40,7 @@ struct SuiteOptions: ParsableArguments {
         return [installed.path]
     }
 
-    @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
+    @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, or wherever FORCE_COLOR is set, unless NO_COLOR is), always, never.", valueName: "when"))
     var color: ColorMode = .auto
 
     @Option(name: .long, help: ArgumentHelp(
@@ -139,8 +143,16 @@ struct SuiteOptions: ParsableArguments {
         switch color {
         case .always: true
         case .never: false
-        case .auto: environment["NO_COLOR"].map(\.isEmpty) ?? true ? isatty(STDOUT_FILENO) == 1 : false
+        case .auto: Self.autoColor(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
         }
+    }
+
+    /// `--color auto`: a non-empty `NO_COLOR` turns colour off (no-color.org); otherwise a `FORCE_COLOR` other than
+    /// empty, `0` or `false` turns it on off a terminal (CI logs that render ANSI, force-color.org); else a terminal.
+    static func autoColor(environment: [String: String], isTerminal: Bool) -> Bool {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if let force = environment["FORCE_COLOR"], !["", "0", "false"].contains(force.lowercased()) { return true }
+        return isTerminal
     }
 }
 

@@ -152,6 +152,16 @@ struct CLITests {
         #expect(try cli.read("Reports/report.html").hasPrefix("<!doctype html>"))
     }
 
+    @Test("colour: FORCE_COLOR turns it on off a terminal, NO_COLOR wins over it, --color never wins over both")
+    func forceColor() throws {
+        let cli = try CLI(files: ["Suites/ok.yaml": passing])
+        let escape = "\u{1B}["
+        #expect(try cli.run(["run", "--no-reports"], environment: ["NO_COLOR": "", "FORCE_COLOR": "1"]).stdout.contains(escape))
+        #expect(!(try cli.run(["run", "--no-reports"], environment: ["NO_COLOR": "", "FORCE_COLOR": "0"]).stdout.contains(escape)))
+        #expect(!(try cli.run(["run", "--no-reports"], environment: ["NO_COLOR": "1", "FORCE_COLOR": "1"]).stdout.contains(escape)))
+        #expect(!(try cli.run(["run", "--no-reports", "--color", "never"], environment: ["NO_COLOR": "", "FORCE_COLOR": "1"]).stdout.contains(escape)))
+    }
+
     @Test("run: a wrong expectation exits 1 and prints file:line:col with expected and actual")
     func runFails() throws {
         let cli = try CLI(files: ["wrong.yaml": """
@@ -477,9 +487,12 @@ struct CLITests {
 
     @Test("mock serves the control API standalone until interrupted")
     func standaloneMock() async throws {
-        let (process, banner) = try CLI(files: [:]).startMock(["--port", "0"])
+        let (process, banner) = try CLI(files: [:]).startMock(["--port", "0"], until: "reference merchant")
         defer { if process.isRunning { process.terminate() } }
         let base = try #require(CLI.baseURL(in: banner))
+        // The banner names each provider's test account, what a backend pointed at the mock configures.
+        #expect(banner.contains("test credentials: login=paycheck-test "), "\(banner)")
+        #expect(banner.components(separatedBy: "test credentials:").count == 6, "\(banner)")
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/__paycheck/health"), timeout: .seconds(5))
         let body = try await response.body.collect(upTo: 1 << 16)
         #expect(response.status.code == 200)

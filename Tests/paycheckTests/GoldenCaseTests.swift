@@ -37,6 +37,22 @@ struct GoldenCaseTests {
         }
     }
 
+    @Test("every command's --help fits 80 columns and prints each default once")
+    func helpAt80Columns() throws {
+        let helps = Self.names.filter { $0.hasPrefix("help-") }
+        #expect(helps.count >= 11, "a help-<command> folder per command: \(helps)")
+        for name in helps {
+            let text = try String(contentsOf: Self.root.appendingPathComponent("\(name)/expected/stdout"), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                #expect(line.count <= 80, "\(name): \(line.count) columns: \(line)")
+            }
+            let joined = text.replacingOccurrences(of: "\n", with: " ")
+            #expect(joined.components(separatedBy: "(default:").count - 1 <= joined.components(separatedBy: "--").count, "\(name)")
+            #expect(!joined.contains(") (default:") || !joined.contains("(default: the"), "\(name): a default printed twice")
+            #expect(!joined.contains("/__PAYCHECK"), "\(name): a path in a capitalised title")
+        }
+    }
+
     @Test("the binary's output matches the recorded one", arguments: GoldenCaseTests.names)
     func golden(name: String) throws {
         let source = Self.root.appendingPathComponent(name)
@@ -51,7 +67,7 @@ struct GoldenCaseTests {
         let commands = try String(contentsOf: source.appendingPathComponent("command"), encoding: .utf8)
             .split(separator: "\n").map { Self.words(String($0)) }.filter { !$0.isEmpty }
         let arguments = try #require(commands.last, "\(name)/command is empty")
-        var environment: [String: String] = [:]
+        var environment = ["COLUMNS": "80"]
         if let text = try? String(contentsOf: source.appendingPathComponent("environment"), encoding: .utf8) {
             for line in text.split(separator: "\n") where line.contains("=") {
                 let parts = line.split(separator: "=", maxSplits: 1)
