@@ -249,11 +249,11 @@ class Bench:
                                    "--tavern-global-cfg $DIR/../tavern-global.yaml")
         return result
 
-    def hyperfine(self, key, argv, cwd, runs, prepare=None):
+    def hyperfine(self, key, argv, cwd, runs, prepare=None, ignore_failure=False):
         out_json = os.path.join(self.work, f"hyperfine-{key}.json")
         command = " ".join(shlex.quote(a) for a in argv)
         hf = ["hyperfine", "--warmup", "1", "--runs", str(runs), "--export-json", out_json, "--style", "basic",
-              "-N", command]
+              *(["--ignore-failure"] if ignore_failure else []), "-N", command]
         subprocess.run(hf, cwd=cwd, check=True, capture_output=True, text=True)
         data = json.load(open(out_json))["results"][0]
         return {"median_s": data["median"], "mean_s": data["mean"], "stddev_s": data.get("stddev"),
@@ -585,6 +585,17 @@ class Bench:
         r["lint"] = self.hyperfine("lint", [self.paycheck, "lint", lint_dir, "--color", "never"], ROOT,
                                    runs=3 if self.quick else 10)
         log(f"lint 1000 files: {r['lint']['median_s']:.3f} s")
+        # Pathological files: lint time linear in the input, a file past the bound refused at once (exit 2).
+        patho_dir = os.path.join(self.work, "lint-pathological")
+        self.generate("pathological", "--out", patho_dir)
+        r["lint_pathological"] = {}
+        for name in ("templates", "deep"):
+            path = os.path.join(patho_dir, f"{name}.yaml")
+            r["lint_pathological"][name] = self.hyperfine(
+                f"lint-{name}", [self.paycheck, "lint", path, "--color", "never"], ROOT, runs=3 if self.quick else 10,
+                ignore_failure=True)
+            r["lint_pathological"][name]["bytes"] = os.path.getsize(path)
+            log(f"lint {name}.yaml: {r['lint_pathological'][name]['median_s']:.3f} s")
         self.quiet("built-in suites")
         r["builtin"] = self.hyperfine(
             "builtin", [self.paycheck, "run", "--color", "never", "--quiet", *self.report_args(prefix="builtin-")], ROOT,

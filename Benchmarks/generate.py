@@ -4,6 +4,7 @@
     generate.py suites  --workload kv|ptp --cases N --out DIR [--per-file 10]
     generate.py tavern  --workload kv|ptp --cases N --out DIR [--per-file 10]
     generate.py lint    --files N --out DIR
+    generate.py pathological --out DIR
     generate.py pool    --count N --threads T --out FILE
 
 Workloads (docs/benchmarks.md explains them):
@@ -261,6 +262,21 @@ cases:
 """
 
 
+# --- pathological files (lint time stays linear, a huge file is refused at once) ---------------------
+
+
+def pathological(out):
+    """`templates.yaml`: 100,000 templates in one value (700 KB; valid). `deep.yaml`: a 10,000-deep block map
+    (50 MB; refused by the 4 MiB bound before any YAML is parsed)."""
+    with open(os.path.join(out, "templates.yaml"), "w") as f:
+        f.write("suite: templates\nprovider: mollie\nvars:\n  a: x\ncases:\n  - name: one\n    steps:\n"
+                "      - call: getPayment\n        with: { id: \"" + "{{ a }}" * 100_000 + "\" }\n")
+    with open(os.path.join(out, "deep.yaml"), "w") as f:
+        f.write("suite: deep\nprovider: mollie\nvars:\n")
+        for depth in range(10_000):
+            f.write("  " + " " * depth + f"k{depth}:\n")
+
+
 # --- wrk signing pool ------------------------------------------------------------------------------
 
 
@@ -288,6 +304,8 @@ def main():
     p = sub.add_parser("lint")
     p.add_argument("--files", type=int, required=True)
     p.add_argument("--out", required=True)
+    p = sub.add_parser("pathological")
+    p.add_argument("--out", required=True)
     p = sub.add_parser("pool")
     p.add_argument("--count", type=int, required=True)
     p.add_argument("--threads", type=int, default=1)
@@ -302,6 +320,9 @@ def main():
         for i in range(1, args.files + 1):
             with open(os.path.join(args.out, f"lint-{i:05d}.yaml"), "w") as f:
                 f.write(lint_suite(i))
+        return
+    if args.command == "pathological":
+        pathological(args.out)
         return
     if args.command == "suites":
         render = kv_suite if args.workload == "kv" else ptp_suite

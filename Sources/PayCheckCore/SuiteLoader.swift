@@ -65,7 +65,7 @@ package struct SuiteLoader: Sendable {
             do {
                 text = try readFile(file)
             } catch let error as SuiteTextError {
-                diagnostics.append(Diagnostic(at: error.location(in: file), error.message, hint: "suites are UTF-8 YAML text"))
+                diagnostics.append(Diagnostic(at: error.location(in: file), error.message, hint: error.hint))
                 continue
             } catch {
                 diagnostics.append(Diagnostic(at: nil, "cannot read '\(file)': \(error.localizedDescription)"))
@@ -140,10 +140,22 @@ package struct SuiteLoader: Sendable {
         return (files.sorted(), skipped.sorted())
     }
 
+    /// The largest suite file read (4 MiB; the built-in suites' largest is a few KiB). Loading time is linear in the
+    /// input, so the bound keeps a run's or an editor's lint under a second or so.
+    package static let maximumFileBytes = 4 << 20
+
     /// Reads a suite file as UTF-8 text, without a leading byte-order mark; a binary file or invalid UTF-8 is a
     /// ``SuiteTextError`` at the offending byte.
     @Sendable static func readText(_ path: String) throws -> String {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        // Never more than the bound is read, so a huge file is refused at once (a 50 MB one took YAML 30 s).
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let bytes = Array(try handle.read(upToCount: maximumFileBytes + 1) ?? Data())
+        guard bytes.count <= maximumFileBytes else {
+            throw SuiteTextError(
+                bytes: [], offset: 0, message: "the file is more than the \(maximumFileBytes >> 20) MiB a suite file may be",
+                hint: "split it into several files (a folder of suites runs as one), or move large data into variables")
+        }
         if let nul = bytes.firstIndex(of: 0) {
             throw SuiteTextError(bytes: bytes, offset: nul, message: "the file is binary (a NUL byte at offset \(nul)), not a YAML suite")
         }
@@ -167,7 +179,7 @@ package struct SuiteLoader: Sendable {
     }
 }
 
-/// A suite file that is not UTF-8 text, with the offset of the first offending byte.
+/// A suite file that is not UTF-8 text (or too large to read), with the offset of the first offending byte.
 struct SuiteTextError: Error {
     /// The file's bytes.
     var bytes: [UInt8]
@@ -175,6 +187,8 @@ struct SuiteTextError: Error {
     var offset: Int
     /// What is wrong, in plain words.
     var message: String
+    /// What to do about it.
+    var hint = "suites are UTF-8 YAML text"
 
     /// The 1-based line and column of the offending byte.
     func location(in file: String) -> SourceLocation {

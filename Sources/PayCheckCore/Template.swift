@@ -37,21 +37,34 @@ package struct Template: Sendable {
     /// Parses `text`, throwing a message (the caller attaches the location) on malformed holes.
     package static func parse(_ text: String, at location: SourceLocation) throws(ExpressionError) -> Template {
         guard text.contains("{{") else { return .literal(text, at: location) }
+        // One pass over the UTF-8 view (Foundation's `range(of:)` on a substring copies the rest each time: quadratic).
         var parts: [Part] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            if open.lowerBound > rest.startIndex { parts.append(.text(String(rest[..<open.lowerBound]))) }
-            let afterOpen = rest[open.upperBound...]
-            guard let close = afterOpen.range(of: "}}") else {
-                throw ExpressionError(message: "unterminated '{{' in '\(text)'", offset: text.distance(from: text.startIndex, to: open.lowerBound))
+        let utf8 = text.utf8
+        var rest = utf8.startIndex
+        while let open = Self.find(0x7B, in: utf8, from: rest) {
+            if open > rest { parts.append(.text(String(decoding: utf8[rest..<open], as: UTF8.self))) }
+            let afterOpen = utf8.index(open, offsetBy: 2)
+            guard let close = Self.find(0x7D, in: utf8, from: afterOpen) else {
+                throw ExpressionError(message: "unterminated '{{' in '\(text)'", offset: text.distance(from: text.startIndex, to: open))
             }
-            let inner = String(afterOpen[..<close.lowerBound])
+            let inner = String(decoding: utf8[afterOpen..<close], as: UTF8.self)
             let expression = try Expression.parse(inner)
             parts.append(.expression(expression, source: inner.trimmingWhitespace()))
-            rest = afterOpen[close.upperBound...]
+            rest = utf8.index(close, offsetBy: 2)
         }
-        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        if rest < utf8.endIndex { parts.append(.text(String(decoding: utf8[rest...], as: UTF8.self))) }
         return Template(parts: parts, source: text, location: location)
+    }
+
+    /// The index of the first of two `byte`s in a row (`{{` or `}}`) at or after `start`.
+    private static func find(_ byte: UInt8, in utf8: String.UTF8View, from start: String.Index) -> String.Index? {
+        var index = start
+        while index < utf8.endIndex {
+            let next = utf8.index(after: index)
+            if utf8[index] == byte, next < utf8.endIndex, utf8[next] == byte { return index }
+            index = next
+        }
+        return nil
     }
 }
 

@@ -31,6 +31,34 @@ struct SuiteFolderTests {
         #expect(diagnostic.location == SourceLocation(file: file.path, line: line, column: column))
     }
 
+    @Test("a file past the 4 MiB bound is refused at line 1 before any YAML is read; one at the bound is read")
+    func sizeBound() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-size-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A deep block map (what took YAML 30 s at 50 MB): the bound answers before the parser sees it.
+        var deep = "suite: deep\nvars:\n"
+        var depth = 0
+        while deep.utf8.count <= SuiteLoader.maximumFileBytes {
+            deep += String(repeating: " ", count: 2 + depth) + "k\(depth):\n"
+            depth += 1
+        }
+        let big = folder.appendingPathComponent("big.yaml")
+        try deep.write(to: big, atomically: true, encoding: .utf8)
+        let refused = SuiteLoader().load(paths: [big.path])
+        let diagnostic = try #require(refused.diagnostics.first)
+        #expect(diagnostic.message == "the file is more than the 4 MiB a suite file may be")
+        #expect(diagnostic.location == SourceLocation(file: big.path, line: 1, column: 1))
+        #expect(diagnostic.hint?.contains("split it") == true)
+
+        let padded = folder.appendingPathComponent("padded.yaml")
+        let suite = "suite: ok\ncases:\n  - name: c\n    steps:\n      - wait: 1ms\n"
+        try (suite + String(repeating: "#", count: SuiteLoader.maximumFileBytes - suite.utf8.count)).write(
+            to: padded, atomically: true, encoding: .utf8)
+        let read = SuiteLoader().load(paths: [padded.path])
+        #expect(read.suites.map(\.name) == ["ok"], "\(read.diagnostics.map(\.description))")
+    }
+
     @Test("a suite saved with a UTF-8 byte-order mark loads, and its problems keep the columns an editor shows")
     func byteOrderMark() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-bom-\(UUID().uuidString)")

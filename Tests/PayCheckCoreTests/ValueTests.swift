@@ -42,6 +42,16 @@ struct ValueTests {
         #expect(throws: TemplateRenderer.RenderError.self) { try renderer.render(Template.parse("{{ idd }}", at: at)) }
     }
 
+    @Test("templates split at every hole, whatever the text around (multi-byte, combining marks, unterminated)")
+    func templateParts() throws {
+        let renderer = TemplateRenderer(variables: ["id": 42])
+        #expect(try renderer.render(Template.parse("é{{ id }}\u{301}ñ{{id}}}", at: at)) == "é42\u{301}ñ42}")
+        #expect(try renderer.render(Template.parse(String(repeating: "a{{ id }}", count: 20_000), at: at)).interpolated
+            == String(repeating: "a42", count: 20_000))
+        #expect(try Template.parse(String(repeating: "{{ id }}", count: 20_000), at: at).parts.count == 20_000)
+        #expect(throws: ExpressionError.self) { try Template.parse("ok {{ id }} then {{ id", at: at) }
+    }
+
     @Test("functions use the injected clock and randomness")
     func functions() throws {
         let fixed = Date(timeIntervalSince1970: 1_768_489_200) // 2026-01-15T15:00:00Z

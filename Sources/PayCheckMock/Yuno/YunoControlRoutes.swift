@@ -117,6 +117,11 @@ struct YunoControlRoutes: Sendable {
             }
             gateway.maxAmountDigits = digits
         }
+        for (key, path) in [("card_type", \YunoTestCards.UnknownCard.type), ("card_category", \.category), ("card_issuer", \.issuerName)] {
+            guard let value = json[key], value != .null else { continue }
+            guard let text = value.stringValue, text.count <= 64 else { throw MockHTTPError(.badRequest, "'\(key)' must be text of at most 64 characters") }
+            gateway.unknownCard[keyPath: path] = text
+        }
         let epoch = context.epoch
         context.store.withState {
             $0.gateway = gateway

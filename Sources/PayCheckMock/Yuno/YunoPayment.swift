@@ -23,7 +23,8 @@ struct YunoPayment: Sendable {
     var tokenValue: String
     /// `CARD`, `PIX` (async QR) or `APPLE_PAY` (wallet).
     var method: String
-    var brand: String
+    var card: YunoTestCards.Profile
+    var brand: String { card.brand }
     var iin: String
     var lfd: String
     var currency: String
@@ -65,7 +66,7 @@ struct YunoPayment: Sendable {
         self.session = session
         self.tokenValue = token.token
         self.method = token.type
-        self.brand = token.brand
+        self.card = token.card
         self.iin = String(token.number.prefix(8))
         self.lfd = String(token.number.suffix(4))
         self.number = token.number
@@ -186,8 +187,8 @@ struct YunoPayment: Sendable {
                 "capture": .bool(capture), "installments": .int(1),
                 "authorization_code": approved > 0 ? .string(String(id.prefix(6))) : "",
                 "card_data": .object([
-                    "brand": .string(brand), "iin": .string(iin), "lfd": .string(lfd), "issuer_name": .null, "type": "CREDIT",
-                    "category": .null, "three_d_secure": .null,
+                    "brand": .string(brand), "iin": .string(iin), "lfd": .string(lfd), "issuer_name": .string(card.issuerName),
+                    "type": .string(card.type), "category": .string(card.category), "three_d_secure": .null,
                 ]),
             ])
         }

@@ -28,9 +28,13 @@ extension YunoState {
             throw YunoFailure(400, "MISSING_PARAMETERS", "Missing parameters: list - [reason]")
         }
         guard ["DUPLICATE", "FRAUDULENT", "REQUESTED_BY_CUSTOMER", "REVERSE"].contains(reason) else { throw .invalid() }
-        let reference = try Self.optionalText(body, "merchant_reference", 3...255)
+        let given = try Self.optionalText(body, "merchant_reference", 3...255)
         let transaction = uuid()
+        // Without a merchant_reference a refund carries the payment's merchant_order_id ("If no merchant_reference is
+        // defined, the merchant_order_id of the payment will be associated") and a cancel "" — yuno-docs
+        // openapi/payments/cancel-or-refund-a-payment.json, request prose and the "Full Refund" / "Cancel" examples.
         if payment.status == .pending {
+            let reference = given ?? ""
             let confirm = gateway.cancel == "confirm"
             payment.add("CANCEL", status: confirm ? "PENDING" : "SUCCEEDED", amount: payment.value, code: confirm ? "PENDING_PROVIDER_CONFIRMATION" : "SUCCEEDED",
                         id: transaction, now: now, reason: reason, merchantReference: reference)
@@ -46,6 +50,7 @@ extension YunoState {
             }
             guard amount > 0, amount <= left + 1e-9 else { throw YunoFailure(400, "INVALID_AMOUNT", "Invalid amount") }
             payment.previousSubStatus = payment.subStatus
+            let reference = given ?? payment.body["merchant_order_id"]?.stringValue ?? ""
             switch gateway.refund {
             case "retry":
                 payment.pendingRefund = amount

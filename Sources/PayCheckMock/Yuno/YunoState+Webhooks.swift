@@ -2,7 +2,7 @@ import Foundation
 import PayCheckCore
 
 /// The webhooks API (providers.md §3.13 P1-13): `POST /webhooks` → 201, `GET /webhooks?account_id=`,
-/// `GET`/`PATCH`/`DELETE /webhooks/{id}?account_id=`; ids are strings like `"12345"`, secrets come back masked.
+/// `GET`/`DELETE /webhooks/{id}?account_id=`, `PATCH /webhooks/{id}` with `account_id` in the body; ids are strings like `"12345"`, secrets come back masked.
 extension YunoState {
     static let paymentTriggers: Set<String> = ["AUTHORIZE", "CANCEL", "CAPTURE", "CHARGEBACK", "PRECHARGEBACK", "PURCHASE", "REFUND", "VERIFY"]
     static let triggerLists = ["enrollment_triggers", "payment_triggers", "report_triggers", "subscription_triggers", "onboarding_triggers"]
@@ -11,8 +11,8 @@ extension YunoState {
     static func hookInvalid(_ message: String) -> YunoFailure { YunoFailure(400, "WEBHOOK_INVALID_REQUEST", message) }
 
     /// `account_id` of a webhooks call (query or body): missing → `WEBHOOK_INVALID_REQUEST`, another → `INVALID_ACCOUNT_ID`.
-    static func hookAccount(_ given: String?, expected: String) throws(YunoFailure) {
-        guard let given, !given.isEmpty else { throw hookInvalid("account_id, name and url are required.") }
+    static func hookAccount(_ given: String?, expected: String, missing: String = "account_id, name and url are required.") throws(YunoFailure) {
+        guard let given, !given.isEmpty else { throw hookInvalid(missing) }
         guard given == expected else { throw YunoFailure(400, "INVALID_ACCOUNT_ID", "Account id is invalid") }
     }
 
@@ -78,6 +78,12 @@ extension YunoState {
     mutating func updateHook(_ id: String, _ body: [String: Value], now: Date) throws(YunoFailure) -> Value {
         var hook = try hook(id)
         try Self.hookFields(body, into: &hook.json, creating: false, strict: gateway.strictWebhookURLs)
+        // WebhookUpdateInput: `renewal_days` replaces, `clear_renewal_days: true` empties it.
+        if let days = body["renewal_days"], days != .null {
+            guard days.wholeNumber != nil else { throw Self.hookInvalid("renewal_days must be a whole number.") }
+            hook.json["renewal_days"] = days
+        }
+        if body["clear_renewal_days"]?.boolValue == true { hook.json["renewal_days"] = .null }
         hook.json["updated_at"] = YunoPayment.stamp(now)
         hooks[id] = hook
         return Self.masked(hook.json)

@@ -17,7 +17,7 @@ struct YunoState: Sendable {
         /// `CARD`, `PIX` or `APPLE_PAY`.
         var type = "CARD"
         var number: String
-        var brand: String
+        var card: YunoTestCards.Profile
         var used = false
     }
 
@@ -26,7 +26,7 @@ struct YunoState: Sendable {
         var token: String
         var customer: String
         var number: String
-        var brand: String
+        var card: YunoTestCards.Profile
         var lastUsedAt: Date
     }
 
@@ -52,12 +52,15 @@ struct YunoState: Sendable {
         /// The most digits before the point of an amount: Yuno publishes no bound (§3.13 P2-17); 12 by default, a
         /// choice (`mock: gateway {max_amount_digits}`).
         var maxAmountDigits = AmountRule.defaultIntegerDigits
+        /// The card data of a card Yuno's examples do not describe (``YunoTestCards/UnknownCard``).
+        var unknownCard = YunoTestCards.UnknownCard()
 
         var json: Value {
             .object(["latency": .string("\(Value.format(latency))s"), "capture": .string(capture), "refund": .string(refund),
                      "cancel": .string(cancel), "qr_expiry": .string("\(Value.format(qrExpiry))s"),
                      "psp_timeout": .string("\(Value.format(pspTimeout))s"), "strict_webhook_urls": .bool(strictWebhookURLs),
-                     "max_amount_digits": .int(maxAmountDigits)])
+                     "max_amount_digits": .int(maxAmountDigits), "card_type": .string(unknownCard.type),
+                     "card_category": .string(unknownCard.category), "card_issuer": .string(unknownCard.issuerName)])
         }
     }
 
@@ -191,13 +194,17 @@ struct YunoState: Sendable {
         if let url = try Self.optionalText(body, "callback_url", 3...526) {
             callback = .string(url + (url.contains("?") ? "&" : "?") + "checkoutSession=" + id)
         }
-        let json: [String: Value] = [
+        // Absent customer_id and amount are left out (no Yuno example shows them null; the update example omits
+        // customer_id); an absent callback_url is null, as Yuno's own update-checkout-session example shows it.
+        var json: [String: Value] = [
             "merchant_order_id": .string(order), "country": .string(country), "payment_description": .string(description),
-            "customer_id": customer, "callback_url": callback, "amount": amount,
+            "callback_url": callback,
             "created_at": .string(ISOTimestamp.format(now, fraction: .always)), "metadata": body["metadata"] ?? .null,
             "workflow": .string(workflow), "installments": .object(["plan_id": .null, "plan": .null]),
             "checkout_id": body["checkout_id"] ?? .string(uuid()),
         ]
+        if customer != .null { json["customer_id"] = customer }
+        if amount != .null { json["amount"] = amount }
         sessions[id] = Session(id: id, json: .object(json))
         var created = json
         created["checkout_session"] = .string(id)
@@ -231,7 +238,10 @@ struct YunoState: Sendable {
             if type == "PIX", country.stringValue != "BR" {
                 throw YunoFailure(400, "UNAVAILABLE_PAYMENT_METHOD", "Payment method not available")
             }
-            tokens[token] = Token(token: token, session: id, type: type, number: type == "APPLE_PAY" ? "4507990000000002" : "", brand: type == "APPLE_PAY" ? "VISA" : "")
+            let wallet = type == "APPLE_PAY" ? "4507990000000002" : ""
+            tokens[token] = Token(token: token, session: id, type: type, number: wallet,
+                                  card: type == "APPLE_PAY" ? YunoTestCards.profile(wallet, unknown: gateway.unknownCard)
+                                      : YunoTestCards.Profile(brand: "", type: "", category: "", issuerName: ""))
             return .object([
                 "token": .string(token), "vaulted_token": .null, "vault_on_success": .bool(false), "type": .string(type),
                 "card_data": .null, "customer": .null, "installment": .null, "country": country, "customer_session": .null,
@@ -244,8 +254,8 @@ struct YunoState: Sendable {
             let month = card["expiration_month"]?.intValue, (1...12).contains(month),
             let year = card["expiration_year"]?.intValue, card["security_code"]?.stringValue != nil
         else { throw .invalid() }
-        let brand = YunoTestCards.brand(number)
-        tokens[token] = Token(token: token, session: id, number: number, brand: brand)
+        let profile = YunoTestCards.profile(number, unknown: gateway.unknownCard)
+        tokens[token] = Token(token: token, session: id, number: number, card: profile)
         let holder = card["holder_name"] ?? .null
         return .object([
             "token": .string(token), "vaulted_token": .null, "vault_on_success": method["vault_on_success"] ?? .bool(false),
@@ -253,8 +263,9 @@ struct YunoState: Sendable {
             "card_data": .object([
                 "holder_name": holder, "iin": .string(String(number.prefix(8))), "lfd": .string(String(number.suffix(4))),
                 "number_length": .int(number.count), "security_code_length": .int(card["security_code"]?.stringValue?.count ?? 3),
-                "brand": .string(brand), "type": "CREDIT", "category": .null, "issuer_name": .null, "issuer_code": .null,
-                "fingerprint": .string(uuid()), "country_code": country,
+                "brand": .string(profile.brand), "type": .string(profile.type), "category": .string(profile.category),
+                "issuer_name": .string(profile.issuerName), "issuer_code": .null,
+                "fingerprint": .string(uuid()), "country_code": profile.countryCode.map { .string($0) } ?? country,
                 "expiration_month": .int(month), "expiration_year": .int(year),
             ]),
             "customer": .null, "installment": .null, "country": country, "customer_session": .null,
@@ -273,17 +284,17 @@ struct YunoState: Sendable {
         let customer = session.json["customer_id"]?.stringValue
         let saved: [Value] = vaulted.values.filter { $0.customer == customer }.sorted { $0.token < $1.token }.map { card in
             .object([
-                "name": .string("\(card.brand) ****\(card.number.suffix(4))"), "vaulted_token": .string(card.token),
-                "description": .string(card.brand), "type": "CARD", "category": "CARD",
-                "icon": .string("https://icons.prod.y.uno/\(card.brand.lowercased()).png"),
+                "name": .string("\(card.card.brand) ****\(card.number.suffix(4))"), "vaulted_token": .string(card.token),
+                "description": .string(card.card.brand), "type": "CARD", "category": "CARD",
+                "icon": .string("https://icons.prod.y.uno/\(card.card.brand.lowercased()).png"),
                 "last_successfully_used": .bool(true), "last_successfully_used_at": YunoPayment.stamp(card.lastUsedAt),
                 "checkout": .object(["session": .string(id), "sdk_required_action": .bool(false),
                                      "conditions": .object(["enabled": .bool(true), "rules": .array([])])]),
                 "card_data": .object([
                     "iin": .string(String(card.number.prefix(8))), "lfd": .string(String(card.number.suffix(4))),
                     "expiration_month": .int(11), "expiration_year": .int(28), "number_length": .int(card.number.count),
-                    "security_code_length": .int(3), "brand": .string(card.brand), "issuer": .null, "issuer_code": .null,
-                    "category": .null, "type": "CREDIT",
+                    "security_code_length": .int(3), "brand": .string(card.card.brand), "issuer": .string(card.card.issuerName),
+                    "issuer_code": .null, "category": .string(card.card.category), "type": .string(card.card.type),
                 ]),
                 "preferred": .bool(false),
             ])
@@ -346,7 +357,7 @@ struct YunoState: Sendable {
             guard saved.customer == customer else {
                 throw YunoFailure(400, "INVALID_CUSTOMER_FOR_TOKEN", "Invalid customer for token")
             }
-            token = Token(token: "", session: session.id, number: saved.number, brand: saved.brand)
+            token = Token(token: "", session: session.id, number: saved.number, card: saved.card)
         } else {
             guard let found = tokens[tokenId], !found.used, found.session == session.id else {
                 throw YunoFailure(401, "INVALID_TOKEN", "Invalid Token.")
@@ -410,7 +421,7 @@ struct YunoState: Sendable {
             let customer = payment.customer, customers[customer] != nil
         else { return }
         let id = uuid()
-        vaulted[id] = Vaulted(token: id, customer: customer, number: payment.number, brand: payment.brand, lastUsedAt: now)
+        vaulted[id] = Vaulted(token: id, customer: customer, number: payment.number, card: payment.card, lastUsedAt: now)
         payment.vaultedToken = id
     }
 

@@ -3,7 +3,7 @@ import Hummingbird
 import PayCheckCore
 
 /// The webhooks API under `/yuno/v1/webhooks` (providers.md §3.3, §3.13 P1-13); `account_id` in the body on create
-/// and in the query otherwise. Webhook URLs may be loopback ones (the mock must reach local receivers; the real API
+/// and update, in the query on list, read and delete (yuno-docs `reference/webhooks/index.mdx`). Webhook URLs may be loopback ones (the mock must reach local receivers; the real API
 /// refuses non-public URLs with `WEBHOOK_URL_UNSAFE`, §3.13 decision).
 struct YunoWebhookRoutes: Sendable {
     let context: YunoContext
@@ -34,8 +34,9 @@ struct YunoWebhookRoutes: Sendable {
         }
         router.patch("yuno/v1/webhooks/{id}") { request, requestContext in
             try Routes.authenticate(request)
-            try YunoState.hookAccount(request.uri.queryParameters.get("account_id"), expected: account)
+            // WebhookUpdateInput: account_id is the body's one required field; the query's is not read.
             let body = try await Routes.body(request)
+            try YunoState.hookAccount(body["account_id"]?.stringValue, expected: account, missing: "account_id is required.")
             let id = Routes.id(requestContext)
             let now = context.environment.clock.now()
             context.refreshGateway()

@@ -122,7 +122,8 @@ package enum YunoControlAction {
         ControlAction(.payer, "authenticate", parameters: ["payment_id", "success"], required: ["payment_id"]),
         ControlAction(.payer, "close", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "event", parameters: ["payment_id", "event", "amount"], required: ["payment_id", "event"]),
-        ControlAction(.mock, "gateway", parameters: ["latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout", "strict_webhook_urls", "max_amount_digits"],
+        ControlAction(.mock, "gateway", parameters: ["latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout", "strict_webhook_urls", "max_amount_digits",
+                                                      "card_type", "card_category", "card_issuer"],
                       runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["payment_id", "webhook_id"]),
     ]

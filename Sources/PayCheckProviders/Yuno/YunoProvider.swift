@@ -83,8 +83,9 @@ package struct YunoProvider: Provider {
         ] + webhookOperations
     }
 
-    /// The webhooks API (§3.3, §3.13 P1-13): `account_id` in the body on create (filled from the credential) and in
-    /// the query otherwise (a `with:` key; the suites pass the account).
+    /// The webhooks API (§3.3, §3.13 P1-13): `account_id` in the body on create and update (filled from the
+    /// credential when the step leaves it out) and in the query on list, read and delete (a `with:` key; the suites
+    /// pass the account) — yuno-docs `reference/webhooks/index.mdx` and `openapi/webhooks/manage-webhooks.json`.
     var webhookOperations: [ProviderOperation] {
         typealias P = ProviderOperation.Parameter
         let keys = Self.authKeys
@@ -101,8 +102,10 @@ package struct YunoProvider: Provider {
                               headers: accept),
             ProviderOperation("getWebhook", method: "GET", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account], bodyCodec: .none,
                               authKeys: keys, headers: accept),
-            ProviderOperation("updateWebhook", method: "PATCH", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account] + fields.map { P($0) },
-                              authKeys: keys, headers: accept),
+            // WebhookUpdateInput requires account_id in the body (yuno-docs openapi/webhooks/manage-webhooks.json).
+            ProviderOperation("updateWebhook", method: "PATCH", path: "/v1/webhooks/{webhook_id}",
+                              parameters: [webhook] + (["account_id"] + fields + ["clear_renewal_days"]).map { P($0) },
+                              bodyCodec: Self.json, authKeys: keys, headers: accept),
             ProviderOperation("deleteWebhook", method: "DELETE", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account],
                               bodyCodec: .none, authKeys: keys, headers: accept),
         ]
