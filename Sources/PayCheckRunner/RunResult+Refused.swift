@@ -30,4 +30,22 @@ extension RunResult {
             suites: suites, target: target.description, targetKind: target.kind, version: payCheckVersion, hostname: hostname,
             startedAt: now, duration: 0)
     }
+
+    /// A run a signal stopped before any case ran, `while` (loading the suites, starting the run): one errored
+    /// case says so (a CI gate that reads the reports sees an error, never an empty green run), and the result is
+    /// marked interrupted (exit 130).
+    package static func interruptedBeforeCases(
+        while stage: String, target: Target, hostname: String = ProcessInfo.processInfo.hostName
+    ) -> RunResult {
+        let now = Date()
+        let location = SourceLocation(file: "suites", line: 1, column: 1)
+        let why = "interrupted by a signal while \(stage); no case ran"
+        let step = StepResult(name: "load", location: location, issue: .interrupted(why))
+        let testCase = CaseResult(name: "the run could finish", location: location, verdict: .error, steps: [step], startedAt: now)
+        var result = RunResult(
+            suites: [SuiteResult(file: "suites", name: "suites", provider: nil, cases: [testCase], startedAt: now)],
+            target: target.description, targetKind: target.kind, version: payCheckVersion, hostname: hostname, startedAt: now, duration: 0)
+        result.interrupted = true
+        return result
+    }
 }

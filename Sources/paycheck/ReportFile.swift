@@ -1,4 +1,6 @@
 import Foundation
+import ArgumentParser
+import PayCheckRunner
 
 /// Writes a report so that readers only ever see a whole file, and never anything but a regular file is replaced.
 ///
@@ -9,6 +11,32 @@ enum ReportFile {
     /// Why a report cannot be written.
     struct Refusal: Error, CustomStringConvertible {
         let description: String
+    }
+
+    /// One report a run writes: its path and how it renders a result.
+    struct Kind: Sendable {
+        var path: String
+        var render: @Sendable (RunResult) -> String
+
+        /// Renders and writes `result`.
+        /// - Throws: exit 2 with a message when the file cannot be written.
+        func write(_ result: RunResult, output: Output) throws {
+            do {
+                try ReportFile.write(render(result), to: path)
+            } catch {
+                output.err("error: cannot write report '\(path)': \(error)")
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    /// Removes the regular file at `path` (or the one its symbolic link points to), if there is one: an earlier
+    /// run's report, which must not be mistaken for this run's.
+    static func remove(_ path: String) {
+        guard let target = try? resolve(path) else { return }
+        var info = stat()
+        guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        unlink(target)
     }
 
     /// Writes `text` to `path`.

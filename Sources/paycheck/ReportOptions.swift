@@ -43,15 +43,20 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
-    /// Reads the baseline report, if one was given, and attaches the comparison and the gate to `result`.
+    /// Reads the baseline report, if one was given and attaches the comparison and the gate to `result`.
     /// - Throws: exit 2 with a message when the baseline cannot be read.
     func applyBaseline(to result: inout RunResult, output: Output) throws {
-        result.failOn = failOn
-        guard let baseline else { return }
+        applyBaseline(to: &result, previous: try readBaseline(output: output))
+    }
+
+    /// Reads the baseline report, if one was given (`run` reads it before anything else, since it may be the path
+    /// this run's JSON report replaces).
+    /// - Throws: exit 2 with a message when the baseline cannot be read.
+    func readBaseline(output: Output) throws -> RunResult? {
+        guard let baseline else { return nil }
         do {
             let text = try String(contentsOfFile: baseline, encoding: .utf8)
-            let previous = try JSONReportReader.read(text, file: baseline)
-            result.baseline = BaselineComparison(file: baseline, current: result, previous: previous)
+            return try JSONReportReader.read(text, file: baseline)
         } catch let failure as JSONReportReader.Failure {
             output.err("error: --baseline: \(failure)")
             throw ExitCode(2)
@@ -59,6 +64,12 @@ struct ReportOptions: ParsableArguments {
             output.err("error: --baseline: cannot read '\(baseline)': \(error.localizedDescription)")
             throw ExitCode(2)
         }
+    }
+
+    /// Attaches the gate and, with a baseline read by ``readBaseline(output:)``, the comparison to `result`.
+    func applyBaseline(to result: inout RunResult, previous: RunResult?) {
+        result.failOn = failOn
+        if let baseline, let previous { result.baseline = BaselineComparison(file: baseline, current: result, previous: previous) }
     }
 
     /// Prints the annotations the options and environment ask for.
@@ -69,23 +80,22 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
+    /// The report files this run writes (none with `--no-reports`), each with how it renders a result.
+    var files: [ReportFile.Kind] {
+        guard !noReports else { return [] }
+        let junitLocations = self.junitLocations
+        var files = [
+            ReportFile.Kind(path: reportJunit) { JUnitReporter.render($0, locations: junitLocations) },
+            ReportFile.Kind(path: reportJson, render: JSONReporter.render),
+            ReportFile.Kind(path: reportHtml, render: HTMLReporter.render),
+        ]
+        if let reportCodequality { files.append(ReportFile.Kind(path: reportCodequality, render: CIAnnotations.codeQuality)) }
+        return files.filter { !$0.path.isEmpty }
+    }
+
     /// Writes every report that is not disabled, each atomically and only to a regular file (``ReportFile``).
     func write(_ result: RunResult, output: Output) throws {
-        guard !noReports else { return }
-        let junitLocations = self.junitLocations
-        var reports: [(String, (RunResult) -> String)] = [
-            (reportJunit, { JUnitReporter.render($0, locations: junitLocations) }), (reportJson, JSONReporter.render),
-            (reportHtml, HTMLReporter.render),
-        ]
-        if let reportCodequality { reports.append((reportCodequality, CIAnnotations.codeQuality)) }
-        for (path, render) in reports where !path.isEmpty {
-            do {
-                try ReportFile.write(render(result), to: path)
-            } catch {
-                output.err("error: cannot write report '\(path)': \(error)")
-                throw ExitCode(2)
-            }
-        }
+        for file in files { try file.write(result, output: output) }
     }
 }
 

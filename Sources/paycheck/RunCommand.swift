@@ -174,57 +174,49 @@ struct RunCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
         let configuration = try configuration(environment: environment)
+        // From here on a signal never leaves reports that could be taken for this run's (``RunInterruption``): the
+        // baseline is read first, since it may be the JSON report this run replaces, then the old reports go.
+        let interruption = RunInterruption(files: reports.files, target: configuration.target, output: output)
+        interruption.watch()
+        let previous = try reports.readBaseline(output: output)
+        interruption.removeStaleReports()
         var loaded = suites.load(external: Set(configuration.variables.keys).union(configuration.secrets.keys))
         let contract = suites.loadContract(into: &loaded)
         if output.report(loaded, colored: colored) {
             // The reports describe this run too: one errored case per file that does not load.
             let problems = loaded.diagnostics.filter { $0.severity == .error }.map { (file: $0.location?.file ?? "suites", message: $0.description) }
-            try writeReports(.refused(problems, target: configuration.target), output: output)
-            throw ExitCode(2)
+            let written = try interruption.write(.refused(problems, target: configuration.target))
+            throw ExitCode(written.interrupted ? 130 : 2)
         }
         let progress = ProgressStyle.detect(isTerminal: isatty(STDOUT_FILENO) == 1)
         let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, progress: progress, write: { output.raw($0) })
         var session = RunSession.builtIn(configuration: configuration)
         session.contract = contract
         let suites = loaded.suites
-        // SIGINT/SIGTERM: the first stops starting cases and cancels running steps, and the reports are still
-        // written (exit 130); a second one exits at once.
-        let run = Task { try await session.run(suites, onEvent: console.handle) }
-        let watcher = SignalWatcher { _, count in
-            if count == 1 {
-                output.err("\ninterrupted: stopping (running steps are cancelled, reports will be written; signal again to quit now)")
-                run.cancel()
-            } else {
-                Foundation.exit(130)
-            }
-        }
-        defer { watcher.cancel() }
         let result: RunResult
         do {
-            result = try await run.value
+            result = try await interruption.run { [session] in try await session.run(suites, onEvent: console.handle) }
         } catch RunSessionError.backend(let message) {
             // The merchant's backend did not come up: the run could not happen (exit 3), the reports say why.
             output.err("error: \(message)")
-            try writeReports(
-                .refused([(file: self.suites.contract ?? "contract", message: message)], target: configuration.target, invalidInput: false),
-                output: output)
-            throw ExitCode(3)
+            let written = try interruption.write(
+                .refused([(file: self.suites.contract ?? "contract", message: message)], target: configuration.target, invalidInput: false))
+            throw ExitCode(written.interrupted ? 130 : 3)
         } catch let error as RunSessionError {
             output.err("error: \(error)")
-            try writeReports(.refused([(file: "configuration", message: error.description)], target: configuration.target), output: output)
-            throw ExitCode(2)
+            let written = try interruption.write(.refused([(file: "configuration", message: error.description)], target: configuration.target))
+            throw ExitCode(written.interrupted ? 130 : 2)
+        } catch is CancellationError {
+            // A signal while the run was starting (the mock, the backend): no case ran.
+            _ = try interruption.write(.interruptedBeforeCases(while: "the run was starting", target: configuration.target))
+            throw ExitCode(130)
         }
         var finished = result
-        try reports.applyBaseline(to: &finished, output: output)
-        try writeReports(finished, output: output)
+        reports.applyBaseline(to: &finished, previous: previous)
+        finished = try interruption.write(finished)
         reports.annotate(finished, output: output, environment: environment)
         output.raw(ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { _ in }).summary(finished))
         throw ExitCode(finished.exitCode)
-    }
-
-    /// Writes every report that is not disabled.
-    func writeReports(_ result: RunResult, output: Output) throws {
-        try reports.write(result, output: output)
     }
 
     /// The CI's id of the current pipeline run, shared by its shard jobs; empty outside CI.

@@ -4,18 +4,16 @@ import Synchronization
 
 /// Turns SIGINT and SIGTERM into a callback with the number of signals received so far, instead of the default
 /// immediate exit, so that `paycheck run` can stop starting cases, let running steps be cancelled and still
-/// write reports. Stopped by ``cancel()``, which restores the default handlers.
+/// write reports (``RunInterruption``). It watches until the process exits: restoring the default action before
+/// the exit would let a late signal kill the process with its reports already written.
 final class SignalWatcher: Sendable {
-    /// The dispatch sources; only touched in `init` and `cancel`, which callers do not overlap.
+    /// The dispatch sources, kept alive for the process's life (never touched after `init`).
     private let sources: Mutex<[any DispatchSourceSignal]>
     /// Signals received, shared with the dispatch handlers.
     private let count = SignalCount()
-    /// The watched signal numbers.
-    private let signals: [Int32]
 
     /// Watches `signals`; `onSignal` gets the signal number and how many signals have arrived, this one included.
     init(_ signals: [Int32] = [SIGINT, SIGTERM], onSignal: @escaping @Sendable (Int32, Int) -> Void) {
-        self.signals = signals
         let count = self.count
         var sources: [any DispatchSourceSignal] = []
         for number in signals {
@@ -26,18 +24,6 @@ final class SignalWatcher: Sendable {
             sources.append(source)
         }
         self.sources = Mutex(sources)
-    }
-
-    /// How many signals arrived.
-    var received: Int { count.value.load(ordering: .relaxed) }
-
-    /// Stops watching and restores the default handlers.
-    func cancel() {
-        sources.withLock { sources in
-            for source in sources { source.cancel() }
-            sources = []
-        }
-        for number in signals { signal(number, SIG_DFL) }
     }
 }
 

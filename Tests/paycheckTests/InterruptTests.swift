@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// SIGINT and SIGTERM at any moment of `paycheck run`: the report paths hold this run's reports saying it was
+/// interrupted (exit 130), or nothing — never the previous run's green reports.
+@Suite("Signals at any moment of a run")
+struct InterruptTests {
+    /// Where a trial sends its signal.
+    enum Moment: CaseIterable, CustomStringConvertible {
+        /// As soon as the signal handlers are installed, then after a random number of polls (the first ~100 ms).
+        case loading
+        /// After a random number of finished suites.
+        case running
+        /// As soon as the first report file is being written.
+        case writing
+
+        var description: String {
+            switch self {
+            case .loading: "loading"
+            case .running: "running"
+            case .writing: "writing"
+            }
+        }
+    }
+
+    static let reports = ["junit.xml", "report.json", "report.html"]
+
+    /// Twenty suite files of two echo cases each: a run long enough to be caught loading, running and writing.
+    static func suites() -> [String: String] {
+        var files: [String: String] = [:]
+        for index in 1...20 {
+            files["suites/s\(index).yaml"] = """
+                suite: s\(index)
+                cases:
+                  - name: first
+                    steps:
+                      - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/a", json: { n: \(index) } }
+                        expect: { status: 200, body: { json.n: \(index) } }
+                  - name: second
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/b?status=201" }
+                        expect: { status: 201 }
+                """
+        }
+        return files
+    }
+
+    @Test("50 signals at random moments — loading, running, writing, some doubled — never leave an earlier run's reports")
+    func randomMoments() throws {
+        let cli = try CLI(files: Self.suites())
+        var outcomes: [String: Int] = [:]
+        for trial in 1...50 {
+            let moment = Moment.allCases.randomElement()!
+            let double = Int.random(in: 0..<3) == 0
+            let label = "trial \(trial): \(moment)\(double ? ", doubled" : "")"
+            let status = try Self.trial(in: cli, moment: moment, double: double, label: label)
+            outcomes["\(moment) → \(status)", default: 0] += 1
+        }
+        print("interrupt trials: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+    }
+
+    /// One run with the previous run's (green) reports in place and a signal at `moment`; checks what is left.
+    /// - Returns: the exit status.
+    static func trial(in cli: CLI, moment: Moment, double: Bool, label: String) throws -> Int32 {
+        let folder = cli.folder
+        for name in reports { try "STALE: the previous run's green report\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["run", "suites", "-j", "1", "--color", "never"] + reports.flatMap { name in
+            ["--report-" + (name == "junit.xml" ? "junit" : name == "report.json" ? "json" : "html"), name]
+        }
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-interrupt-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: errPath.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errPath) }
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: errPath)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let pid = process.processIdentifier
+        // The handlers are installed from the first step of `run`; before that, the process is still starting.
+        while process.isRunning, !handlersInstalled(pid) {}
+        switch moment {
+        case .loading:
+            for _ in 0..<Int.random(in: 0..<400) where process.isRunning { _ = handlersInstalled(pid) }
+        case .running:
+            var seen = 0
+            let wanted = Int.random(in: 1...19)
+            while seen < wanted {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self).components(separatedBy: "PASS").count - 1
+            }
+        case .writing:
+            while process.isRunning, !writingStarted(in: folder) {}
+        }
+        kill(pid, SIGTERM)
+        if double { kill(pid, SIGINT) }
+        // Drain stdout while waiting, so the child never blocks on a full pipe.
+        DispatchQueue.global().async { _ = out.fileHandleForReading.readDataToEndOfFile() }
+        guard exited.wait(timeout: .now() + 60) == .success else {
+            kill(pid, SIGKILL)
+            Issue.record("\(label): no exit 60 s after the signal")
+            return -1
+        }
+        let status = process.terminationStatus
+        let stderr = (try? String(contentsOf: errPath, encoding: .utf8)) ?? ""
+        let context = "\(label): exit \(status), stderr: \(stderr.suffix(400))"
+        #expect(process.terminationReason == .exit, "\(context)")
+        #expect(status == 130 || (status == 0 && moment == .writing), "\(context)")
+        for name in reports {
+            let path = folder.appendingPathComponent(name).path
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            #expect(!text.hasPrefix("STALE"), "\(context): \(name) is the previous run's")
+            if name == "report.json" { #expect(text.contains("\"exitCode\": \(status)"), "\(context): report.json says another exit") }
+        }
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }) ?? []
+        #expect(leftovers.isEmpty, "\(context): temporary files left: \(leftovers)")
+        return status
+    }
+
+    /// Whether the process catches both SIGINT and SIGTERM (`/proc/PID/status`: the signal sources' handlers are
+    /// installed, not merely `SIG_IGN` before them), or is gone.
+    static func handlersInstalled(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+        let wanted: UInt64 = (1 << (UInt64(SIGINT) - 1)) | (1 << (UInt64(SIGTERM) - 1))
+        var mask: UInt64 = 0
+        for line in status.split(separator: "\n") where line.hasPrefix("SigCgt:") {
+            mask |= UInt64(line.split(separator: "\t").last.map(String.init) ?? "", radix: 16) ?? 0
+        }
+        return mask & wanted == wanted
+    }
+
+    /// Whether a report is being written: a temporary file next to the reports, or one of them already replaced.
+    static func writingStarted(in folder: URL) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return false }
+        if names.contains(where: { $0.hasSuffix(".tmp") }) { return true }
+        guard let junit = try? String(contentsOfFile: folder.appendingPathComponent("junit.xml").path, encoding: .utf8) else { return true }
+        return !junit.hasPrefix("STALE")
+    }
+}
