@@ -17,12 +17,12 @@ BACKENDS = [
     ("reference-shop", "examples/reference-shop/contract.yaml"),
     ("python-shop", "Tests/MerchantBackends/python-shop/contract.yaml"),
 ]
-PACKS = ["mollie", "placetopay"]
+PACKS = ["mollie", "placetopay", "khipu"]
 # Each seeded bug and the providers whose integration it breaks (Sources/ReferenceShop/ReferenceShop.swift, ShopBug).
 BUGS = {
-    "trust-return": ["mollie", "placetopay"],
-    "no-signature-check": ["mollie", "placetopay"],
-    "double-fulfil": ["mollie", "placetopay"],
+    "trust-return": ["mollie", "placetopay", "khipu"],
+    "no-signature-check": ["mollie", "placetopay", "khipu"],
+    "double-fulfil": ["mollie", "placetopay", "khipu"],
     "reuse-nonce": ["placetopay"],
 }
 

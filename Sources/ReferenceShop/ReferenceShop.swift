@@ -12,6 +12,8 @@
 //   tranKey = Base64(SHA-256(rawNonce + seed + secretKey))); notifications are checked against their signature
 //   (SHA-1 hex, or `sha256:` + SHA-256 hex, of requestId + status + date + secretKey) and then the session is
 //   re-queried; the body's status is never trusted.
+// - khipu (providers.md §2): payments through the API 3.0 with `x-api-key`, notifications in the 3.0 shape, checked
+//   against `x-khipu-signature` (Base64(HMAC-SHA256(secret, t + "." + body))) and then the payment is re-fetched.
 // - The shopper's return never decides anything: the provider is asked.
 // - Fulfilment happens once, on the first transition to `paid`, under a lock.
 import AsyncHTTPClient
@@ -33,7 +35,7 @@ struct ReferenceShop {
         }
         let providers = config.enabledProviders
         guard !providers.isEmpty else {
-            Self.fail("configure MOLLIE_API_URL/MOLLIE_API_KEY and/or PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY")
+            Self.fail("configure MOLLIE_API_URL/MOLLIE_API_KEY, PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY and/or KHIPU_API_URL/KHIPU_API_KEY/KHIPU_SECRET")
         }
         let client = ProviderHTTP.client(timeout: config.timeout)
         let shop = Shop(config: config, http: ProviderHTTP(client: client, timeout: config.timeout))
@@ -83,6 +85,8 @@ enum PaymentProvider: String, Sendable, CaseIterable {
     case mollie
     /// PlacetoPay WebCheckout (providers.md §1).
     case placetopay
+    /// khipu's Instant Payments API 3.0 (providers.md §2).
+    case khipu
 }
 
 /// A configuration value that cannot be used; its description is the message the shop exits with.
@@ -110,6 +114,11 @@ struct ShopConfig: Sendable {
     /// Minutes until a new PlacetoPay session expires (`PLACETOPAY_EXPIRATION_MINUTES`, at least 5); `nil` omits
     /// `expiration`, which leaves the provider's default of 30 minutes.
     var placetopayExpirationMinutes: Int?
+    /// khipu's base (`KHIPU_API_URL`, `/v3/…` is appended), its `x-api-key` (`KHIPU_API_KEY`) and the secret its
+    /// notifications are signed with (`KHIPU_SECRET`).
+    var khipuURL: String
+    var khipuAPIKey: String
+    var khipuSecret: String
     /// Seconds allowed for each provider call (`SHOP_PROVIDER_TIMEOUT`, default 10).
     var timeout: Double
     /// The seeded mistake, if any (`SHOP_BUG`; unset or `none` for none).
@@ -133,6 +142,9 @@ struct ShopConfig: Sendable {
         self.placetopayURL = Self.withoutTrailingSlashes(environment["PLACETOPAY_URL"] ?? "")
         self.placetopayLogin = environment["PLACETOPAY_LOGIN"] ?? ""
         self.placetopaySecret = environment["PLACETOPAY_SECRET_KEY"] ?? ""
+        self.khipuURL = Self.withoutTrailingSlashes(environment["KHIPU_API_URL"] ?? "")
+        self.khipuAPIKey = environment["KHIPU_API_KEY"] ?? ""
+        self.khipuSecret = environment["KHIPU_SECRET"] ?? ""
         let minutes = environment["PLACETOPAY_EXPIRATION_MINUTES"] ?? ""
         if minutes.isEmpty {
             self.placetopayExpirationMinutes = nil
@@ -167,6 +179,7 @@ struct ShopConfig: Sendable {
         if !self.placetopayURL.isEmpty && !self.placetopayLogin.isEmpty && !self.placetopaySecret.isEmpty {
             enabled.append(.placetopay)
         }
+        if !self.khipuURL.isEmpty && !self.khipuAPIKey.isEmpty && !self.khipuSecret.isEmpty { enabled.append(.khipu) }
         return enabled
     }
 
@@ -225,6 +238,7 @@ struct Shop: Sendable {
     let mollie: MollieClient
     /// PlacetoPay.
     let placetopay: PlacetoPayClient
+    let khipu: KhipuClient
 
     /// The most a request body may hold.
     static let maxBody = 1 << 20
@@ -238,6 +252,8 @@ struct Shop: Sendable {
             baseURL: config.placetopayURL, login: config.placetopayLogin, secretKey: config.placetopaySecret,
             expirationMinutes: config.placetopayExpirationMinutes, publicURL: config.publicURL,
             reusedNonce: config.bug == .reuseNonce ? PlacetoPayClient.randomNonce() : nil, http: http)
+        self.khipu = KhipuClient(
+            baseURL: config.khipuURL, apiKey: config.khipuAPIKey, secret: config.khipuSecret, publicURL: config.publicURL, http: http)
     }
 
     // MARK: Dispatch
@@ -273,7 +289,7 @@ struct Shop: Sendable {
         if path == "/health" { return Reply(status: .ok, body: ["ok": .bool(true)]) }
         if let id = Self.id(in: path, after: "/orders/") { return await self.getOrder(id) }
         if let id = Self.id(in: path, after: "/return/") { return await self.shopperReturn(id) }
-        if ["/orders", "/webhooks/mollie", "/webhooks/placetopay"].contains(path) {
+        if ["/orders", "/webhooks/mollie", "/webhooks/placetopay", "/webhooks/khipu"].contains(path) {
             return .error(.methodNotAllowed, "method not allowed")
         }
         return .error(.notFound, "not found")
@@ -286,6 +302,8 @@ struct Shop: Sendable {
         case "/orders": return try await self.createOrder(Self.body(of: request))
         case "/webhooks/mollie": return try await self.mollieWebhook(Self.body(of: request))
         case "/webhooks/placetopay": return try await self.placetopayNotification(Self.body(of: request))
+        case "/webhooks/khipu":
+            return try await self.khipuNotification(Self.body(of: request), signature: request.headers.first { $0.name.canonicalName == "x-khipu-signature" }?.value)
         default:
             if path == "/health" || Self.id(in: path, after: "/orders/") != nil || Self.id(in: path, after: "/return/") != nil {
                 return .error(.methodNotAllowed, "method not allowed")
@@ -325,7 +343,7 @@ struct Shop: Sendable {
     private func createOrder(_ body: [UInt8]) async -> Reply {
         guard let data = JSONValue.parse(body), data.isObject else { return .error(.badRequest, "the body must be a JSON object") }
         guard let name = data["provider"]?.stringValue, let provider = PaymentProvider(rawValue: name) else {
-            return .error(.badRequest, "provider must be 'mollie' or 'placetopay'")
+            return .error(.badRequest, "provider must be 'mollie', 'placetopay' or 'khipu'")
         }
         guard self.config.enabledProviders.contains(provider) else {
             return .error(.badRequest, "provider \(provider.rawValue) is not configured")
@@ -355,6 +373,7 @@ struct Shop: Sendable {
             switch provider {
             case .mollie: created = try await self.mollie.create(order)
             case .placetopay: created = try await self.placetopay.create(order, clientIP: "127.0.0.1")
+            case .khipu: created = try await self.khipu.create(order)
             }
         } catch {
             log("order \(order.id): creating the payment failed: \(error)")
@@ -449,6 +468,36 @@ struct Shop: Sendable {
 
     // MARK: Helpers
 
+    /// An API 3.0 notification (providers.md §2.7): the payment JSON, signed in `x-khipu-signature`. A notification
+    /// that does not verify is refused; one that does makes the shop re-fetch the payment and act on what khipu
+    /// answers.
+    private func khipuNotification(_ body: [UInt8], signature: String?) async -> Reply {
+        guard let data = JSONValue.parse(body), data.isObject, let paymentID = data["payment_id"]?.stringValue else {
+            return .error(.badRequest, "the body must be a khipu payment")
+        }
+        if self.config.bug == .noSignatureCheck {
+            // Wrong on purpose: no signature check, and the body's status is taken as the truth.
+            if let order = self.store.order(provider: .khipu, paymentID: paymentID),
+                let status = KhipuClient.map(status: data["status"]?.stringValue, detail: data["status_detail"]?.stringValue)
+            {
+                self.store.apply(status, to: order.id, source: .notification)
+            }
+            return .empty
+        }
+        guard self.khipu.isSignatureValid(header: signature, body: body) else {
+            log("khipu notification for payment \(paymentID) ignored: invalid signature")
+            return .error(.badRequest, "invalid signature")
+        }
+        guard let order = self.store.order(provider: .khipu, paymentID: paymentID) else { return .empty }
+        do {
+            if let status = try await self.khipu.status(of: paymentID) { self.store.apply(status, to: order.id, source: .notification) }
+        } catch {
+            log("order \(order.id): re-fetching the khipu payment failed: \(error)")
+            return .error(.serviceUnavailable, "try again")
+        }
+        return .empty
+    }
+
     /// Asks the provider for a non-final `order` and applies the answer; answers the order as it is afterwards (as it
     /// was, when the provider cannot be asked).
     private func refresh(_ order: Order, source: UpdateSource) async -> Order {
@@ -458,6 +507,7 @@ struct Shop: Sendable {
             switch order.provider {
             case .mollie: status = try await self.mollie.status(of: paymentID)
             case .placetopay: status = try await self.placetopay.status(of: paymentID)
+            case .khipu: status = try await self.khipu.status(of: paymentID)
             }
         } catch {
             log("order \(order.id): re-query failed: \(error)")

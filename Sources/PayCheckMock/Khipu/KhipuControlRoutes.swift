@@ -13,6 +13,7 @@ struct KhipuControlRoutes: Sendable {
             "payer/reject": { try await self.reject($0) },
             "mock/conciliate": { try await self.conciliate($0) },
             "mock/markPaid": { try await self.markPaid($0) },
+            "mock/forge": { try await self.forge($0) },
             "mock/account": { try await self.account($0) },
             "mock/notifications": { try await self.notifications($0) },
             "mock/refundStatus": { try await self.refundStatus($0) },
@@ -78,6 +79,30 @@ struct KhipuControlRoutes: Sendable {
         if let notification { await context.deliver(notification) }
         let receiver = context.store.withState { $0.account.receiverId }
         return MockResponse.json(.object(["payment": payment.json(receiverId: receiver)]))
+    }
+
+    /// `mock: forge {payment_id, url?}`: the notification an attacker would send — the payment claimed `done/normal`,
+    /// in the API 3.0 shape, signed with a key that is not the account's secret — once, to the payment's
+    /// `notify_url` (or `url`). A receiver that checks `x-khipu-signature` (§2.7) ignores it.
+    private func forge(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        let id = try Self.paymentId(json)
+        let now = context.environment.clock.now()
+        let notification = try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in
+            guard var payment = state.payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
+            guard let url = json["url"]?.stringValue ?? payment.fields["notify_url"], !url.isEmpty else {
+                throw MockHTTPError(.conflict, "payment \(MockHTTPError.quoted(id)) has no notify_url; give 'url'")
+            }
+            payment.status = .done
+            payment.statusDetail = .normal
+            let body = Array(JSONText.encode(payment.json(receiverId: state.account.receiverId)).utf8)
+            let t = String(Int64((now.timeIntervalSince1970 * 1000).rounded()))
+            let header = KhipuSignature.notificationHeader(t: t, body: body, secret: "forged-" + state.account.secret + "x")
+            return KhipuState.Notification(paymentId: id, url: url, headers: [("Content-Type", "application/json"), ("x-khipu-signature", header)], body: body)
+        }
+        await context.deliver(notification, retries: WebhookRetrySchedule(retriesAfter: []))
+        let sent = context.store.withState { $0.deliveries.last { $0["payment_id"]?.stringValue == id } }
+        return MockResponse.json(.object(["forged": .bool(true), "url": .string(notification.url), "delivery": sent ?? .null]))
     }
 
     /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?, maxAmountDigits?}`.

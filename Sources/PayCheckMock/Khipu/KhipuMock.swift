@@ -66,8 +66,8 @@ struct KhipuContext: Sendable {
     }
 
     /// Sends a notification through the shared dispatcher with the account's retry schedule; every attempt is logged.
-    func deliver(_ notification: KhipuState.Notification) async {
-        let schedule = store.withState { $0.account.notificationRetries }
+    func deliver(_ notification: KhipuState.Notification, retries: WebhookRetrySchedule? = nil) async {
+        let schedule = retries ?? store.withState { $0.account.notificationRetries }
         let store = self.store
         let apiVersion = notification.headers.contains { $0.name == "x-khipu-signature" } ? "3.0" : "1.3"
         let webhook = Webhook(provider: "khipu", url: notification.url, headers: notification.headers, body: notification.body, schedule: schedule)

@@ -52,10 +52,12 @@ package enum KhipuOperation: String, Sendable, CaseIterable {
         case .verifyNotification: return nil
         }
         let hasBody = method == "POST"
-        return ProviderOperation(
+        let operation = ProviderOperation(
             rawValue, method: method, path: path, parameters: parameters,
             bodyCodec: hasBody ? (isV2 ? .form : .json) : .none,
             authKeys: isV2 ? KhipuAuthOverrides.v2Keys : KhipuAuthOverrides.v3Keys, headers: [("Accept", "application/json")])
+        // Both creates answer the new payment's `payment_id` (§2.4), how a merchant run links it to the case.
+        return self == .createPayment || self == .createPaymentV2 ? operation.creatingPayment(at: "payment_id") : operation
     }
 }
 

@@ -65,6 +65,9 @@ class Config:
                 sys.exit("python-shop: PLACETOPAY_EXPIRATION_MINUTES must be an integer")
             if self.placetopay_expiration_minutes < 5:
                 sys.exit("python-shop: PLACETOPAY_EXPIRATION_MINUTES must be at least 5 (providers.md §1.4)")
+        self.khipu_url = (_env("KHIPU_API_URL", "") or "").rstrip("/")
+        self.khipu_api_key = _env("KHIPU_API_KEY", "") or ""
+        self.khipu_secret = _env("KHIPU_SECRET", "") or ""
         self.timeout = float(_env("SHOP_PROVIDER_TIMEOUT", "10"))
         bug = (_env("SHOP_BUG", "") or "").strip()
         if bug in ("", "none"):
@@ -79,6 +82,8 @@ class Config:
             enabled.append("mollie")
         if self.placetopay_url and self.placetopay_login and self.placetopay_secret:
             enabled.append("placetopay")
+        if self.khipu_url and self.khipu_api_key and self.khipu_secret:
+            enabled.append("khipu")
         return enabled
 
 
@@ -457,9 +462,80 @@ def placetopay_signature_valid(notification):
 # ---------------------------------------------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# khipu, Instant Payments API 3.0 (providers.md §2)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def khipu_headers(extra=None):
+    headers = {"x-api-key": CONFIG.khipu_api_key, "Accept": "application/json", "User-Agent": "python-shop/1.0"}
+    headers.update(extra or {})
+    return headers
+
+
+def khipu_error(status, body):
+    if isinstance(body, dict) and body.get("message"):
+        fields = [e.get("field") for e in body.get("errors") or [] if isinstance(e, dict) and e.get("field")]
+        return f"khipu answered {status}: {body['message']}" + (f" ({', '.join(fields)})" if fields else "")
+    return f"khipu answered {status}"
+
+
+def khipu_map(status, detail):
+    """done → paid, except a payer's rejection or abuse (failed) and a full refund or reversal (canceled);
+    verifying → pending (transferred, not reconciled); pending → open (providers.md §2.9, §2.12 B3)."""
+    if status == "done":
+        if detail in ("rejected-by-payer", "marked-as-abuse"):
+            return "failed"
+        if detail in ("fully-refunded", "reversed"):
+            return "canceled"
+        return "paid"
+    return {"verifying": "pending", "pending": "open"}.get(status)
+
+
+def khipu_create(order):
+    amount = parse_amount(order.amount, order.currency, ZERO_DECIMAL_ISO)
+    payload = {
+        "subject": order.description, "currency": order.currency,
+        "amount": int(amount) if amount == amount.to_integral_value() else float(amount),
+        "transaction_id": order.id,
+        "return_url": f"{CONFIG.public_url}/return/{order.id}",
+        "cancel_url": f"{CONFIG.public_url}/return/{order.id}",
+        "notify_url": f"{CONFIG.public_url}/webhooks/khipu", "notify_api_version": "3.0",
+    }
+    status, answer = http_call("POST", f"{CONFIG.khipu_url}/v3/payments",
+                               khipu_headers({"Content-Type": "application/json"}), json.dumps(payload).encode("utf-8"))
+    if status not in (200, 201) or not isinstance(answer, dict) or not answer.get("payment_id"):
+        raise ProviderError(khipu_error(status, answer), status, answer)
+    return answer["payment_id"], answer.get("payment_url"), "open"
+
+
+def khipu_fetch_status(payment_id):
+    status, answer = http_call("GET", f"{CONFIG.khipu_url}/v3/payments/{urllib.parse.quote(payment_id, safe='')}",
+                               khipu_headers())
+    if status == 404:
+        return None
+    if status != 200 or not isinstance(answer, dict) or answer.get("payment_id") != payment_id:
+        raise ProviderError(khipu_error(status, answer), status, answer)
+    mapped = khipu_map(answer.get("status"), answer.get("status_detail"))
+    if mapped is None:
+        raise ProviderError(f"khipu answered an unknown status {answer.get('status')!r}", status, answer)
+    return mapped
+
+
+def khipu_signature_valid(header, raw):
+    """x-khipu-signature: t=<ms>,s=<base64 HMAC-SHA256(secret, t + "." + raw body)> (providers.md §2.7)."""
+    parts = dict(part.strip().split("=", 1) for part in (header or "").split(",") if "=" in part)
+    if "t" not in parts or "s" not in parts:
+        return False
+    digest = hmac.new(CONFIG.khipu_secret.encode("utf-8"), parts["t"].encode("utf-8") + b"." + raw, hashlib.sha256).digest()
+    return hmac.compare_digest(base64.b64encode(digest).decode("ascii"), parts["s"])
+
+
 def fetch_status(order):
     if order.provider == "mollie":
         return mollie_fetch_status(order.payment_id)
+    if order.provider == "khipu":
+        return khipu_fetch_status(order.payment_id)
     return placetopay_fetch_status(order.payment_id)
 
 
@@ -548,7 +624,7 @@ class Handler(BaseHTTPRequestHandler):
             match = RETURN_PATH.match(path)
             if match:
                 return self.shopper_return(match.group(1))
-            if path in ("/orders", "/webhooks/mollie", "/webhooks/placetopay"):
+            if path in ("/orders", "/webhooks/mollie", "/webhooks/placetopay", "/webhooks/khipu"):
                 return self.respond(405, {"error": "method not allowed"})
             return self.respond(404, {"error": "not found"})
         except Exception as error:  # never leak a traceback to the client
@@ -564,6 +640,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.mollie_webhook()
             if path == "/webhooks/placetopay":
                 return self.placetopay_notification()
+            if path == "/webhooks/khipu":
+                return self.khipu_notification()
             if path == "/health" or ORDER_PATH.match(path) or RETURN_PATH.match(path):
                 return self.respond(405, {"error": "method not allowed"})
             return self.respond(404, {"error": "not found"})
@@ -588,8 +666,8 @@ class Handler(BaseHTTPRequestHandler):
         amount = data.get("amount")
         currency = data.get("currency")
         description = data.get("description")
-        if provider not in ("mollie", "placetopay"):
-            return self.respond(400, {"error": "provider must be 'mollie' or 'placetopay'"})
+        if provider not in ("mollie", "placetopay", "khipu"):
+            return self.respond(400, {"error": "provider must be 'mollie', 'placetopay' or 'khipu'"})
         if provider not in CONFIG.providers():
             return self.respond(400, {"error": f"provider {provider} is not configured"})
         if not isinstance(amount, str) or not AMOUNT_PATTERN.match(amount):
@@ -608,6 +686,8 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if provider == "mollie":
                 payment_id, checkout, status = mollie_create(order)
+            elif provider == "khipu":
+                payment_id, checkout, status = khipu_create(order)
             else:
                 payment_id, checkout, status = placetopay_create(order, "127.0.0.1")
         except ProviderError as error:
@@ -697,13 +777,43 @@ class Handler(BaseHTTPRequestHandler):
         return self.respond(200, {})
 
 
+    def khipu_notification(self):
+        raw = self.read_body()
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("payment_id"), str):
+            return self.respond(400, {"error": "the body must be a khipu payment"})
+        order = STORE.find_by_payment("khipu", data["payment_id"])
+        if CONFIG.bug == "no-signature-check":
+            # Wrong on purpose: no signature check, and the body's status is taken as the truth.
+            status = khipu_map(data.get("status"), data.get("status_detail"))
+            if order is not None and status is not None:
+                STORE.apply(order, status, "notification")
+            return self.respond(200, {})
+        if not khipu_signature_valid(self.headers.get("x-khipu-signature"), raw):
+            log(f"khipu notification for payment {data['payment_id']!r} ignored: invalid signature")
+            return self.respond(400, {"error": "invalid signature"})
+        if order is None:
+            return self.respond(200, {})
+        try:
+            status = khipu_fetch_status(order.payment_id)  # the fetched payment, not the body, decides
+        except ProviderError as error:
+            log(f"order {order.id}: notification re-query failed: {error}")
+            return self.respond(503, {"error": "try again later"})  # khipu retries
+        if status is not None:
+            STORE.apply(order, status, "notification")
+        return self.respond(200, {})
+
+
 def main():
     global CONFIG
     CONFIG = Config()
     providers = CONFIG.providers()
     if not providers:
-        sys.exit("python-shop: configure MOLLIE_API_URL/MOLLIE_API_KEY and/or "
-                 "PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY")
+        sys.exit("python-shop: configure MOLLIE_API_URL/MOLLIE_API_KEY, "
+                 "PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY and/or KHIPU_API_URL/KHIPU_API_KEY/KHIPU_SECRET")
     server = ThreadingHTTPServer(("127.0.0.1", CONFIG.port), Handler)
     server.daemon_threads = True
     log(f"listening on http://127.0.0.1:{CONFIG.port} (public {CONFIG.public_url}); "
