@@ -1,7 +1,8 @@
-// reference-shop: PayCheck's reference merchant backend. It integrates Mollie and PlacetoPay the way a careful
-// merchant would, and PayCheck tests it as a black box through examples/reference-shop/contract.yaml. It behaves
-// like the stdlib Python shop (Tests/MerchantBackends/python-shop): the same routes, JSON fields, environment
-// variables, status mapping and SHOP_BUG mutations.
+// reference-shop: PayCheck's reference merchant backend. It integrates Mollie, PlacetoPay, khipu and MIT the way a
+// careful merchant would, and PayCheck tests it as a black box through examples/reference-shop/contract.yaml. It
+// behaves like the stdlib Python shop (Tests/MerchantBackends/python-shop): the same routes, JSON fields, environment
+// variables, status mapping and SHOP_BUG mutations (MIT only here: WebPay Plus needs AES, which Python's standard
+// library lacks).
 //
 // It plays a real merchant's code, written apart from PayCheck: it depends on no PayCheck target and knows the
 // providers only through HTTP.
@@ -14,6 +15,8 @@
 //   re-queried; the body's status is never trusted.
 // - khipu (providers.md §2): payments through the API 3.0 with `x-api-key`, notifications in the 3.0 shape, checked
 //   against `x-khipu-signature` (Base64(HMAC-SHA256(secret, t + "." + body))) and then the payment is re-fetched.
+// - MIT WebPay Plus (providers.md §5): an encrypted link request; the encrypted result MIT posts is the only truth
+//   (there is no status query), taken only when it decrypts with the key and names the order's reference and amount.
 // - The shopper's return never decides anything: the provider is asked.
 // - Fulfilment happens once, on the first transition to `paid`, under a lock.
 import AsyncHTTPClient
@@ -72,11 +75,13 @@ enum ShopBug: String, Sendable, CaseIterable {
     case reuseNonce = "reuse-nonce"
     /// `GET /return/<id>` marks the order paid without asking the provider.
     case trustReturn = "trust-return"
-    /// PlacetoPay notifications are not verified and their body status is taken as the truth; any Mollie webhook
-    /// for a known id marks the order paid without re-fetching.
+    /// PlacetoPay and khipu notifications are not verified and their body status is taken as the truth; any Mollie
+    /// webhook for a known id marks the order paid without re-fetching.
     case noSignatureCheck = "no-signature-check"
-    /// Every paid notification (Mollie webhook or PlacetoPay notification) fulfils again.
+    /// Every paid notification fulfils again.
     case doubleFulfil = "double-fulfil"
+    /// A failed or declined payment is taken as paid (a status mapping that treats every final answer as success).
+    case declinePaid = "decline-paid"
 }
 
 /// A payment provider the shop integrates.
@@ -87,6 +92,8 @@ enum PaymentProvider: String, Sendable, CaseIterable {
     case placetopay
     /// khipu's Instant Payments API 3.0 (providers.md §2).
     case khipu
+    /// MIT Centro de Pagos, WebPay Plus (providers.md §5).
+    case mit
 }
 
 /// A configuration value that cannot be used; its description is the message the shop exits with.
@@ -119,6 +126,9 @@ struct ShopConfig: Sendable {
     var khipuURL: String
     var khipuAPIKey: String
     var khipuSecret: String
+    /// MIT's base (`MIT_URL`, `/gen` is appended) and the merchant's credentials (`MIT_ID_COMPANY`, `MIT_ID_BRANCH`,
+    /// `MIT_USER`, `MIT_PASSWORD`, `MIT_DATA0`, `MIT_KEY`).
+    var mit: [String: String]
     /// Seconds allowed for each provider call (`SHOP_PROVIDER_TIMEOUT`, default 10).
     var timeout: Double
     /// The seeded mistake, if any (`SHOP_BUG`; unset or `none` for none).
@@ -145,6 +155,11 @@ struct ShopConfig: Sendable {
         self.khipuURL = Self.withoutTrailingSlashes(environment["KHIPU_API_URL"] ?? "")
         self.khipuAPIKey = environment["KHIPU_API_KEY"] ?? ""
         self.khipuSecret = environment["KHIPU_SECRET"] ?? ""
+        self.mit = [:]
+        for name in ["MIT_URL", "MIT_ID_COMPANY", "MIT_ID_BRANCH", "MIT_USER", "MIT_PASSWORD", "MIT_DATA0", "MIT_KEY"] {
+            self.mit[name] = environment[name] ?? ""
+        }
+        self.mit["MIT_URL"] = Self.withoutTrailingSlashes(self.mit["MIT_URL"] ?? "")
         let minutes = environment["PLACETOPAY_EXPIRATION_MINUTES"] ?? ""
         if minutes.isEmpty {
             self.placetopayExpirationMinutes = nil
@@ -180,6 +195,7 @@ struct ShopConfig: Sendable {
             enabled.append(.placetopay)
         }
         if !self.khipuURL.isEmpty && !self.khipuAPIKey.isEmpty && !self.khipuSecret.isEmpty { enabled.append(.khipu) }
+        if self.mit.values.allSatisfy({ !$0.isEmpty }) { enabled.append(.mit) }
         return enabled
     }
 
@@ -239,6 +255,7 @@ struct Shop: Sendable {
     /// PlacetoPay.
     let placetopay: PlacetoPayClient
     let khipu: KhipuClient
+    let mit: MITClient
 
     /// The most a request body may hold.
     static let maxBody = 1 << 20
@@ -254,6 +271,11 @@ struct Shop: Sendable {
             reusedNonce: config.bug == .reuseNonce ? PlacetoPayClient.randomNonce() : nil, http: http)
         self.khipu = KhipuClient(
             baseURL: config.khipuURL, apiKey: config.khipuAPIKey, secret: config.khipuSecret, publicURL: config.publicURL, http: http)
+        let mit = config.mit
+        self.mit = MITClient(
+            baseURL: mit["MIT_URL"] ?? "", idCompany: mit["MIT_ID_COMPANY"] ?? "", idBranch: mit["MIT_ID_BRANCH"] ?? "",
+            user: mit["MIT_USER"] ?? "", password: mit["MIT_PASSWORD"] ?? "", data0: mit["MIT_DATA0"] ?? "", keyHex: mit["MIT_KEY"] ?? "",
+            http: http)
     }
 
     // MARK: Dispatch
@@ -289,7 +311,7 @@ struct Shop: Sendable {
         if path == "/health" { return Reply(status: .ok, body: ["ok": .bool(true)]) }
         if let id = Self.id(in: path, after: "/orders/") { return await self.getOrder(id) }
         if let id = Self.id(in: path, after: "/return/") { return await self.shopperReturn(id) }
-        if ["/orders", "/webhooks/mollie", "/webhooks/placetopay", "/webhooks/khipu"].contains(path) {
+        if ["/orders", "/webhooks/mollie", "/webhooks/placetopay", "/webhooks/khipu", "/webhooks/mit"].contains(path) {
             return .error(.methodNotAllowed, "method not allowed")
         }
         return .error(.notFound, "not found")
@@ -302,6 +324,7 @@ struct Shop: Sendable {
         case "/orders": return try await self.createOrder(Self.body(of: request))
         case "/webhooks/mollie": return try await self.mollieWebhook(Self.body(of: request))
         case "/webhooks/placetopay": return try await self.placetopayNotification(Self.body(of: request))
+        case "/webhooks/mit": return try await self.mitResult(Self.body(of: request))
         case "/webhooks/khipu":
             return try await self.khipuNotification(Self.body(of: request), signature: request.headers.first { $0.name.canonicalName == "x-khipu-signature" }?.value)
         default:
@@ -343,7 +366,7 @@ struct Shop: Sendable {
     private func createOrder(_ body: [UInt8]) async -> Reply {
         guard let data = JSONValue.parse(body), data.isObject else { return .error(.badRequest, "the body must be a JSON object") }
         guard let name = data["provider"]?.stringValue, let provider = PaymentProvider(rawValue: name) else {
-            return .error(.badRequest, "provider must be 'mollie', 'placetopay' or 'khipu'")
+            return .error(.badRequest, "provider must be 'mollie', 'placetopay', 'khipu' or 'mit'")
         }
         guard self.config.enabledProviders.contains(provider) else {
             return .error(.badRequest, "provider \(provider.rawValue) is not configured")
@@ -374,6 +397,7 @@ struct Shop: Sendable {
             case .mollie: created = try await self.mollie.create(order)
             case .placetopay: created = try await self.placetopay.create(order, clientIP: "127.0.0.1")
             case .khipu: created = try await self.khipu.create(order)
+            case .mit: created = try await self.mit.create(order)
             }
         } catch {
             log("order \(order.id): creating the payment failed: \(error)")
@@ -468,6 +492,27 @@ struct Shop: Sendable {
 
     // MARK: Helpers
 
+    /// The result MIT posts to the response URL (providers.md §5.3): `strResponse`, encrypted with the key. One that
+    /// does not decrypt, or names another amount than the order's, changes nothing.
+    private func mitResult(_ body: [UInt8]) async -> Reply {
+        guard let blob = Self.formValue("strResponse", in: body), !blob.isEmpty else { return .error(.badRequest, "missing strResponse") }
+        guard let result = self.mit.read(result: blob) else {
+            log("MIT result ignored: it does not decrypt with the key")
+            return .error(.badRequest, "invalid result")
+        }
+        guard let order = self.store.order(result.reference), order.provider == .mit else { return .empty }
+        if result.status == .paid {
+            let expected = try? Amount(order.amount, currency: order.currency, zeroDecimal: [])
+            let paid = try? Amount(result.amount, currency: order.currency, zeroDecimal: [])
+            guard let expected, let paid, expected.text == paid.text else {
+                log("MIT result for order \(order.id) ignored: amount \(result.amount) is not the order's")
+                return .empty
+            }
+        }
+        self.store.apply(result.status, to: order.id, source: .notification)
+        return .empty
+    }
+
     /// An API 3.0 notification (providers.md §2.7): the payment JSON, signed in `x-khipu-signature`. A notification
     /// that does not verify is refused; one that does makes the shop re-fetch the payment and act on what khipu
     /// answers.
@@ -508,6 +553,7 @@ struct Shop: Sendable {
             case .mollie: status = try await self.mollie.status(of: paymentID)
             case .placetopay: status = try await self.placetopay.status(of: paymentID)
             case .khipu: status = try await self.khipu.status(of: paymentID)
+            case .mit: status = nil  // WebPay Plus has no status query: only the result MIT posts decides
             }
         } catch {
             log("order \(order.id): re-query failed: \(error)")

@@ -86,6 +86,7 @@ package final class MITMock: ProviderMock {
         ControlActionRoutes.register(MITProvider(), handlers: [
             "payer/pay": { try await self.pay($0, environment: environment) },
             "mock/site": { try await self.site($0) },
+            "mock/forge": { try await self.forge($0, environment: environment) },
         ], on: router)
     }
 
@@ -173,6 +174,32 @@ package final class MITMock: ProviderMock {
             _ = await environment.webhooks.deliver(notification)
         }
         return MockResponse.json(result)
+    }
+
+    /// `mock: forge {url}`: an attacker's result for a link — its approved `CENTEROFPAYMENTS`, encrypted with a key
+    /// that is not the merchant's — posted once to the site's response URL; the link stays unpaid. A receiver that
+    /// cannot decrypt a result with its key must ignore it (§5.3: the key is the result's only authentication).
+    private func forge(_ request: Request, environment: MockEnvironment) async throws -> Response {
+        let members = try await Self.object(request)
+        let id = (members["url"]?.interpolated ?? "").split(separator: "/").last.map(String.init) ?? ""
+        let (link, site) = try state.withState { state -> (Link, Site) in
+            guard let link = state.links[id] else { throw MockHTTPError(.notFound, "no MIT link \(MockHTTPError.quoted(id)) (pass the nb_url of generateLink)") }
+            return (link, state.sites[link.data0] ?? Site())
+        }
+        guard let responseUrl = site.responseUrl else {
+            throw MockHTTPError(.conflict, "the site of link \(id) has no response URL (mock: site {data0, responseUrl})")
+        }
+        let xml = MITNotification.document(
+            link: (link.id, link.reference, link.amount, link.email, link.additionalData, "999999999"), response: .approved,
+            card: "4111111111111111", cdError: "", nbError: "", now: environment.clock.now())
+        var attackerKey = (0..<16).map { _ in String(format: "%02X", UInt8.random(in: 0...255)) }.joined()
+        if attackerKey == credentials["key"] { attackerKey = String(attackerKey.reversed()) }
+        let body = FormText.encode([
+            ("strResponse", try MITCipher.encrypt(xml, keyHex: attackerKey)), ("strIdCompany", credentials["idCompany"] ?? ""), ("strIdMerchant", "1234567"),
+        ])
+        _ = await environment.webhooks.deliver(Webhook(
+            provider: "mit", url: responseUrl, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)))
+        return MockResponse.json(.object(["forged": .bool(true), "id_url": .string(link.id), "url": .string(responseUrl)]))
     }
 
     /// The synchronous part of `payer: pay`: moves the link and builds its notification.
