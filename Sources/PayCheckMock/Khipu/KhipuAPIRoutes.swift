@@ -13,6 +13,8 @@ struct KhipuAPIRoutes: Sendable {
         var parameters: [String: String]
         var id: String
         var now: Date
+        /// The mock's own base for khipu's payer pages (host, scope, `/khipu`).
+        var pageBase = ""
     }
 
     typealias Operation = @Sendable (KhipuContext, Call) async throws -> Value
@@ -44,6 +46,9 @@ struct KhipuAPIRoutes: Sendable {
             try context.store.withState { (state: inout KhipuState) throws(KhipuFailure) -> Value in try state.refundWalletBalance() }
         }
         route(.get, "\(v2)/payments", "2.0", on: router) { context, call in try Self.byToken(context, call) }
+        // The payer's pages the URLs of a payment point at (§2.4), on the mock's host.
+        let context = self.context
+        router.get("khipu/payment/{page}/{id}") { _, requestContext in try Self.page(requestContext, context) }
     }
 
     /// Adds `method path` running `operation` after reading and authenticating the request.
@@ -97,7 +102,8 @@ struct KhipuAPIRoutes: Sendable {
         }
         var parameters: [String: String] = [:]
         for (name, value) in pairs { parameters[name] = value }
-        return Call(apiVersion: version, parameters: parameters, id: id, now: now)
+        let pageBase = "http://" + (request.head.authority ?? "127.0.0.1") + ScopedRequest.baseSuffix + "/khipu"
+        return Call(apiVersion: version, parameters: parameters, id: id, now: now, pageBase: pageBase)
     }
 
     static func banks(_ context: KhipuContext) -> Value {
@@ -113,7 +119,8 @@ struct KhipuAPIRoutes: Sendable {
         let digits = context.store.withState { $0.account.maxAmountDigits }
         let parsed = try KhipuCreateRequest.parse(call.parameters, apiVersion: call.apiVersion, maxAmountDigits: digits, now: call.now)
         let payment = context.store.withState {
-            $0.create(parsed.fields, amount: parsed.amount, expiresAt: parsed.expiresAt, apiVersion: call.apiVersion, now: call.now)
+            $0.create(parsed.fields, amount: parsed.amount, expiresAt: parsed.expiresAt, apiVersion: call.apiVersion, now: call.now,
+                      pageBase: call.pageBase)
         }
         return .object(payment.urls)
     }
@@ -174,5 +181,33 @@ struct KhipuAPIRoutes: Sendable {
             "result": .string(amount > limit ? "max_amount_exceeded" : "ok"), "max_amount": Value(number: limit),
             "cool_down_date": .string(ISOTimestamp.format(call.now, fraction: .always)), "new_destinatary_max_amount": Value(number: 1_000_000),
         ])
+    }
+}
+
+extension KhipuAPIRoutes {
+    /// `GET /khipu/payment/{info|simplified|manual|receipt}/{id}`: the payer's page of a payment — what it is for,
+    /// how much, its state; the receipt only once it is `done`. The payer acts through `payer: pay` / `payer: reject`
+    /// (DemoBank, §2.8). An unknown payment or page is khipu's 404.
+    static func page(_ requestContext: BasicRequestContext, _ context: KhipuContext) throws -> Response {
+        let page = requestContext.parameters.get("page") ?? ""
+        let id = requestContext.parameters.get("id") ?? ""
+        if page != "receipt", context.store.withState({ $0.deleted.contains(id) }) {
+            let html = "<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\"><title>Pago eliminado</title></head><body>"
+                + "<h1>Pago eliminado</h1><p>El cobrador eliminó este pago.</p></body></html>"
+            return Response(status: .gone, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        }
+        guard ["info", "simplified", "manual", "receipt"].contains(page),
+            let payment = context.store.withState({ $0.payments[id] }), page != "receipt" || payment.status == .done
+        else { throw KhipuFailure(code: 404, message: "Pago no encontrado") }
+        let escape = { (text: String) in
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        let title = page == "receipt" ? "Comprobante de pago" : "Pago con khipu"
+        let html = "<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\"><title>\(title)</title></head><body>"
+            + "<h1>\(title)</h1><p id=\"subject\">\(escape(payment.fields["subject"] ?? ""))</p>"
+            + "<p id=\"amount\">\(escape(Value.format(payment.amount))) \(escape(payment.fields["currency"] ?? ""))</p>"
+            + "<p id=\"status\">\(payment.status.rawValue)/\(payment.statusDetail.rawValue)</p>"
+            + "<p>DemoBank (PayCheck's mock of khipu)</p></body></html>"
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 }

@@ -18,6 +18,9 @@ struct KhipuPayment: Sendable {
     let expiresAt: Date
     /// The 64-hex notification token of API 1.3.
     let notificationToken: String
+    /// Where the payer's pages are: the mock's own host and scope, then `/khipu` (khipu's are on khipu.com; the mock
+    /// serves them so that a browser, an app's web view or a UI test can follow `payment_url`, docs/providers/khipu.md).
+    var pageBase = "https://khipu.com"
     /// `pending`, `verifying` or `done`.
     var status = KhipuPaymentStatus.pending
     /// `pending`, `normal`, `marked-paid-by-receiver`, `rejected-by-payer`, `marked-as-abuse`, `reversed`,
@@ -43,9 +46,9 @@ struct KhipuPayment: Sendable {
     var urls: [String: Value] {
         [
             "payment_id": .string(id),
-            "payment_url": .string("https://khipu.com/payment/info/\(id)"),
-            "simplified_transfer_url": .string("https://app.khipu.com/payment/simplified/\(id)"),
-            "transfer_url": .string("https://khipu.com/payment/manual/\(id)"),
+            "payment_url": .string("\(pageBase)/payment/info/\(id)"),
+            "simplified_transfer_url": .string("\(pageBase)/payment/simplified/\(id)"),
+            "transfer_url": .string("\(pageBase)/payment/manual/\(id)"),
             "app_url": .string("khipu:///pos/\(id)"),
             "ready_for_terminal": .bool(false),
         ]
@@ -68,7 +71,7 @@ struct KhipuPayment: Sendable {
         members["amount"] = Value(number: amount)
         members["status"] = .string(status.rawValue)
         members["status_detail"] = .string(statusDetail.rawValue)
-        members["receipt_url"] = .string(status == .done ? "https://khipu.com/payment/receipt/\(id)" : "")
+        members["receipt_url"] = .string(status == .done ? "\(pageBase)/payment/receipt/\(id)" : "")
         members["notify_api_version"] = .string(notifyAPIVersion)
         members["expires_date"] = .string(ISOTimestamp.format(expiresAt, fraction: .always))
         members["attachment_urls"] = .array([])

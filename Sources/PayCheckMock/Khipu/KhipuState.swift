@@ -41,6 +41,8 @@ struct KhipuState: Sendable {
     var account = Account()
     var payments: [String: KhipuPayment] = [:]
     var byToken: [String: String] = [:]
+    /// Payments the merchant deleted, whose pages say so (bounded like the payments).
+    var deleted: Set<String> = []
     /// Payment ids, oldest first (for eviction past the store's capacity); from `oldest` on.
     var creationOrder: [String] = []
     var oldest = 0
@@ -60,12 +62,13 @@ struct KhipuState: Sendable {
     // MARK: Operations (providers.md §2.3)
 
     /// Creates a payment from validated fields.
-    mutating func create(_ fields: [String: String], amount: Double, expiresAt: Date, apiVersion: String, now: Date) -> KhipuPayment {
+    mutating func create(_ fields: [String: String], amount: Double, expiresAt: Date, apiVersion: String, now: Date, pageBase: String) -> KhipuPayment {
         var id = ""
         repeat { id = randomText(12, Array("abcdefghijklmnopqrstuvwxyz0123456789")) } while payments[id] != nil
         let token = randomText(64, Array("0123456789abcdef"))
-        let payment = KhipuPayment(
+        var payment = KhipuPayment(
             id: id, apiVersion: apiVersion, fields: fields, amount: amount, createdAt: now, expiresAt: expiresAt, notificationToken: token)
+        payment.pageBase = pageBase
         payments[id] = payment
         byToken[token] = id
         creationOrder.append(id)
@@ -90,6 +93,8 @@ struct KhipuState: Sendable {
         }
         payments[id] = nil
         byToken[payment.notificationToken] = nil
+        if deleted.count >= 10_000 { deleted.removeAll() }
+        deleted.insert(id)
         return .object(["message": .string("Pago eliminado")])
     }
 

@@ -25,6 +25,11 @@ struct MollieAPIRoutes: Sendable {
         router.get("mollie/v2/methods/all") { request, _ in try await Self.methods(request, context, all: true) }
         router.get("mollie/v2/methods/{id}") { request, requestContext in try await Self.method(request, requestContext, context) }
         router.get("mollie/checkout/select-method/{token}") { _, requestContext in try await Self.checkoutPage(requestContext, context) }
+        // The other pages and images a payment or a method links to (`_links.changePaymentState`, `_links.dashboard`,
+        // `image`), served so that every link the mock emits can be followed.
+        router.get("mollie/checkout/test-mode/{token}") { _, requestContext in try await Self.checkoutPage(requestContext, context) }
+        router.get("mollie/dashboard/org_1/payments/{id}") { _, requestContext in try Self.dashboardPage(requestContext, context) }
+        router.get("mollie/images/{file}") { _, requestContext in try Self.image(requestContext) }
     }
 
     /// The public base of every link: the scheme and host the client used, plus `/mollie` (§4.12 P1-2), after the
@@ -266,4 +271,34 @@ struct MollieAPIRoutes: Sendable {
             + "<p>Choose paid, failed, canceled, expired, authorized or pending (POST /__paycheck/mollie/payer/choose).</p></body></html>"
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
+
+    /// The dashboard's page of a payment (`_links.dashboard`): its description, amount and status.
+    static func dashboardPage(_ requestContext: BasicRequestContext, _ context: MollieContext) throws -> Response {
+        let id = requestContext.parameters.get("id") ?? ""
+        guard let payment = context.store.withState({ $0.payments[id] }) else {
+            throw MollieFailure(code: 404, detail: "No payment exists with token \(id).")
+        }
+        let escape = { (text: String) in text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
+        let html = "<!doctype html><html><body><h1>Payment \(escape(id))</h1><p id=\"description\">\(escape(payment.description))</p>"
+            + "<p id=\"status\">\(payment.status.rawValue)</p></body></html>"
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A method's or issuer's image (`image.size1x`, `size2x`, `svg`): an SVG with its name, or a 1×1 PNG.
+    static func image(_ requestContext: BasicRequestContext) throws -> Response {
+        let file = (requestContext.parameters.get("file") ?? "").removingPercentEncoding ?? ""
+        let name = file.split(separator: ".").first.map { String($0.split(separator: "@").first ?? $0) } ?? ""
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            throw MollieFailure(code: 404, detail: "No image exists with name \(file).")
+        }
+        if file.hasSuffix(".svg") {
+            let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"32\" height=\"24\"><text x=\"2\" y=\"16\" font-size=\"8\">\(name)</text></svg>"
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml"], body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+        }
+        guard file.hasSuffix(".png") else { throw MollieFailure(code: 404, detail: "No image exists with name \(file).") }
+        return Response(status: .ok, headers: [.contentType: "image/png"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: Self.pixel)))
+    }
+
+    /// A 1×1 transparent PNG.
+    static let pixel: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")!)
 }
