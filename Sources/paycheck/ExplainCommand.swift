@@ -102,7 +102,7 @@ struct ExplainCommand: ParsableCommand {
         return """
             \(provider) error \(entry.code)  class \(entry.errorClass.rawValue) (\(entry.errorClass.meaning))
               \(entry.message)
-              \(http)\(entry.source)
+              \(http)\(Citation.forReaders(entry.source, provider: provider))
             """
     }
 

@@ -10,10 +10,11 @@ import PayCheckProviders
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Create a suite folder with a first PlacetoPay suite and CI job examples.",
+        abstract: "Create a suite folder with a first suite for a provider and CI job examples.",
         discussion: HelpText.reflow("""
-            Writes <folder>/suites/placetopay/smoke.yaml (create a session, pay it as the payer, query it:
-            it passes on the embedded mock), <folder>/suites/paycheck.schema.json (the suite schema, which
+            Writes <folder>/suites/<provider>/smoke.yaml (a payment through the provider's flow, the payer
+            played by PayCheck, and a wrong credential refused: it passes on the embedded mock; --provider
+            chooses placetopay, mollie, khipu, yuno or mit), <folder>/suites/paycheck.schema.json (the suite schema, which
             the suite's '# yaml-language-server: $schema=…' line points VS Code and JetBrains IDEs at),
             <folder>/ci/github-actions.yml and <folder>/ci/gitlab-ci.yml.
             Existing files are never overwritten: init stops and names them.
@@ -27,10 +28,17 @@ struct InitCommand: ParsableCommand {
     @Argument(help: "The folder to create.")
     var folder: String = "paycheck"
 
+    @Option(name: .long, help: ArgumentHelp("The provider of the first suite: placetopay, mollie, khipu, yuno or mit.", valueName: "provider"))
+    var provider: String = "placetopay"
+
     @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (e.g. mollie, placetopay).", valueName: "provider"))
     var merchant: String?
 
     func validate() throws {
+        guard Self.smokeProviders.contains(provider) else {
+            let hint = Suggest.nearest(provider, in: Self.smokeProviders).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ValidationError("no provider '\(provider)'\(hint); --provider takes " + Self.smokeProviders.joined(separator: ", "))
+        }
         guard let merchant else { return }
         let packs = SuiteOptions.packNames
         guard packs.contains(merchant) else {
@@ -43,7 +51,7 @@ struct InitCommand: ParsableCommand {
     }
 
     func run() throws {
-        let files = try merchant.map { try Self.merchantFiles(folder: folder, provider: $0) } ?? Self.files(folder: folder)
+        let files = try merchant.map { try Self.merchantFiles(folder: folder, provider: $0) } ?? Self.files(folder: folder, provider: provider)
         let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: $0) }
         guard existing.isEmpty else {
             Output().err("error: init would overwrite " + existing.map { "'\($0)'" }.joined(separator: ", ") + "; move them or choose another folder")
@@ -71,12 +79,12 @@ struct InitCommand: ParsableCommand {
     }
 
     /// The files init writes, by path.
-    static func files(folder: String) -> [(path: String, text: String)] {
+    static func files(folder: String, provider: String = "placetopay") -> [(path: String, text: String)] {
         [
-            ("\(folder)/suites/placetopay/smoke.yaml", smokeSuite),
+            ("\(folder)/suites/\(provider)/smoke.yaml", smokeSuite(provider)),
             ("\(folder)/suites/paycheck.schema.json", SuiteSchema.jsonSchema),
-            ("\(folder)/ci/github-actions.yml", githubJob(folder: folder)),
-            ("\(folder)/ci/gitlab-ci.yml", gitlabJob(folder: folder)),
+            ("\(folder)/ci/github-actions.yml", githubJob(folder: folder, provider: provider)),
+            ("\(folder)/ci/gitlab-ci.yml", gitlabJob(folder: folder, provider: provider)),
         ]
     }
 
@@ -155,42 +163,6 @@ struct InitCommand: ParsableCommand {
             """
     }
 
-    /// A first PlacetoPay suite that passes on the embedded mock.
-    static let smokeSuite = """
-        # yaml-language-server: $schema=../paycheck.schema.json
-        # A first conformance suite: edit it, then add your own cases. Reference: PayCheck's README.
-        suite: My shop · PlacetoPay smoke test
-        provider: placetopay
-        vars:
-          reference: "ORDER-{{ random(8) }}"
-        cases:
-          - name: an approved card payment ends APPROVED and maps to succeeded
-            requires: [mock]
-            steps:
-              - call: createSession
-                with:
-                  payment: { reference: "{{ reference }}", description: Smoke test, amount: { currency: COP, total: 10000 } }
-                  returnUrl: https://shop.example/return
-                expect: { status: 200, body: { status.status: OK, requestId: { type: integer } } }
-                capture: { requestId: body.requestId }
-              - payer: pay
-                with: { requestId: "{{ requestId }}", card: "4110760000000081" }
-                expect: { outcome: succeeded }
-              - call: querySession
-                with: { requestId: "{{ requestId }}" }
-                expect: { outcome: succeeded, body: { status.status: APPROVED } }
-
-          - name: a wrong secret key is refused with 401 and auth code 102
-            steps:
-              - call: createSession
-                auth: { secretKey: not-the-secret }
-                with:
-                  payment: { reference: "{{ reference }}-x", description: Smoke test, amount: { currency: COP, total: 10000 } }
-                  returnUrl: https://shop.example/return
-                expect: { status: 401, error: { class: A, code: 102 } }
-
-        """
-
     /// The variables both CI jobs install the released binary with, indented for their place in the file.
     static func releaseVariables(indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
@@ -204,12 +176,13 @@ struct InitCommand: ParsableCommand {
     }
 
     /// A GitHub Actions job that runs the suites (or `run`) and publishes the reports.
-    static func githubJob(folder: String, run: String? = nil, what: String? = nil) -> String {
+    static func githubJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay") -> String {
         let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
+        let variables = (MockRegistry.providers[provider]?.credentialFields.filter(\.required).map(\.environmentVariable) ?? []).joined(separator: " / ")
         let header = what.map { "# Copy to .github/workflows/paycheck.yml. Runs \($0) (a merchant pack)." }
             ?? """
             # Copy to .github/workflows/paycheck.yml. Runs the suites on PayCheck's embedded mock; for the sandbox, add
-            # --target sandbox and pass PAYCHECK_PLACETOPAY_LOGIN / PAYCHECK_PLACETOPAY_SECRET_KEY as secrets.
+            # --target sandbox and pass \(variables) as secrets.
             """
         return """
         \(header)
@@ -243,7 +216,7 @@ struct InitCommand: ParsableCommand {
     }
 
     /// A GitLab CI job that runs the suites (or `run`) and publishes the JUnit report.
-    static func gitlabJob(folder: String, run: String? = nil, what: String? = nil) -> String {
+    static func gitlabJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay") -> String {
         let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
         return """
         # Add to .gitlab-ci.yml. Runs \(what ?? "the suites on PayCheck's embedded mock").

@@ -130,9 +130,14 @@ struct SuiteOptions: ParsableArguments {
         let commands = PayCheckCommand.configuration.subcommands.map { $0._commandName }
         for index in result.diagnostics.indices {
             let message = result.diagnostics[index].message
-            guard message.hasPrefix("no such file or folder '"), let path = message.split(separator: "'").dropFirst().first,
-                let command = Suggest.nearest(String(path), in: commands)
-            else { continue }
+            guard message.hasPrefix("no such file or folder '"), let path = message.split(separator: "'").dropFirst().first else { continue }
+            if path == Self.defaultPath {
+                // Nothing given and nothing here: not a misspelt command (`Suites` is near `states`).
+                result.diagnostics[index].hint =
+                    "with no path, paycheck reads Suites/ (or suites/) in this folder: give the suites' path, or create a first suite with 'paycheck init'"
+                continue
+            }
+            guard let command = Suggest.nearest(String(path), in: commands) else { continue }
             result.diagnostics[index].hint = "did you mean the command 'paycheck \(command)'?"
         }
         return result

@@ -328,6 +328,15 @@ struct CLITests {
         let misspelt = try cli.run(["lnt"])
         #expect(misspelt.status == 2)
         #expect(misspelt.stderr.contains("no such file or folder 'lnt'") && misspelt.stderr.contains("did you mean the command 'paycheck lint'?"))
+        // Citations point at files in the repository or public documents, never at notes the repository lacks.
+        for topic in ["placetopay.nonce-reused", "mollie.missing-idempotency-key", "102", "INVALID_CREDENTIALS", "T013"] {
+            let explained = try CLI(files: [:]).run(["explain", topic])
+            #expect(explained.status == 0 && !explained.stdout.contains("providers.md") && !explained.stdout.contains("DESIGN.md"), "\(topic): \(explained.stdout)")
+        }
+        // Nothing given and no suites here: not "did you mean the command 'paycheck states'?" (Suites is near states).
+        let empty = try CLI(files: [:]).run(["run"])
+        #expect(empty.status == 2)
+        #expect(!empty.stderr.contains("paycheck states") && empty.stderr.contains("create a first suite with 'paycheck init'"), "\(empty.stderr)")
         let quiet = try CLI(files: ["ok.yaml": "suite: ok\ncases:\n  - name: fine\n    steps:\n      - wait: 1ms\n"])
         #expect(try quiet.run(["run", "ok.yaml", "--no-reports"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: quiet.folder.appendingPathComponent("Reports").path))
@@ -347,6 +356,16 @@ struct CLITests {
         #expect(try cli.read("shop/suites/paycheck.schema.json") == (try cli.run(["schema"])).stdout)
         let again = try cli.run(["init", "shop"])
         #expect(again.status == 2 && again.stderr.contains("init would overwrite 'shop/suites/placetopay/smoke.yaml'"))
+        // A first suite for each of the five providers, each green on the embedded mock and clean under lint.
+        for provider in ["mollie", "khipu", "yuno", "mit"] {
+            let scaffolded = try cli.run(["init", "--provider", provider, provider])
+            #expect(scaffolded.status == 0 && scaffolded.stdout.contains("\(provider)/suites/\(provider)/smoke.yaml"), "\(scaffolded.stderr)")
+            #expect(try cli.run(["lint", "\(provider)/suites"]).status == 0)
+            let ran = try cli.run(["run", "\(provider)/suites", "--no-reports"])
+            #expect(ran.status == 0 && ran.stdout.contains("2 cases: 2 passed"), "\(provider): \(ran.stdout)\(ran.stderr)")
+        }
+        let unknown = try cli.run(["init", "--provider", "molie", "x"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("did you mean 'mollie'?"))
     }
 
     @Test("a --secret sentinel appears in no output in any encoding: console, JUnit, JSON, HTML")

@@ -21,7 +21,8 @@ package struct FindingRule: Sendable, Hashable {
     package var title: String
     /// What goes wrong in production, and how to fix it.
     package var explanation: String
-    /// Where the rule comes from: a providers.md section or the provider's documentation.
+    /// Where the rule comes from: the provider's page in `docs/providers/` or the provider's documentation
+    /// (``Citation``).
     package var source: String
 
     /// Creates a rule.
@@ -30,7 +31,7 @@ package struct FindingRule: Sendable, Hashable {
         self.severity = severity
         self.title = title
         self.explanation = explanation
-        self.source = source
+        self.source = Citation.forReaders(source, provider: id.split(separator: ".").first.map(String.init))
     }
 }
 

@@ -109,7 +109,7 @@ struct MerchantBackendTests {
         let reused = try #require(findings.first { $0.rule == "placetopay.nonce-reused" })
         #expect(reused.request.hasPrefix("POST /placetopay/api/session"), "\(reused.request)")
         #expect(reused.severity == .error)
-        #expect(reused.source.contains("providers.md §1.2"))
+        #expect(reused.source.contains("docs/providers/placetopay.md"))
         result.failOn = .findingWarnings
         #expect(result.exitCode == 1)
         // In every report: JUnit (junit-10 valid), JSON and HTML.

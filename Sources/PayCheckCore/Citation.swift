@@ -1,0 +1,24 @@
+import Foundation
+
+/// Citations as PayCheck's users read them (in `paycheck explain`, in findings): PayCheck's research notes on each
+/// provider (`providers.md`) and its design notes (`DESIGN.md`) are not part of the repository, so a citation of
+/// them points at the page in the repository that carries those facts with their public sources instead —
+/// `docs/providers/<provider>.md`, or `docs/architecture.md`. The provider's own documents stay as cited.
+package enum Citation {
+    /// `source` with every note citation replaced by the repository page; parts are separated by `;`.
+    package static func forReaders(_ source: String, provider: String?) -> String {
+        var parts: [String] = []
+        for part in source.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            let shown: String
+            if part.hasPrefix("providers.md") {
+                shown = provider.map { "docs/providers/\($0).md" } ?? "docs/providers/"
+            } else if part.hasPrefix("DESIGN.md") {
+                shown = "docs/architecture.md"
+            } else {
+                shown = part
+            }
+            if !parts.contains(shown) { parts.append(shown) }
+        }
+        return parts.joined(separator: "; ")
+    }
+}
