@@ -96,6 +96,21 @@ package indirect enum Matcher: Sendable {
 
     /// Every matcher keyword.
     package static let keywords = ["eq", "ne", "exists", "type", "matches", "contains", "in", "lt", "le", "gt", "ge", "length"]
+
+    /// Words other tools' assertion languages use for one of the matchers (Hurl, Karate, Chai, JSON Schema): a
+    /// mapping of nothing but these, or of near misses, is a misspelt matcher, not an object to compare.
+    package static let aliases = [
+        "equals": "eq", "equal": "eq", "equalto": "eq", "is": "eq", "not": "ne", "notequals": "ne", "neq": "ne",
+        "regex": "matches", "match": "matches", "pattern": "matches", "includes": "contains", "contain": "contains",
+        "oneof": "in", "anyof": "in", "enum": "in", "lessthan": "lt", "greaterthan": "gt", "gte": "ge", "lte": "le",
+        "size": "length", "len": "length", "exist": "exists", "present": "exists", "istype": "type",
+    ]
+
+    /// The matcher `word` most likely means, when it is not one: an alias or a near miss.
+    package static func nearMiss(_ word: String) -> String? {
+        guard !keywords.contains(word) else { return nil }
+        return aliases[word.lowercased()] ?? Suggest.nearest(word, in: keywords)
+    }
     /// The type names accepted by `type:`.
     package static let typeNames = ["string", "number", "integer", "boolean", "object", "array", "null"]
 }

@@ -75,8 +75,8 @@ package struct SuiteLoader: Sendable {
             var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
             var outcome = parser.parseSuite(fragmentAllowed: !explicit.contains(file))
             sources.merge(parser.includedSources) { a, _ in a }
-            if case .suites(let parsed) = outcome, !parser.diagnostics.hasErrors {
-                for suite in parsed { parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite) }
+            if case .suites(let parsed) = outcome {
+                checkFlow(of: parsed, text: text, into: &parser.diagnostics)
                 if parser.diagnostics.hasErrors { outcome = .invalid }
             }
             diagnostics += parser.diagnostics
@@ -110,11 +110,28 @@ package struct SuiteLoader: Sendable {
     package func parseAll(text: String, file: String) -> (suites: [Suite], diagnostics: [Diagnostic]) {
         var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: self)
         let outcome = parser.parseSuite(fragmentAllowed: false)
-        if case .suites(let suites) = outcome, !parser.diagnostics.hasErrors {
-            for suite in suites { parser.diagnostics += VariableFlowCheck(external: externalVariables).check(suite) }
+        if case .suites(let suites) = outcome {
+            checkFlow(of: suites, text: text, into: &parser.diagnostics)
             if !parser.diagnostics.hasErrors { return (suites, parser.diagnostics) }
         }
         return ([], parser.diagnostics)
+    }
+
+    /// Adds the variable-flow problems of `suites` to `diagnostics` — also when other errors were found, so that a
+    /// file's problems all come in one pass. A step that did not parse loses its captures, so then a name the file
+    /// writes as a key anywhere (`capture: { name: … }`, `vars:`, `set:`) is not reported undefined: that would be
+    /// the other error's echo; nor is a template another error already stands at.
+    private func checkFlow(of suites: [Suite], text: String, into diagnostics: inout [Diagnostic]) {
+        let hadErrors = diagnostics.hasErrors
+        let reported = Set(diagnostics.filter { $0.severity == .error }.compactMap(\.location))
+        for suite in suites {
+            diagnostics += VariableFlowCheck(external: externalVariables).check(suite).filter { diagnostic in
+                guard hadErrors, let name = diagnostic.message.split(separator: "'").dropFirst().first else { return true }
+                // Nor where another error already stands (`{{ row.a }}` outside a table is that error, not a second).
+                if let location = diagnostic.location, reported.contains(location) { return false }
+                return !text.contains("\(name):")
+            }
+        }
     }
 
     /// The `*.yaml`/`*.yml` regular files below `folder`, sorted; entries named like suites that are not regular

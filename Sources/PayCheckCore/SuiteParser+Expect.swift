@@ -82,11 +82,14 @@ extension SuiteParser {
         let keys = mappingNode.keys.compactMap { $0.scalar?.string }
         let matcherKeys = keys.filter { Matcher.keywords.contains($0) }
         if matcherKeys.isEmpty {
-            // A mapping of plain keys is an object to compare with `eq` — unless it looks like a misspelt matcher.
-            if keys.count == 1, let key = keys.first, let near = Suggest.nearest(key, in: Matcher.keywords), near != key,
-                let keyNode = mappingNode.keys.first
-            {
-                error(keyNode, "unknown matcher '\(key)'", hint: "did you mean '\(near)'? (to compare with an object, write 'eq: { \(key): … }')")
+            // A mapping of plain keys is an object to compare with `eq` — unless every key looks like a misspelt
+            // matcher (`equals`, `regex`, `lenght`): then each is an error, where a run would compare a literal object.
+            let nearMisses = keys.map(Matcher.nearMiss)
+            if !keys.isEmpty, keys.count == mappingNode.keys.count, nearMisses.allSatisfy({ $0 != nil }) {
+                for (keyNode, near) in zip(mappingNode.keys, nearMisses) {
+                    let key = keyNode.scalar?.string ?? ""
+                    error(keyNode, "unknown matcher '\(key)'", hint: "did you mean '\(near ?? "eq")'? (to compare with an object, write 'eq: { \(key): … }')")
+                }
                 return nil
             }
             return Check(matchers: [LocatedMatcher(.eq(templateValue(node)), at: here)], location: here)
@@ -95,7 +98,7 @@ extension SuiteParser {
         var matchers: [LocatedMatcher] = []
         for pair in pairs {
             guard Matcher.keywords.contains(pair.key) else {
-                let hint = Suggest.nearest(pair.key, in: Matcher.keywords).map { "did you mean '\($0)'?" }
+                let hint = Matcher.nearMiss(pair.key).map { "did you mean '\($0)'?" }
                     ?? "matchers: " + Matcher.keywords.joined(separator: ", ")
                 error(pair.keyNode, "unknown matcher '\(pair.key)'", hint: hint)
                 continue

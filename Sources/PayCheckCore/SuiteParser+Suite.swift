@@ -471,12 +471,15 @@ extension SuiteParser {
     /// literal values of the keys it declares a kind for.
     mutating func checkKeys(of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String) {
         let label = "'\(kind.rawValue): \(spec.name)'"
-        if !spec.kinds.isEmpty, let pairs = with?.mapping {
-            for (keyNode, value) in pairs {
-                guard let key = keyNode.scalar?.string, let expected = spec.kinds[key], !isNull(value),
-                    let found = Self.literalKind(value), found != expected
-                else { continue }
-                error(value, "'\(key)' of \(label) must be \(expected.described), found \(describe(value))",
+        if !spec.kinds.isEmpty, let with {
+            // Each declared path (`amount`, or `amount.value` inside it), where the step writes a literal.
+            for (path, expected) in spec.kinds.sorted(by: { $0.key < $1.key }) {
+                var node: Node? = with
+                for component in path.split(separator: ".") {
+                    node = node?.mapping?.first { $0.key.scalar?.string == String(component) }?.value
+                }
+                guard let value = node, !isNull(value), let found = Self.literalKind(value), found != expected else { continue }
+                error(value, "'\(path)' of \(label) must be \(expected.described), found \(describe(value))",
                       hint: "\(owner) refuses any other value")
             }
         }

@@ -39,7 +39,9 @@ package struct MollieProvider: Provider {
         let headers = [("Accept", "application/hal+json")]
         return [
             ProviderOperation("createPayment", method: "POST", path: "/v2/payments", parameters: create, bodyCodec: .json,
-                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers).creatingPayment(at: "id"),
+                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers).creatingPayment(at: "id")
+                // "a string, not a float, to avoid rounding errors" (Mollie's amount object; providers.md §4.2).
+                .expecting(.string, at: "amount.value"),
             ProviderOperation("getPayment", method: "GET", path: "/v2/payments/{id}", parameters: [id, P("include", .query), P("embed", .query)],
                               bodyCodec: .none, authKeys: keys, headers: headers),
             ProviderOperation("listPayments", method: "GET", path: "/v2/payments", parameters: ["from", "limit", "sort"].map { P($0, .query) },

@@ -77,6 +77,8 @@ package struct ProviderOperation: Sendable {
     /// Where a 2xx answer carries the id of the payment (or session) the operation creates, e.g. `id`; `nil` for
     /// an operation that creates none. A run links the payment a merchant's backend created to the case by it.
     package var createdPayment: String?
+    /// Kinds of values inside a parameter, by dotted path (`amount.value`), where the provider refuses another kind.
+    package var nestedKinds: [String: ValueKind] = [:]
 
     /// Creates an operation.
     package init(
@@ -100,6 +102,13 @@ package struct ProviderOperation: Sendable {
         return operation
     }
 
+    /// This operation, declared as taking only values of `kind` at the dotted `path` inside a parameter.
+    package func expecting(_ kind: ValueKind, at path: String) -> ProviderOperation {
+        var operation = self
+        operation.nestedKinds[path] = kind
+        return operation
+    }
+
     /// The `with:` key of the idempotency key.
     package static let idempotencyKeyParameter = "idempotencyKey"
 
@@ -112,6 +121,7 @@ package struct ProviderOperation: Sendable {
     package var spec: ActionSpec {
         var spec = ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys)
         for parameter in parameters { if let kind = parameter.kind { spec.kinds[parameter.name] = kind } }
+        spec.kinds.merge(nestedKinds) { a, _ in a }
         return spec
     }
 
