@@ -31,7 +31,7 @@ struct InitCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The provider of the first suite: placetopay, mollie, khipu, yuno or mit.", valueName: "provider"))
     var provider: String = "placetopay"
 
-    @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (e.g. mollie, placetopay).", valueName: "provider"))
+    @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (mollie, placetopay, khipu or mit).", valueName: "provider"))
     var merchant: String?
 
     func validate() throws {
