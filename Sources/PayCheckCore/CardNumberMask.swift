@@ -118,7 +118,7 @@ package enum CardNumberMask {
     }
 
     /// The Luhn check of a digit string (`false` when a character is no digit).
-    static func luhn(_ digits: String) -> Bool {
+    package static func luhn(_ digits: String) -> Bool {
         var sum = 0
         for (i, c) in digits.reversed().enumerated() {
             guard var d = c.wholeNumberValue else { return false }

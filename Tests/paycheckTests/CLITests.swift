@@ -86,6 +86,22 @@ struct CLI {
     }
 
     /// The first `http://` URL of a mock's banner.
+    /// A mock whose banner names no base URL.
+    struct MockBannerError: Error, CustomStringConvertible {
+        let banner: String
+        var description: String { "no base URL in the mock's banner: \(banner)" }
+    }
+
+    /// Starts `paycheck mock --port 0` and answers the process (the caller stops it) and the mock's base URL.
+    func startStandaloneMock() throws -> (process: Process, base: String) {
+        let (process, banner) = try startMock(["--port", "0"], until: "reference merchant")
+        guard let base = CLI.baseURL(in: banner) else {
+            process.terminate()
+            throw MockBannerError(banner: banner)
+        }
+        return (process, base)
+    }
+
     static func baseURL(in banner: String) -> String? {
         banner.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("http://") }.map(String.init)
     }

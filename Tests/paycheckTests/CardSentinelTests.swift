@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import PayCheckCore
 import Testing
 
 /// Card numbers beyond their last four digits are never kept or shown: the built-in suites of every provider whose
@@ -14,9 +15,8 @@ struct CardSentinelTests {
     @Test("every card number the payer actions send is masked to its last four digits in every output and the journal")
     func cardsMasked() async throws {
         let cli = try CLI(files: [:])
-        let (mock, banner) = try cli.startMock(["--port", "0"], until: "reference merchant")
+        let (mock, base) = try cli.startStandaloneMock()
         defer { if mock.isRunning { mock.terminate() } }
-        let base = try #require(CLI.baseURL(in: banner))
         let suites = ["placetopay", "yuno", "mit"].map { Self.root.appendingPathComponent("Suites/\($0)").path }
         let run = try cli.run(["run"] + suites + ["--target", "url=\(base)", "--transcripts", "all", "--verbose", "--report-junit", "junit.xml",
                                                   "--report-json", "report.json", "--report-html", "report.html"])
@@ -33,7 +33,7 @@ struct CardSentinelTests {
         let pattern = try NSRegularExpression(pattern: #"(?<![0-9])[0-9]{15,16}(?![0-9])"#)
         let cards = Set(texts.flatMap { text in
             pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
-        }.filter(Self.luhn))
+        }.filter(CardNumberMask.luhn))
         #expect(cards.count >= 10, "\(cards)")
 
         var outputs = ["stdout": run.stdout, "stderr": run.stderr, "journal": journal]
@@ -48,15 +48,5 @@ struct CardSentinelTests {
         }
         // The cards went through: the journal and the transcripts show them masked.
         for text in [journal, outputs["report.json"] ?? ""] { #expect(text.contains("••••••••••••0081")) }
-    }
-
-    static func luhn(_ digits: String) -> Bool {
-        var sum = 0
-        for (index, character) in digits.reversed().enumerated() {
-            guard var digit = character.wholeNumberValue else { return false }
-            if index % 2 == 1 { digit *= 2; if digit > 9 { digit -= 9 } }
-            sum += digit
-        }
-        return sum % 10 == 0
     }
 }

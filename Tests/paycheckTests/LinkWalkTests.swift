@@ -19,9 +19,8 @@ struct LinkWalkTests {
     @Test("every URL in the mocks' answers is served by the mock, or is a documentation page or image of the provider")
     func everyLinkIsServed() async throws {
         let cli = try CLI(files: [:])
-        let (mock, banner) = try cli.startMock(["--port", "0"], until: "reference merchant")
+        let (mock, base) = try cli.startStandaloneMock()
         defer { if mock.isRunning { mock.terminate() } }
-        let base = try #require(CLI.baseURL(in: banner))
         let mockHost = try #require(URL(string: base)?.host.map { "\($0):\(URL(string: base)?.port ?? 80)" })
         let suites = ["mollie", "khipu", "placetopay", "yuno", "mit"].map { CardSentinelTests.root.appendingPathComponent("Suites/\($0)").path }
         let run = try cli.run(["run"] + suites + ["--target", "url=\(base)", "--transcripts", "all", "--quiet", "--report-json", "report.json",
