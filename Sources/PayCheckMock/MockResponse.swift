@@ -1,7 +1,8 @@
+import Foundation
 import Hummingbird
 import PayCheckCore
 
-/// Builders for the JSON responses of the mock host.
+/// Builders for the responses of the mock host: JSON, and the HTML of the payer-facing pages.
 enum MockResponse {
     /// The JSON content type sent with every control response.
     static let jsonContentType = "application/json"
@@ -24,6 +25,17 @@ enum MockResponse {
     /// A JSON error response `{"error": message}`.
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
         self.json(.object(["error": .string(message)]), status: status)
+    }
+
+    /// An HTML page (`text/html; charset=utf-8`); the caller escapes what it puts in with ``escapeHTML(_:)``.
+    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// `text` with `&`, `<`, `>` and `"` escaped, for HTML text and attribute values.
+    static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// An empty `204 No Content` response.

@@ -194,20 +194,18 @@ extension KhipuAPIRoutes {
         if page != "receipt", context.store.withState({ $0.deleted.contains(id) }) {
             let html = "<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\"><title>Pago eliminado</title></head><body>"
                 + "<h1>Pago eliminado</h1><p>El cobrador eliminó este pago.</p></body></html>"
-            return Response(status: .gone, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+            return MockResponse.html(html, status: .gone)
         }
         guard ["info", "simplified", "manual", "receipt"].contains(page),
             let payment = context.store.withState({ $0.payments[id] }), page != "receipt" || payment.status == .done
         else { throw KhipuFailure(code: 404, message: "Pago no encontrado") }
-        let escape = { (text: String) in
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-        }
+        let escape = MockResponse.escapeHTML
         let title = page == "receipt" ? "Comprobante de pago" : "Pago con khipu"
         let html = "<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\"><title>\(title)</title></head><body>"
             + "<h1>\(title)</h1><p id=\"subject\">\(escape(payment.fields["subject"] ?? ""))</p>"
             + "<p id=\"amount\">\(escape(Value.format(payment.amount))) \(escape(payment.fields["currency"] ?? ""))</p>"
             + "<p id=\"status\">\(payment.status.rawValue)/\(payment.statusDetail.rawValue)</p>"
             + "<p>DemoBank (PayCheck's mock of khipu)</p></body></html>"
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        return MockResponse.html(html)
     }
 }

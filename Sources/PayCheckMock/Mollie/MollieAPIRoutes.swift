@@ -267,9 +267,9 @@ struct MollieAPIRoutes: Sendable {
         guard let payment = context.store.withState({ $0.payments[id] }) else {
             throw MollieFailure(code: 404, detail: "No payment exists with token \(id).")
         }
-        let html = "<!doctype html><html><body><h1>Mollie test mode — \(payment.description.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;"))</h1>"
+        let html = "<!doctype html><html><body><h1>Mollie test mode — \(MockResponse.escapeHTML(payment.description))</h1>"
             + "<p>Choose paid, failed, canceled, expired, authorized or pending (POST /__paycheck/mollie/payer/choose).</p></body></html>"
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        return MockResponse.html(html)
     }
 
     /// The dashboard's page of a payment (`_links.dashboard`): its description, amount and status.
@@ -278,10 +278,10 @@ struct MollieAPIRoutes: Sendable {
         guard let payment = context.store.withState({ $0.payments[id] }) else {
             throw MollieFailure(code: 404, detail: "No payment exists with token \(id).")
         }
-        let escape = { (text: String) in text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
+        let escape = MockResponse.escapeHTML
         let html = "<!doctype html><html><body><h1>Payment \(escape(id))</h1><p id=\"description\">\(escape(payment.description))</p>"
             + "<p id=\"status\">\(payment.status.rawValue)</p></body></html>"
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        return MockResponse.html(html)
     }
 
     /// A method's or issuer's image (`image.size1x`, `size2x`, `svg`): an SVG with its name, or a 1×1 PNG.

@@ -96,10 +96,7 @@ struct PlacetoPayAPIRoutes: Sendable {
             }
             let html =
                 page ?? "<!doctype html><html><body><h1>PayCheck mock checkout — session not found</h1></body></html>"
-            return Response(
-                status: page == nil ? .notFound : .ok,
-                headers: [.contentType: "text/html; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+            return MockResponse.html(html, status: page == nil ? .notFound : .ok)
         }
     }
 

@@ -168,12 +168,6 @@ extension PlacetoPayState {
             : session.status.status.rawValue
         return "<!doctype html><html><head><meta charset=\"utf-8\"><title>PayCheck mock checkout</title></head>"
             + "<body><h1>PayCheck mock checkout — session \(requestId): \(state)</h1>"
-            + "<p>Reference \(Self.escapeHTML(session.request.reference)).</p></body></html>"
-    }
-
-    /// Escapes `&`, `<`, `>` and `"` for HTML text.
-    private static func escapeHTML(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            + "<p>Reference \(MockResponse.escapeHTML(session.request.reference)).</p></body></html>"
     }
 }
