@@ -14,18 +14,23 @@ import sys
 import tempfile
 
 # Each backend with its contract and the packs of the providers it integrates (python-shop has no MIT: WebPay Plus
-# needs AES, which Python's standard library does not have).
+# needs AES, which Python's standard library does not have; nor Yuno, whose pack the reference shop covers).
 BACKENDS = [
-    ("reference-shop", "examples/reference-shop/contract.yaml", ["mollie", "placetopay", "khipu", "mit"]),
+    ("reference-shop", "examples/reference-shop/contract.yaml", ["mollie", "placetopay", "khipu", "mit", "yuno"]),
     ("python-shop", "Tests/MerchantBackends/python-shop/contract.yaml", ["mollie", "placetopay", "khipu"]),
 ]
 # Each seeded bug and the providers whose integration it breaks (Sources/ReferenceShop/ReferenceShop.swift, ShopBug).
 BUGS = {
-    "trust-return": ["mollie", "placetopay", "khipu", "mit"],
-    "no-signature-check": ["mollie", "placetopay", "khipu"],
-    "double-fulfil": ["mollie", "placetopay", "khipu", "mit"],
-    "decline-paid": ["mollie", "khipu", "mit"],
+    "trust-return": ["mollie", "placetopay", "khipu", "mit", "yuno"],
+    "no-signature-check": ["mollie", "placetopay", "khipu", "yuno"],
+    "double-fulfil": ["mollie", "placetopay", "khipu", "mit", "yuno"],
+    "decline-paid": ["mollie", "khipu", "mit", "yuno"],
     "reuse-nonce": ["placetopay"],
+    "pending-paid": ["mollie", "placetopay", "khipu", "yuno"],
+    "ignore-expiry": ["mollie", "placetopay"],
+    "other-amount": ["mollie", "placetopay", "khipu", "mit", "yuno"],
+    "no-idempotency-key": ["mollie", "yuno"],
+    "paid-moved-back": ["yuno"],
 }
 
 

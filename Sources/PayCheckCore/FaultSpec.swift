@@ -20,6 +20,9 @@ package enum FaultKind: String, Sendable, CaseIterable {
     case delay
     /// Close the connection without answering.
     case reset
+    /// Route the request, then close the connection without answering: the provider did the work (created the
+    /// payment) but the client never learns it, as when an answer is lost on the way back.
+    case lost
     /// Route the request, then send its body in small pieces `dripMs` apart.
     case slowDrip
     /// Webhooks: deliver the next notification twice.
@@ -51,7 +54,7 @@ package enum FaultKind: String, Sendable, CaseIterable {
         case .delay: ["delayMs", "jitterMs"]
         case .slowDrip: ["dripMs"]
         case .delayedDelivery: ["delayMs"]
-        case .malformed, .empty, .truncated, .reset, .duplicate, .outOfOrder, .tamperedSignature, .replay, .receiverTimeout: []
+        case .malformed, .empty, .truncated, .reset, .lost, .duplicate, .outOfOrder, .tamperedSignature, .replay, .receiverTimeout: []
         }
     }
 }

@@ -91,6 +91,7 @@ struct MockMiddleware: RouterMiddleware {
             throw error
         }
         if fromMerchant { response = try await self.journaled(request, body: body, response, findings: findings) }
+        if fault?.kind == .lost { return Self.resetResponse() }
         guard let fault, [.truncated, .contentType, .slowDrip].contains(fault.kind) else { return response }
         return try await Self.apply(fault, to: response, shutdown: self.shutdown)
     }
@@ -113,6 +114,14 @@ struct MockMiddleware: RouterMiddleware {
         var answered = response
         answered.body = ResponseBody(byteBuffer: bytes)
         return answered
+    }
+
+    /// The answer ``ConnectionFaultResponder`` turns into a closed connection (a 502 where there is no connection to
+    /// close, as in the in-process router).
+    private static func resetResponse() -> Response {
+        var response = MockResponse.error(.badGateway, "injected fault: connection reset")
+        response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
+        return response
     }
 
     /// What a fault answers instead of the route (`nil`: route the request, after a `delay` once it passed).
@@ -139,10 +148,8 @@ struct MockMiddleware: RouterMiddleware {
             try Task.checkCancellation()
             return nil
         case .reset:
-            var response = MockResponse.error(.badGateway, "injected fault: connection reset")
-            response.headers[Self.resetMarkerHeader] = Self.resetMarkerValue
-            return response
-        case .truncated, .contentType, .slowDrip:
+            return Self.resetResponse()
+        case .truncated, .contentType, .slowDrip, .lost:
             return nil  // applied to the routed answer
         case .duplicate, .outOfOrder, .delayedDelivery, .tamperedSignature, .replay, .receiverTimeout:
             return nil  // webhook faults never match a request

@@ -108,6 +108,8 @@ package struct ConsoleReporter: Sendable {
         }
         if let findings = findingLines(result) { blocks.append(findings) }
         if let coverage = coverageLines(result) { blocks.append(coverage) }
+        let packs = PackCoverage.of(result)
+        if !packs.isEmpty { blocks.append(packs.map { "pack \($0.suite.displayName): \($0.summary)" }.joined(separator: "\n")) }
         let c = result.counts
         let parts = [
             colorIf(c.passed > 0, "\(c.passed) passed", style.green),

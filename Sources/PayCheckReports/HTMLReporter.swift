@@ -30,9 +30,27 @@ package enum HTMLReporter {
         html += findings(result)
         html += toolbar(result)
         html += suites(result)
+        html += packCoverage(result)
         html += coverage(result)
         html += "</main><script>\(script)</script></body></html>\n"
         return html
+    }
+
+    /// What each merchant pack covered against the backend: the scenarios that ran, and those the contract left out.
+    static func packCoverage(_ result: RunResult) -> String {
+        let packs = PackCoverage.of(result)
+        guard !packs.isEmpty else { return "" }
+        var out = "<section id=\"packs\"><h2>Pack coverage</h2>\n<ul>\n"
+        for pack in packs {
+            out += "<li><b>\(h(pack.suite.displayName))</b>: \(pack.ran) of \(pack.suite.cases.count) scenarios ran"
+            if !pack.leftOut.isEmpty {
+                out += "; left out by the contract:<ul>"
+                for left in pack.leftOut { out += "<li>\(h(left.name)) — \(h(left.reason))</li>" }
+                out += "</ul>"
+            }
+            out += "</li>\n"
+        }
+        return out + "</ul></section>\n"
     }
 
     /// The provider × outcome and provider × error-code matrices, from the mapping tables.

@@ -33,6 +33,13 @@ package enum JSONReporter {
             "warnings": .array(result.warnings.map(Value.string)),
             "suites": .array(result.suites.map(suite)),
             "coverage": coverage(result),
+            "packs": .array(PackCoverage.of(result).map { pack in
+                .object([
+                    "suite": .string(pack.suite.name), "file": .string(pack.suite.file), "scenarios": .int(pack.suite.cases.count),
+                    "ran": .int(pack.ran),
+                    "leftOut": .array(pack.leftOut.map { .object(["case": .string($0.name), "reason": .string($0.reason)]) }),
+                ])
+            }),
             "baseline": result.baseline.map(baseline) ?? .null,
             "run": .object([
                 "id": .string(result.runId),

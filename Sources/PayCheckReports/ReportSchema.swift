@@ -12,7 +12,7 @@ package enum JSONReportSchema {
       "description": "Everything one `paycheck run` produced, already redacted. Durations are seconds rounded to milliseconds; times are ISO 8601 in UTC with milliseconds (`2026-01-15T10:00:00.250Z`); locations are `file:line:column`, 1-based. Optional fields are always present and `null` when absent.",
       "type": "object",
       "additionalProperties": false,
-      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "warnings", "suites", "coverage", "baseline", "run"],
+      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "warnings", "suites", "coverage", "packs", "baseline", "run"],
       "properties": {
         "schemaVersion": { "const": 1, "description": "The version of this shape; bumped on incompatible changes." },
         "tool": { "const": "paycheck", "description": "The tool that wrote the report." },
@@ -28,6 +28,29 @@ package enum JSONReportSchema {
         "notChecked": { "type": "array", "items": { "type": "string" }, "description": "Why the run checked less than it selected; empty when everything selected was checked." },
         "warnings": { "type": "array", "items": { "type": "string" }, "description": "Problems with the run's setup that did not stop it, e.g. a secret too short to be redacted safely." },
         "suites": { "type": "array", "items": { "$ref": "#/$defs/suite" }, "description": "Suite results in plan order." },
+        "packs": {
+          "type": "array",
+          "description": "What each merchant pack covered against the backend (a run with --contract): the suites that ran a `merchant:` step or had a scenario the contract left out; empty otherwise.",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["suite", "file", "scenarios", "ran", "leftOut"],
+            "properties": {
+              "suite": { "type": "string", "description": "The pack's suite name." },
+              "file": { "type": "string", "description": "Its file." },
+              "scenarios": { "type": "integer", "description": "Its cases selected for this run." },
+              "ran": { "type": "integer", "description": "How many of them ran (passed, failed or errored)." },
+              "leftOut": {
+                "type": "array",
+                "description": "The scenarios skipped because the contract does not describe what they need (no `return:` page, no `pay:` request).",
+                "items": {
+                  "type": "object", "additionalProperties": false, "required": ["case", "reason"],
+                  "properties": { "case": { "type": "string" }, "reason": { "type": "string" } }
+                }
+              }
+            }
+          }
+        },
         "baseline": {
           "type": ["object", "null"],
           "additionalProperties": false,

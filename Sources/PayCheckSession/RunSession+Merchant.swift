@@ -75,6 +75,10 @@ extension RunSession {
         var shared = variables
         shared["backendMock"] = shared.removeValue(forKey: "mock")
         runner.configuration.merchant = MerchantTarget(contract: contract, backendURL: backendURL, output: process, variables: shared)
+        // A pack scenario the contract cannot drive (no return page, no pay request) is skipped and reported as not
+        // covered, not failed.
+        var plan = plan
+        plan.skipContractGaps(contract)
         let result = await runner.run(plan, controlURL: controlURL, onEvent: onEvent)
         await process?.stop()
         return result

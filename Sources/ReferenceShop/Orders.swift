@@ -56,6 +56,15 @@ struct Order: Sendable {
     var status: OrderStatus = .open
     /// How often the order was fulfilled: 1 once paid (more only with `SHOP_BUG=double-fulfil`).
     var fulfilments = 0
+    /// Yuno: the payment created from the SDK's token (`paymentID` is then the checkout session).
+    var yunoPaymentID: String?
+
+    /// This order with another amount (the payment of `SHOP_BUG=other-amount`).
+    func withAmount(_ amount: String) -> Order {
+        var order = Order(id: self.id, provider: self.provider, amount: amount, currency: self.currency, description: self.description)
+        order.paymentID = self.paymentID
+        return order
+    }
 
     /// The order as `GET /orders/<id>` answers it.
     var json: JSONValue {
@@ -115,6 +124,15 @@ final class OrderStore: Sendable {
         }
     }
 
+    /// Links Yuno payment `paymentID` to order `id`, which becomes findable by it.
+    func attach(yunoPayment paymentID: String, to id: String) {
+        self.state.withLock { state in
+            guard state.orders[id] != nil else { return }
+            state.orders[id]?.yunoPaymentID = paymentID
+            state.byPayment[PaymentKey(provider: .yuno, paymentID: paymentID)] = id
+        }
+    }
+
     /// The order `id`, if there is one.
     func order(_ id: String) -> Order? {
         self.state.withLock { $0.orders[id] }
@@ -128,11 +146,18 @@ final class OrderStore: Sendable {
     }
 
     /// Moves order `id` to `status` under the lock, and fulfils it on its first transition to `paid`; a final order
-    /// never changes again. Answers the order as it is afterwards.
+    /// never changes again (unless `overridingFinal`, only with `SHOP_BUG=paid-moved-back`). Answers the order as it
+    /// is afterwards.
     @discardableResult
-    func apply(_ status: OrderStatus, to id: String, source: UpdateSource) -> Order? {
-        // SHOP_BUG=decline-paid: a failed payment is mapped to paid.
-        let status = self.bug == .declinePaid && status == .failed ? .paid : status
+    func apply(_ status: OrderStatus, to id: String, source: UpdateSource, overridingFinal: Bool = false) -> Order? {
+        // SHOP_BUG=decline-paid: a failed payment is mapped to paid; SHOP_BUG=pending-paid: so is a pending one.
+        let status: OrderStatus =
+            switch (self.bug, status) {
+            case (.declinePaid, .failed), (.pendingPaid, .pending): .paid
+            default: status
+            }
+        // SHOP_BUG=ignore-expiry: an expired payment is never noticed.
+        if self.bug == .ignoreExpiry && status == .expired { return self.order(id) }
         let (order, message) = self.state.withLock { state -> (Order?, String?) in
             guard var order = state.orders[id] else { return (nil, nil) }
             let previous = order.status
@@ -143,7 +168,7 @@ final class OrderStore: Sendable {
                 order.fulfilments += 1
                 message = "order \(order.id) fulfilled again (fulfilments=\(order.fulfilments)) [bug]"
             } else {
-                guard !previous.isFinal && previous != status else { return (order, nil) }
+                guard (overridingFinal || !previous.isFinal) && previous != status else { return (order, nil) }
                 order.status = status
                 if status == .paid {
                     order.fulfilments += 1
@@ -200,6 +225,13 @@ struct Amount: Sendable {
         }
         self.units = integer.isEmpty ? "0" : String(integer)
         self.fraction = String(fraction) + String(repeating: "0", count: decimals - fraction.count)
+    }
+
+    /// `text` (well formed) with one more major unit: `"10.00"` → `"11.00"`, `"1500"` → `"1501"`.
+    static func oneUnitMore(_ text: String) -> String {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let units = (Int(parts[0]) ?? 0) + 1
+        return parts.count > 1 ? "\(units).\(parts[1])" : "\(units)"
     }
 
     /// The amount with the currency's decimals, as Mollie's `value` wants it: `"10.00"`, `"1500"`.

@@ -38,10 +38,19 @@ struct ReferenceShop {
         }
         let providers = config.enabledProviders
         guard !providers.isEmpty else {
-            Self.fail("configure MOLLIE_API_URL/MOLLIE_API_KEY, PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY and/or KHIPU_API_URL/KHIPU_API_KEY/KHIPU_SECRET")
+            Self.fail("configure MOLLIE_API_URL/MOLLIE_API_KEY, PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY, KHIPU_API_URL/KHIPU_API_KEY/KHIPU_SECRET, the MIT_* or the YUNO_* variables")
         }
         let client = ProviderHTTP.client(timeout: config.timeout)
         let shop = Shop(config: config, http: ProviderHTTP(client: client, timeout: config.timeout))
+        if providers.contains(.yuno) {
+            // Yuno notifies the webhooks registered for the account (§3.8): the shop registers its own.
+            do {
+                try await shop.yuno.registerWebhook(url: "\(config.publicURL)/webhooks/yuno")
+            } catch {
+                try? await client.shutdown()
+                Self.fail("registering the Yuno webhook failed: \(error)")
+            }
+        }
         let listening =
             "listening on http://127.0.0.1:\(config.port) (public \(config.publicURL)); "
             + "providers: \(providers.map(\.rawValue).joined(separator: ", ")); bug: \(config.bug?.rawValue ?? "none")"
@@ -82,6 +91,18 @@ enum ShopBug: String, Sendable, CaseIterable {
     case doubleFulfil = "double-fulfil"
     /// A failed or declined payment is taken as paid (a status mapping that treats every final answer as success).
     case declinePaid = "decline-paid"
+    /// A pending payment (Mollie `pending`/`authorized`, PlacetoPay `PENDING`, khipu `verifying`) is taken as paid.
+    case pendingPaid = "pending-paid"
+    /// An expired payment is never noticed: the order stays open.
+    case ignoreExpiry = "ignore-expiry"
+    /// The payment is created for one major unit more than the order's amount (a fee added twice).
+    case otherAmount = "other-amount"
+    /// Mollie payments are created without an Idempotency-Key, and the create is still retried once when Mollie
+    /// does not answer: a lost answer makes a second payment. (Yuno refuses a create without its key.)
+    case noIdempotencyKey = "no-idempotency-key"
+    /// A Yuno webhook whose signature verifies is taken at its word, status included, even for an order that is
+    /// already final: a late or out-of-order webhook moves a paid order back.
+    case paidMovedBack = "paid-moved-back"
 }
 
 /// A payment provider the shop integrates.
@@ -94,6 +115,8 @@ enum PaymentProvider: String, Sendable, CaseIterable {
     case khipu
     /// MIT Centro de Pagos, WebPay Plus (providers.md §5).
     case mit
+    /// Yuno (providers.md §3): the app's SDK makes a one-time token, the shop creates the payment from it.
+    case yuno
 }
 
 /// A configuration value that cannot be used; its description is the message the shop exits with.
@@ -129,6 +152,10 @@ struct ShopConfig: Sendable {
     /// MIT's base (`MIT_URL`, `/gen` is appended) and the merchant's credentials (`MIT_ID_COMPANY`, `MIT_ID_BRANCH`,
     /// `MIT_USER`, `MIT_PASSWORD`, `MIT_DATA0`, `MIT_KEY`).
     var mit: [String: String]
+    /// Yuno's base (`YUNO_API_URL`, `/v1/…` is appended), keys (`YUNO_PUBLIC_API_KEY`, `YUNO_PRIVATE_SECRET_KEY`),
+    /// account (`YUNO_ACCOUNT_ID`), the HMAC secret of the webhook the shop registers (`YUNO_WEBHOOK_SECRET`) and the
+    /// country of its payments (`YUNO_COUNTRY`, default CO).
+    var yuno: [String: String]
     /// Seconds allowed for each provider call (`SHOP_PROVIDER_TIMEOUT`, default 10).
     var timeout: Double
     /// The seeded mistake, if any (`SHOP_BUG`; unset or `none` for none).
@@ -160,6 +187,11 @@ struct ShopConfig: Sendable {
             self.mit[name] = environment[name] ?? ""
         }
         self.mit["MIT_URL"] = Self.withoutTrailingSlashes(self.mit["MIT_URL"] ?? "")
+        self.yuno = [:]
+        for name in ["YUNO_API_URL", "YUNO_PUBLIC_API_KEY", "YUNO_PRIVATE_SECRET_KEY", "YUNO_ACCOUNT_ID", "YUNO_WEBHOOK_SECRET"] {
+            self.yuno[name] = environment[name] ?? ""
+        }
+        self.yuno["YUNO_API_URL"] = Self.withoutTrailingSlashes(self.yuno["YUNO_API_URL"] ?? "")
         let minutes = environment["PLACETOPAY_EXPIRATION_MINUTES"] ?? ""
         if minutes.isEmpty {
             self.placetopayExpirationMinutes = nil
@@ -196,6 +228,7 @@ struct ShopConfig: Sendable {
         }
         if !self.khipuURL.isEmpty && !self.khipuAPIKey.isEmpty && !self.khipuSecret.isEmpty { enabled.append(.khipu) }
         if self.mit.values.allSatisfy({ !$0.isEmpty }) { enabled.append(.mit) }
+        if self.yuno.values.allSatisfy({ !$0.isEmpty }) { enabled.append(.yuno) }
         return enabled
     }
 
@@ -256,6 +289,7 @@ struct Shop: Sendable {
     let placetopay: PlacetoPayClient
     let khipu: KhipuClient
     let mit: MITClient
+    let yuno: YunoClient
 
     /// The most a request body may hold.
     static let maxBody = 1 << 20
@@ -264,7 +298,9 @@ struct Shop: Sendable {
     init(config: ShopConfig, http: ProviderHTTP) {
         self.config = config
         self.store = OrderStore(bug: config.bug)
-        self.mollie = MollieClient(baseURL: config.mollieAPIURL, apiKey: config.mollieAPIKey, publicURL: config.publicURL, http: http)
+        self.mollie = MollieClient(
+            baseURL: config.mollieAPIURL, apiKey: config.mollieAPIKey, publicURL: config.publicURL,
+            sendsIdempotencyKey: config.bug != .noIdempotencyKey, http: http)
         self.placetopay = PlacetoPayClient(
             baseURL: config.placetopayURL, login: config.placetopayLogin, secretKey: config.placetopaySecret,
             expirationMinutes: config.placetopayExpirationMinutes, publicURL: config.publicURL,
@@ -276,6 +312,12 @@ struct Shop: Sendable {
             baseURL: mit["MIT_URL"] ?? "", idCompany: mit["MIT_ID_COMPANY"] ?? "", idBranch: mit["MIT_ID_BRANCH"] ?? "",
             user: mit["MIT_USER"] ?? "", password: mit["MIT_PASSWORD"] ?? "", data0: mit["MIT_DATA0"] ?? "", keyHex: mit["MIT_KEY"] ?? "",
             http: http)
+        let yuno = config.yuno
+        self.yuno = YunoClient(
+            baseURL: yuno["YUNO_API_URL"] ?? "", publicKey: yuno["YUNO_PUBLIC_API_KEY"] ?? "", privateKey: yuno["YUNO_PRIVATE_SECRET_KEY"] ?? "",
+            accountID: yuno["YUNO_ACCOUNT_ID"] ?? "", webhookSecret: yuno["YUNO_WEBHOOK_SECRET"] ?? "",
+            country: ProcessInfo.processInfo.environment["YUNO_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 } ?? "CO",
+            sendsIdempotencyKey: config.bug != .noIdempotencyKey, http: http)
     }
 
     // MARK: Dispatch
@@ -311,7 +353,7 @@ struct Shop: Sendable {
         if path == "/health" { return Reply(status: .ok, body: ["ok": .bool(true)]) }
         if let id = Self.id(in: path, after: "/orders/") { return await self.getOrder(id) }
         if let id = Self.id(in: path, after: "/return/") { return await self.shopperReturn(id) }
-        if ["/orders", "/webhooks/mollie", "/webhooks/placetopay", "/webhooks/khipu", "/webhooks/mit"].contains(path) {
+        if ["/orders", "/webhooks/mollie", "/webhooks/placetopay", "/webhooks/khipu", "/webhooks/mit", "/webhooks/yuno"].contains(path) {
             return .error(.methodNotAllowed, "method not allowed")
         }
         return .error(.notFound, "not found")
@@ -325,9 +367,14 @@ struct Shop: Sendable {
         case "/webhooks/mollie": return try await self.mollieWebhook(Self.body(of: request))
         case "/webhooks/placetopay": return try await self.placetopayNotification(Self.body(of: request))
         case "/webhooks/mit": return try await self.mitResult(Self.body(of: request))
+        case "/webhooks/yuno":
+            return try await self.yunoWebhook(Self.body(of: request), signature: request.headers.first { $0.name.canonicalName == "x-hmac-signature" }?.value)
         case "/webhooks/khipu":
             return try await self.khipuNotification(Self.body(of: request), signature: request.headers.first { $0.name.canonicalName == "x-khipu-signature" }?.value)
         default:
+            if path.hasPrefix("/orders/"), path.hasSuffix("/pay"), let id = Self.id(in: String(path.dropLast(4)), after: "/orders/") {
+                return try await self.payOrder(id, Self.body(of: request))
+            }
             if path == "/health" || Self.id(in: path, after: "/orders/") != nil || Self.id(in: path, after: "/return/") != nil {
                 return .error(.methodNotAllowed, "method not allowed")
             }
@@ -366,7 +413,7 @@ struct Shop: Sendable {
     private func createOrder(_ body: [UInt8]) async -> Reply {
         guard let data = JSONValue.parse(body), data.isObject else { return .error(.badRequest, "the body must be a JSON object") }
         guard let name = data["provider"]?.stringValue, let provider = PaymentProvider(rawValue: name) else {
-            return .error(.badRequest, "provider must be 'mollie', 'placetopay', 'khipu' or 'mit'")
+            return .error(.badRequest, "provider must be 'mollie', 'placetopay', 'khipu', 'mit' or 'yuno'")
         }
         guard self.config.enabledProviders.contains(provider) else {
             return .error(.badRequest, "provider \(provider.rawValue) is not configured")
@@ -391,13 +438,16 @@ struct Shop: Sendable {
         }
 
         var order = Order(id: self.store.newID(), provider: provider, amount: amount, currency: currency, description: description)
+        // SHOP_BUG=other-amount: the provider is asked for another amount than the order's.
+        let charged = self.config.bug == .otherAmount ? order.withAmount(Amount.oneUnitMore(amount)) : order
         let created: (paymentID: String, checkoutURL: JSONValue, status: OrderStatus)
         do {
             switch provider {
-            case .mollie: created = try await self.mollie.create(order)
-            case .placetopay: created = try await self.placetopay.create(order, clientIP: "127.0.0.1")
-            case .khipu: created = try await self.khipu.create(order)
-            case .mit: created = try await self.mit.create(order)
+            case .mollie: created = try await self.mollie.create(charged)
+            case .placetopay: created = try await self.placetopay.create(charged, clientIP: "127.0.0.1")
+            case .khipu: created = try await self.khipu.create(charged)
+            case .mit: created = try await self.mit.create(charged)
+            case .yuno: created = try await self.yuno.create(charged)
             }
         } catch {
             log("order \(order.id): creating the payment failed: \(error)")
@@ -490,6 +540,63 @@ struct Shop: Sendable {
         return .empty
     }
 
+    /// `POST /orders/<id>/pay` (`{"token": "…"}`): the app hands over the one-time token Yuno's SDK made for the
+    /// order's checkout session; the shop creates the payment from it (§3.5) and applies the status Yuno answered.
+    private func payOrder(_ id: String, _ body: [UInt8]) async -> Reply {
+        guard let order = self.store.order(id) else { return .error(.notFound, "order not found") }
+        guard order.provider == .yuno, let session = order.paymentID else { return .error(.conflict, "only a Yuno order is paid with a token") }
+        guard let token = JSONValue.parse(body)?["token"]?.stringValue, !token.isEmpty else { return .error(.badRequest, "token is required") }
+        guard order.yunoPaymentID == nil else { return .error(.conflict, "the order already has a payment") }
+        let charged = self.config.bug == .otherAmount ? order.withAmount(Amount.oneUnitMore(order.amount)) : order
+        do {
+            let (paymentID, status) = try await self.yuno.pay(charged, session: session, token: token)
+            self.store.attach(yunoPayment: paymentID, to: id)
+            log("order \(id) paid through Yuno payment \(paymentID)")
+            let current = status.flatMap { self.store.apply($0, to: id, source: .query) } ?? self.store.order(id) ?? order
+            return Reply(status: .created, body: current.json)
+        } catch {
+            log("order \(id): creating the Yuno payment failed: \(error)")
+            return .error(.badGateway, "\(error)")
+        }
+    }
+
+    /// A Yuno webhook (providers.md §3.8): `{type, type_event, data{payment}}`, signed in `x-hmac-signature`. One
+    /// that does not verify is refused; one that does makes the shop fetch the payment and act on what Yuno answers
+    /// (webhooks can come late, twice or out of order, §3.13 P1-14).
+    private func yunoWebhook(_ body: [UInt8], signature: String?) async -> Reply {
+        guard let data = JSONValue.parse(body), let paymentID = data["data"]?["payment"]?["id"]?.stringValue else {
+            return .error(.badRequest, "the body must be a Yuno webhook")
+        }
+        if self.config.bug == .noSignatureCheck {
+            // Wrong on purpose: no signature check, and the body's status is taken as the truth.
+            if let order = self.store.order(provider: .yuno, paymentID: paymentID),
+                let status = YunoClient.map(status: data["data"]?["payment"]?["status"]?.stringValue)
+            {
+                self.store.apply(status, to: order.id, source: .notification)
+            }
+            return .empty
+        }
+        guard self.yuno.isSignatureValid(signature, body: body) else {
+            log("Yuno webhook for payment \(paymentID) ignored: invalid signature")
+            return .error(.badRequest, "invalid signature")
+        }
+        guard let order = self.store.order(provider: .yuno, paymentID: paymentID) else { return .empty }
+        if self.config.bug == .paidMovedBack {
+            // Wrong on purpose: the verified body's status is applied as it is, even over a final one.
+            if let status = YunoClient.map(status: data["data"]?["payment"]?["status"]?.stringValue) {
+                self.store.apply(status, to: order.id, source: .notification, overridingFinal: true)
+            }
+            return .empty
+        }
+        do {
+            if let status = try await self.yuno.status(of: paymentID) { self.store.apply(status, to: order.id, source: .notification) }
+        } catch {
+            log("order \(order.id): fetching the Yuno payment failed: \(error)")
+            return .error(.serviceUnavailable, "try again")
+        }
+        return .empty
+    }
+
     // MARK: Helpers
 
     /// The result MIT posts to the response URL (providers.md §5.3): `strResponse`, encrypted with the key. One that
@@ -554,6 +661,10 @@ struct Shop: Sendable {
             case .placetopay: status = try await self.placetopay.status(of: paymentID)
             case .khipu: status = try await self.khipu.status(of: paymentID)
             case .mit: status = nil  // WebPay Plus has no status query: only the result MIT posts decides
+            case .yuno:
+                // Until the app hands over the SDK's token there is no payment to ask about.
+                guard let payment = self.store.order(order.id)?.yunoPaymentID else { return order }
+                status = try await self.yuno.status(of: payment)
             }
         } catch {
             log("order \(order.id): re-query failed: \(error)")

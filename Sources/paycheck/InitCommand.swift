@@ -31,7 +31,7 @@ struct InitCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The provider of the first suite: placetopay, mollie, khipu, yuno or mit.", valueName: "provider"))
     var provider: String = "placetopay"
 
-    @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (mollie, placetopay, khipu or mit).", valueName: "provider"))
+    @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (mollie, placetopay, khipu, mit or yuno).", valueName: "provider"))
     var merchant: String?
 
     func validate() throws {
@@ -123,6 +123,13 @@ struct InitCommand: ParsableCommand {
             }
             env.append("      \(prefix)_\(name): \"{{ credentials.\(provider).\(field) }}\"   # EDIT: the variable of this credential")
         }
+        // Yuno's payment is made from the app's SDK token, which the app hands the backend (docs/merchant.md).
+        let pay = provider != "yuno" ? "" : """
+            pay:
+              # EDIT: how the app hands your backend the one-time token Yuno's SDK made ({{ token }}), so it creates the payment.
+              request: { method: POST, url: "/orders/{{ order.id }}/pay", json: { token: "{{ token }}" } }
+
+            """
         return """
             # yaml-language-server: $schema=contract.schema.json
             # How PayCheck reaches your backend (docs/merchant.md). Edit the lines marked EDIT, then:
@@ -157,7 +164,7 @@ struct InitCommand: ParsableCommand {
               fulfilments: fulfilments  # optional: a count of fulfilments (goods shipped), to catch double fulfilment
             return:
               request: { method: GET, url: "/return/{{ order.id }}" }   # EDIT: the page the shopper comes back to
-            providers:
+            \(pay)providers:
               \(provider): {}   # notificationUrl: where \(provider) notifies your backend, if it is set in the account
 
             """

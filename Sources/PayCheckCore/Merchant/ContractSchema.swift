@@ -76,6 +76,13 @@ package enum ContractSchema {
           "description": "`merchant: return`: the page the shopper comes back to after paying.",
           "properties": { "request": { "$ref": "#/definitions/request" } }
         },
+        "pay": {
+          "type": "object",
+          "required": ["request"],
+          "additionalProperties": false,
+          "description": "`merchant: pay`: how the shopper's app hands the backend what the provider's SDK made (Yuno's one-time token, `{{ token }}`), so the backend creates the payment; `{{ order.id }}` is in scope.",
+          "properties": { "request": { "$ref": "#/definitions/request" } }
+        },
         "providers": {
           "type": "object",
           "description": "Per provider id: where the provider notifies the backend and sends the shopper back.",

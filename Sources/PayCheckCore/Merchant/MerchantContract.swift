@@ -1,4 +1,4 @@
-/// How PayCheck reaches a merchant's own backend: a small YAML file (`paycheck schema --contract`,
+/// How PayCheck reaches a merchant's own backend: a small YAML file (`paycheck schema contract`,
 /// docs/merchant.md), so that one pack of suites runs against any backend.
 ///
 /// ```yaml
@@ -29,6 +29,10 @@ package struct MerchantContract: Sendable {
     package var order: OrderRead
     /// Where the shopper comes back after paying (`merchant: return`), when the backend has such a page.
     package var returnRequest: HTTPRequestStep?
+    /// How the shopper's app hands the backend what the provider's SDK made (`merchant: pay`, e.g. Yuno's one-time
+    /// token), when payments are created from the app that way; `{{ order.id }}` and the step's `with:` values are in
+    /// scope.
+    package var payRequest: HTTPRequestStep?
     /// Per provider: the backend's notification URL (installed on the mock where the provider keeps it in its
     /// account settings, such as PlacetoPay's site) and return URL.
     package var providers: [String: ProviderSettings]
@@ -105,12 +109,22 @@ package enum MerchantAction: String, Sendable, CaseIterable {
     case order
     /// `merchant: return` — the shopper lands on the backend's return page (the contract's `return`).
     case `return`
+    /// `merchant: pay` with what the provider's SDK made in `with:` (Yuno: `token`) — the shopper's app hands it to
+    /// the backend (the contract's `pay`), which creates the payment; that payment becomes the case's
+    /// `{{ order.payment }}` (the checkout's stays as `{{ order.session }}`).
+    case pay
+    /// `merchant: payment` — the payment the backend created at the provider during the case's checkout, as the
+    /// backend asked for it: `body` has its `id`, `amount` (a number), `currency` and `payments` (how many payments
+    /// the checkout created). It asks the backend nothing.
+    case payment
 
     /// The lint spec. Every merchant step runs alone: the requests the backend sends meanwhile are the case's.
     package var spec: ActionSpec {
         switch self {
         case .checkout: ActionSpec(rawValue, parameters: nil, runsAlone: true)
         case .order, .return: ActionSpec(rawValue, parameters: ["order"], runsAlone: true)
+        case .payment: ActionSpec(rawValue, parameters: [], runsAlone: true)
+        case .pay: ActionSpec(rawValue, parameters: nil, runsAlone: true)
         }
     }
 }

@@ -3,12 +3,13 @@ import Yams
 
 /// The keys each mapping of a merchant contract accepts.
 enum ContractKeys {
-    static let root = ["contract", "description", "backend", "checkout", "order", "return", "providers"]
+    static let root = ["contract", "description", "backend", "checkout", "order", "return", "pay", "providers"]
     static let backend = ["url", "start"]
     static let start = ["command", "directory", "env", "health", "timeout"]
     static let checkout = ["request", "order", "payment", "checkoutUrl"]
     static let order = ["request", "state", "states", "fulfilments"]
     static let `return` = ["request"]
+    static let pay = ["request"]
     static let provider = ["notificationUrl", "returnUrl"]
 }
 
@@ -19,7 +20,7 @@ extension SuiteParser {
         checkKeys(pairs, allowed: ContractKeys.root, in: "the contract")
         let value = { (key: String) in pairs.first { $0.key == key }?.value }
         for key in ["contract", "backend", "checkout", "order"] where value(key) == nil {
-            error(root, "missing key '\(key)'", hint: key == "contract" ? "add 'contract: <name>' at the top of the file" : "see 'paycheck schema --contract' and docs/merchant.md")
+            error(root, "missing key '\(key)'", hint: key == "contract" ? "add 'contract: <name>' at the top of the file" : "see 'paycheck schema contract' and docs/merchant.md")
         }
         let name = value("contract").flatMap { nonEmptyString($0, "'contract'") }
         let description = value("description").flatMap { string($0, "'description'") }
@@ -29,6 +30,10 @@ extension SuiteParser {
         var returnRequest: HTTPRequestStep?
         if let node = value("return"), let request = contractRequestSection(node, keys: ContractKeys.return, what: "'return'") {
             returnRequest = request.request
+        }
+        var payRequest: HTTPRequestStep?
+        if let node = value("pay"), let request = contractRequestSection(node, keys: ContractKeys.pay, what: "'pay'") {
+            payRequest = request.request
         }
         var providers: [String: MerchantContract.ProviderSettings] = [:]
         if let node = value("providers") {
@@ -54,7 +59,7 @@ extension SuiteParser {
         guard let name, let backend, let checkout, let order, !diagnostics.hasErrors else { return nil }
         return MerchantContract(
             name: name, file: file, description: description, backend: backend, checkout: checkout, order: order,
-            returnRequest: returnRequest, providers: providers, location: location(root))
+            returnRequest: returnRequest, payRequest: payRequest, providers: providers, location: location(root))
     }
 
     private mutating func contractBackend(_ node: Node) -> MerchantContract.Backend? {

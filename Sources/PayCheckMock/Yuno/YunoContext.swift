@@ -35,7 +35,9 @@ extension YunoContext {
     /// payment}}` with `x-api-key`, `x-secret` and, with an HMAC secret, `x-hmac-signature` over the exact bytes. The
     /// body carries the attempt's `retry` counter (0 first), so each attempt is rendered and signed anew; the
     /// idempotency key (the payment's) stays the same, so a merchant de-duplicates on `type_event` + key.
-    func notify(_ payment: YunoPayment) async {
+    ///
+    /// `forged`: the webhook an attacker would send instead — signed with a secret that is not the hook's, sent once.
+    func notify(_ payment: YunoPayment, forged: Bool = false) async {
         let hooks = store.withState { $0.hooks(for: payment.trigger) }
         let paymentJSON = payment.json(retrieved: true)
         let typeEvent = payment.typeEvent
@@ -51,12 +53,15 @@ extension YunoContext {
                 if let key = hook.json["api_key"]?.stringValue { headers.append(("x-api-key", key)) }
                 if let secret = hook.json["secret"]?.stringValue { headers.append(("x-secret", secret)) }
                 if let hmac = hook.json["hmac_client_secret"]?.stringValue {
-                    headers.append(("x-hmac-signature", YunoWebhookSignature.sign(body: bytes, secret: hmac)))
+                    let secret = forged ? "forged-" + hmac + "x" : hmac
+                    headers.append(("x-hmac-signature", YunoWebhookSignature.sign(body: bytes, secret: secret)))
                 }
                 return (headers, bytes)
             }
             let first = render(1)
-            var webhook = Webhook(provider: "yuno", url: hook.url, headers: first.headers, body: first.body, schedule: Self.retries)
+            var webhook = Webhook(
+                provider: "yuno", url: hook.url, headers: first.headers, body: first.body,
+                schedule: forged ? WebhookRetrySchedule(retriesAfter: []) : Self.retries)
             webhook.render = render
             webhook.acknowledges = { $0 == 200 }
             let store = self.store

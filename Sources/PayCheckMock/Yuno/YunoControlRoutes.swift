@@ -12,6 +12,7 @@ struct YunoControlRoutes: Sendable {
             "mock/event": { try await self.event($0) },
             "mock/gateway": { try await self.gateway($0) },
             "mock/webhooks": { try await self.webhooks($0) },
+            "mock/forge": { try await self.forge($0) },
         ]
         for action in ["continue", "pay", "authenticate", "close"] {
             handlers["payer/" + action] = { try await self.payer(action, $0) }
@@ -80,6 +81,20 @@ struct YunoControlRoutes: Sendable {
         case .failure(let refused):
             throw MockHTTPError(known ? .conflict : .notFound, refused.message)
         }
+    }
+
+    /// `mock: forge {payment_id}`: the webhook an attacker would send — the payment claimed `SUCCEEDED/APPROVED`,
+    /// signed with a secret that is not the hook's HMAC secret — once, to every active webhook of its trigger. The
+    /// payment itself does not change. A receiver that checks `x-hmac-signature` (§3.8) ignores it.
+    private func forge(_ request: Request) async throws -> Response {
+        let json = try await Self.object(request)
+        let id = try Self.paymentId(json)
+        guard var payment = context.store.withState({ $0.payments[id] }) else {
+            throw MockHTTPError(.notFound, "no Yuno payment \(MockHTTPError.quoted(id))")
+        }
+        payment.move(.succeeded, .approved, now: context.environment.clock.now())
+        await context.notify(payment, forged: true)
+        return MockResponse.json(.object(["forged": .bool(true), "payment_id": .string(id)]))
     }
 
     /// The test gateway's behaviour (``YunoState/Gateway``); keys left out go back to their defaults. The settings hold

@@ -57,7 +57,7 @@ package enum KhipuOperation: String, Sendable, CaseIterable {
             bodyCodec: hasBody ? (isV2 ? .form : .json) : .none,
             authKeys: isV2 ? KhipuAuthOverrides.v2Keys : KhipuAuthOverrides.v3Keys, headers: [("Accept", "application/json")])
         // Both creates answer the new payment's `payment_id` (§2.4), how a merchant run links it to the case.
-        return self == .createPayment || self == .createPaymentV2 ? operation.creatingPayment(at: "payment_id") : operation
+        return self == .createPayment || self == .createPaymentV2 ? operation.creatingPayment(at: "payment_id", amount: "amount", currency: "currency") : operation
     }
 }
 

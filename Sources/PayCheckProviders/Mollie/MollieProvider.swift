@@ -39,7 +39,7 @@ package struct MollieProvider: Provider {
         let headers = [("Accept", "application/hal+json")]
         return [
             ProviderOperation("createPayment", method: "POST", path: "/v2/payments", parameters: create, bodyCodec: .json,
-                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers).creatingPayment(at: "id")
+                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers).creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency")
                 // "a string, not a float, to avoid rounding errors" (Mollie's amount object; providers.md §4.2).
                 .expecting(.string, at: "amount.value"),
             ProviderOperation("getPayment", method: "GET", path: "/v2/payments/{id}", parameters: [id, P("include", .query), P("embed", .query)],

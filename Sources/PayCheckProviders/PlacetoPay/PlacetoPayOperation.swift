@@ -79,6 +79,6 @@ package enum PlacetoPayOperation: String, Sendable, CaseIterable {
             rawValue, method: "POST", path: path, parameters: parameters, bodyCodec: .json,
             authKeys: PlacetoPayAuthOverrides.keys, headers: [("Accept", "application/json")])
         // A session's id is its `requestId` (§1.4).
-        return self == .createSession ? operation.creatingPayment(at: "requestId") : operation
+        return self == .createSession ? operation.creatingPayment(at: "requestId", amount: "payment.amount.total", currency: "payment.amount.currency") : operation
     }
 }

@@ -77,6 +77,9 @@ package struct ProviderOperation: Sendable {
     /// Where a 2xx answer carries the id of the payment (or session) the operation creates, e.g. `id`; `nil` for
     /// an operation that creates none. A run links the payment a merchant's backend created to the case by it.
     package var createdPayment: String?
+    /// Where the request that creates a payment carries its amount and currency (dotted paths into the JSON or form
+    /// body), so a run can compare them with the order's (`merchant: payment`).
+    package var createdAmount: (amount: String, currency: String)?
     /// Kinds of values inside a parameter, by dotted path (`amount.value`), where the provider refuses another kind.
     package var nestedKinds: [String: ValueKind] = [:]
 
@@ -96,9 +99,12 @@ package struct ProviderOperation: Sendable {
     }
 
     /// This operation, declared as creating a payment whose id a 2xx answer carries at `path`.
-    package func creatingPayment(at path: String) -> ProviderOperation {
+    /// `amount` and `currency` are where the request carries the payment's amount and currency, when it says them
+    /// in the clear.
+    package func creatingPayment(at path: String, amount: String? = nil, currency: String? = nil) -> ProviderOperation {
         var operation = self
         operation.createdPayment = path
+        if let amount, let currency { operation.createdAmount = (amount, currency) }
         return operation
     }
 

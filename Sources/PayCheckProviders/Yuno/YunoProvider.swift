@@ -59,14 +59,17 @@ package struct YunoProvider: Provider {
             ProviderOperation("createCustomer", method: "POST", path: "/v1/customers", parameters: customer.map { P($0) },
                               authKeys: keys, headers: accept),
             ProviderOperation("createCheckoutSession", method: "POST", path: "/v1/checkout/sessions",
-                              parameters: createSession.map { P($0) }, bodyCodec: Self.json, authKeys: keys, headers: accept),
+                              parameters: createSession.map { P($0) }, bodyCodec: Self.json, authKeys: keys, headers: accept)
+                // A merchant's checkout makes the session; the payment comes later, from the SDK's token (§3.5).
+                .creatingPayment(at: "checkout_session", amount: "amount.value", currency: "amount.currency"),
             ProviderOperation("getCheckoutSession", method: "GET", path: "/v1/checkout/sessions/{checkout_session}", parameters: [session],
                               bodyCodec: .none, authKeys: keys, headers: accept),
             ProviderOperation("createOneTimeToken", method: "POST", path: "/v1/checkout/sessions/{checkout_session}/token",
                               parameters: [session] + ["payment_method", "account_id", "card_data", "three_d_secure"].map { P($0) },
                               authKeys: keys, headers: accept),
             ProviderOperation("createPayment", method: "POST", path: "/v1/payments", parameters: payment.map { P($0) }, bodyCodec: Self.json,
-                              idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
+                              idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept)
+                .creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency"),
             ProviderOperation("getPayment", method: "GET", path: "/v1/payments/{payment_id}",
                               parameters: [paymentId, P("raw_response", .query), P("transactions_history", .query)],
                               bodyCodec: .none, authKeys: keys, headers: accept),

@@ -35,6 +35,8 @@ extension CaseExecutor {
             let response = try await recorder.send(
                 try buildRequest(contract.checkout.request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
             var observation = CaseExecutor.observation(from: response)
+            let payments = if let cursor { await createdPayments(since: cursor) } else { [CreatedPayment]() }
+            try Self.checkOnePayment(payments)
             guard try Self.succeeded(response, step, "the checkout") else { return observation }
             guard let body = observation.body, let orderID = contract.checkout.orderID.lookup(in: body), orderID != .null else {
                 throw ProviderError.nonConformance(
@@ -43,7 +45,7 @@ extension CaseExecutor {
             }
             var order: [String: Value] = ["id": .string(orderID.interpolated)]
             let declared = contract.checkout.paymentID.flatMap { $0.lookup(in: body) }.flatMap { $0 == .null ? nil : $0 }
-            let created = if let cursor { await createdPayment(since: cursor) } else { Value?.none }
+            let created = payments.first?.id
             if let declared, let created, declared.interpolated != created.interpolated {
                 // The app would send the shopper to another payment than the one this checkout created.
                 throw ProviderError.nonConformance(
@@ -59,6 +61,10 @@ extension CaseExecutor {
             }
             order["payment"] = .string(payment.interpolated)
             if let url = contract.checkout.checkoutURL?.lookup(in: body) { order["checkoutUrl"] = url }
+            let linked = payments.first { $0.id.interpolated == payment.interpolated }
+            order["created"] = .object([
+                "count": .int(max(payments.count, 1)), "amount": linked?.amount ?? .null, "currency": linked?.currency ?? .null,
+            ])
             observation.defines = ["order": .object(order)]
             return observation
         case .order:
@@ -84,6 +90,38 @@ extension CaseExecutor {
             if let path = read.fulfilments { normalized["fulfilments"] = path.lookup(in: body) ?? .null }
             observation.body = .object(normalized)
             return observation
+        case .pay:
+            guard let request = contract.payRequest else {
+                throw ProviderError.invalidStep("'merchant: pay' needs a 'pay:' request in the contract \(contract.file)")
+            }
+            guard var order = scope["order"]?.objectValue, let session = order["payment"] else {
+                throw ProviderError.invalidStep("'merchant: pay' pays the case's checkout: put a 'merchant: checkout' step before it")
+            }
+            let cursor = await journalCursor()
+            let response = try await recorder.send(
+                try buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+            var observation = CaseExecutor.observation(from: response)
+            let payments = if let cursor { await createdPayments(since: cursor) } else { [CreatedPayment]() }
+            try Self.checkOnePayment(payments)
+            guard try Self.succeeded(response, step, "the payment") else { return observation }
+            guard let payment = payments.first else {
+                throw ProviderError.nonConformance(
+                    "the backend answered \(response.status) to the payment but created no payment at the mock meanwhile",
+                    expected: "a payment created at the mock from the SDK's token")
+            }
+            order["session"] = order["session"] ?? session
+            order["payment"] = .string(payment.id.interpolated)
+            order["created"] = .object(["count": .int(1), "amount": payment.amount ?? .null, "currency": payment.currency ?? .null])
+            observation.defines = ["order": .object(order)]
+            return observation
+        case .payment:
+            guard let order = scope["order"]?.objectValue, let id = order["payment"], let created = order["created"]?.objectValue else {
+                throw ProviderError.invalidStep("'merchant: payment' reads the payment of the case's checkout: put a 'merchant: checkout' step before it")
+            }
+            return Observation(status: nil, body: .object([
+                "id": id, "amount": created["amount"] ?? .null, "currency": created["currency"] ?? .null,
+                "payments": created["count"] ?? .null,
+            ]))
         case .return:
             guard let request = contract.returnRequest else {
                 throw ProviderError.invalidStep("'merchant: return' needs a 'return:' request in the contract \(contract.file)")
@@ -92,6 +130,16 @@ extension CaseExecutor {
                 try buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
             return CaseExecutor.observation(from: response)
         }
+    }
+
+    /// One checkout (or one payment step), one payment: a second one is what a create retried without the same
+    /// idempotency key leaves behind, and the shopper could be charged twice.
+    private static func checkOnePayment(_ payments: [CreatedPayment]) throws {
+        guard payments.count > 1 else { return }
+        let ids = payments.map(\.id.interpolated).joined(separator: ", ")
+        throw ProviderError.nonConformance(
+            "the backend created \(payments.count) payments at the mock in one step (\(ids)): a create retried without the same idempotency key?",
+            expected: "one payment per checkout")
     }
 
     /// Whether the backend answered `what` with 2xx. A step that expects a status (a refused checkout) checks any
@@ -108,10 +156,20 @@ extension CaseExecutor {
         await journal(from: Int(Int32.max))?.next
     }
 
-    /// The id of the first payment the backend created at the mock since journal number `cursor`, by the
-    /// operations its provider declares as creating one (``ProviderOperation/createdPayment``).
-    func createdPayment(since cursor: Int) async -> Value? {
-        guard let entries = await journal(from: cursor)?.entries else { return nil }
+    /// A payment the backend created at the mock: its id, and the amount (a number) and currency it asked for where
+    /// its provider's request says them in the clear.
+    struct CreatedPayment {
+        var id: Value
+        var amount: Value?
+        var currency: Value?
+    }
+
+    /// The distinct payments the backend created at the mock since journal number `cursor`, oldest first, by the
+    /// operations its provider declares as creating one (``ProviderOperation/createdPayment``). A create the mock
+    /// answered twice for one idempotency key counts once.
+    func createdPayments(since cursor: Int) async -> [CreatedPayment] {
+        guard let entries = await journal(from: cursor)?.entries else { return [] }
+        var payments: [CreatedPayment] = []
         for entry in entries {
             guard let method = entry["method"]?.stringValue, let path = entry["path"]?.stringValue,
                 let answer = entry["answer"], let status = answer["status"]?.wholeNumber, (200..<300).contains(status),
@@ -124,11 +182,32 @@ extension CaseExecutor {
                         guard let idPath = operation.createdPayment, operation.route.matches(method: method, path: rest),
                             let parsed = try? ValuePath(parsing: idPath), let id = parsed.lookup(in: body), id != .null
                         else { continue }
-                        return id
+                        guard !payments.contains(where: { $0.id.interpolated == id.interpolated }) else { continue }
+                        var payment = CreatedPayment(id: id)
+                        if let paths = operation.createdAmount, let sent = Self.requestBody(entry) {
+                            payment.amount = (try? ValuePath(parsing: paths.amount))?.lookup(in: sent).flatMap(Self.number)
+                            payment.currency = (try? ValuePath(parsing: paths.currency))?.lookup(in: sent)
+                        }
+                        payments.append(payment)
                     }
                 }
             }
         }
+        return payments
+    }
+
+    /// A journal entry's request body as JSON, or as a form's fields.
+    private static func requestBody(_ entry: Value) -> Value? {
+        guard let text = entry["body"]?.stringValue, !text.isEmpty else { return nil }
+        if let json = JSONText.parse(text) { return json }
+        let decoded = FormText.decode(text)
+        return decoded.objectValue?.isEmpty == false ? decoded : nil
+    }
+
+    /// An amount as a number, whether the provider takes it as a number (`10000`) or a string (`"10.00"`).
+    private static func number(_ value: Value) -> Value? {
+        if value.number != nil { return value }
+        if let text = value.stringValue, let number = Double(text) { return Value(number: number) }
         return nil
     }
 

@@ -37,7 +37,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # Configuration
 # ---------------------------------------------------------------------------------------------------------------
 
-KNOWN_BUGS = ("reuse-nonce", "trust-return", "no-signature-check", "double-fulfil", "decline-paid")
+KNOWN_BUGS = ("reuse-nonce", "trust-return", "no-signature-check", "double-fulfil", "decline-paid", "pending-paid",
+              "ignore-expiry", "other-amount", "no-idempotency-key")
 
 
 def _env(name, default=None, required=False):
@@ -164,6 +165,10 @@ class OrderStore:
             return
         if CONFIG.bug == "decline-paid" and status == "failed":
             status = "paid"  # wrong on purpose: a failed payment is mapped to paid
+        if CONFIG.bug == "pending-paid" and status == "pending":
+            status = "paid"  # wrong on purpose: a pending payment is mapped to paid
+        if CONFIG.bug == "ignore-expiry" and status == "expired":
+            return  # wrong on purpose: an expired payment is never noticed
         with self.lock:
             previous = order.status
             if status == "paid" and previous == "paid":
@@ -283,7 +288,9 @@ def mollie_create(order):
         "metadata": {"order_id": order.id},
     }
     body = json.dumps(payload).encode("utf-8")
-    headers = mollie_headers({"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())})
+    headers = mollie_headers({"Content-Type": "application/json"})
+    if CONFIG.bug != "no-idempotency-key":  # wrong on purpose with the bug: the retry below then makes a second payment
+        headers["Idempotency-Key"] = str(uuid.uuid4())
     url = f"{CONFIG.mollie_api_url}/payments"
     # One retry with the same Idempotency-Key when Mollie did not answer or answered 5xx: the key makes it safe.
     for attempt in (1, 2):
@@ -685,13 +692,18 @@ class Handler(BaseHTTPRequestHandler):
             return self.respond(400, {"error": str(error)})
 
         order = Order(STORE.new_id(), provider, amount, currency, description.strip())
+        charged = order
+        if CONFIG.bug == "other-amount":
+            # Wrong on purpose: the provider is asked for one major unit more than the order's amount.
+            units, _, cents = amount.partition(".")
+            charged = Order(order.id, provider, f"{int(units) + 1}" + (f".{cents}" if cents else ""), currency, order.description)
         try:
             if provider == "mollie":
-                payment_id, checkout, status = mollie_create(order)
+                payment_id, checkout, status = mollie_create(charged)
             elif provider == "khipu":
-                payment_id, checkout, status = khipu_create(order)
+                payment_id, checkout, status = khipu_create(charged)
             else:
-                payment_id, checkout, status = placetopay_create(order, "127.0.0.1")
+                payment_id, checkout, status = placetopay_create(charged, "127.0.0.1")
         except ProviderError as error:
             log(f"order {order.id}: creating the payment failed: {error}")
             return self.respond(502, {"error": str(error)})

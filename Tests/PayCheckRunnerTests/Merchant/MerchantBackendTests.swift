@@ -62,7 +62,7 @@ struct MerchantBackendTests {
         let result = try await Self.run(packs: ["mollie", "placetopay"])
         let failing = result.suites.flatMap(\.cases).filter { $0.verdict != .passed }
         #expect(failing.isEmpty, "\(failing.map { "\($0.name): \($0.failingStep?.error ?? $0.failingStep?.mismatches.first?.message ?? "")" })")
-        #expect(result.counts.passed == 12)
+        #expect(result.counts.passed == 17)
         #expect(result.exitCode == 0)
         // The payment the shop created was linked to the case through the mock's journal (its contract has no
         // `payment:` path), and the notifications the mock sent, with the shop's answers, are evidence.
@@ -88,11 +88,34 @@ struct MerchantBackendTests {
         let result = try await Self.run(packs: ["mollie", "placetopay"], contractFile: Self.referenceContract)
         let failing = result.suites.flatMap(\.cases).filter { $0.verdict != .passed }
         #expect(failing.isEmpty, "\(failing.map { "\($0.name): \($0.failingStep?.error ?? $0.failingStep?.mismatches.first?.message ?? "")" })")
-        #expect(result.exitCode == 0 && result.counts.passed == 12)
+        #expect(result.exitCode == 0 && result.counts.passed == 17)
+    }
+
+    @Test("a scenario the contract leaves out is skipped, and every report says the pack did not cover it")
+    func contractGapIsReported() async throws {
+        guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
+        // The Python shop's contract without its return page, beside the original (its start directory is relative).
+        let original = try String(contentsOfFile: Self.contractFile, encoding: .utf8)
+        let trimmed = original.replacingOccurrences(of: "return:\n  request: { method: GET, url: \"/return/{{ order.id }}\" }\n", with: "")
+        #expect(trimmed != original, "the contract's return section moved")
+        let file = URL(fileURLWithPath: Self.contractFile).deletingLastPathComponent().appendingPathComponent("no-return-\(UUID().uuidString).yaml").path
+        try trimmed.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await Self.run(packs: ["mollie"], contractFile: file)
+        let skipped = result.suites.flatMap(\.cases).filter { $0.verdict == .skipped }
+        #expect(skipped.map(\.name) == ["the shopper's return does not mark the order paid"])
+        #expect(skipped.first?.skipReason?.hasPrefix(RunPlan.notInContract) == true)
+        #expect(result.exitCode == 0 && result.counts.passed == result.counts.total - 1)
+        let packs = try #require(JSONReporter.value(result)["packs"]?.arrayValue)
+        #expect(packs.count == 1 && packs.first?["ran"]?.intValue == result.counts.total - 1)
+        #expect(packs.first?["leftOut"]?.arrayValue?.first?["reason"]?.stringValue?.contains("no 'return:' page") == true)
+        #expect(ConsoleReporter(write: { _ in }).summary(result).contains("scenarios ran; left out by the contract: the shopper's return"))
+        #expect(HTMLReporter.render(result).contains("<section id=\"packs\">"))
     }
 
     @Test("each seeded bug of the reference shop fails the cases that catch it", arguments: [
-        ("reuse-nonce", 6), ("trust-return", 2), ("no-signature-check", 4), ("double-fulfil", 2),
+        ("reuse-nonce", 8), ("trust-return", 2), ("no-signature-check", 4), ("double-fulfil", 2), ("pending-paid", 2),
+        ("ignore-expiry", 2), ("other-amount", 2), ("no-idempotency-key", 1),
     ])
     func seededBugsAreCaught(bug: String, failures: Int) async throws {
         guard Self.hasReferenceShop else { print("skipped: .build/debug/reference-shop is not built (swift build)"); return }
