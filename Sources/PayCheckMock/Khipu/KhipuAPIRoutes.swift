@@ -49,6 +49,7 @@ struct KhipuAPIRoutes: Sendable {
         // The payer's pages the URLs of a payment point at (§2.4), on the mock's host.
         let context = self.context
         router.get("khipu/payment/{page}/{id}") { _, requestContext in try Self.page(requestContext, context) }
+        router.post("khipu/payment/{page}/{id}") { request, requestContext in try await Self.submit(request, requestContext, context) }
     }
 
     /// Adds `method path` running `operation` after reading and authenticating the request.
@@ -199,13 +200,72 @@ extension KhipuAPIRoutes {
         guard ["info", "simplified", "manual", "receipt"].contains(page),
             let payment = context.store.withState({ $0.payments[id] }), page != "receipt" || payment.status == .done
         else { throw KhipuFailure(code: 404, message: "Pago no encontrado") }
-        let escape = MockResponse.escapeHTML
-        let title = page == "receipt" ? "Comprobante de pago" : "Pago con khipu"
-        let html = "<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\"><title>\(title)</title></head><body>"
-            + "<h1>\(title)</h1><p id=\"subject\">\(escape(payment.fields["subject"] ?? ""))</p>"
-            + "<p id=\"amount\">\(escape(Value.format(payment.amount))) \(escape(payment.fields["currency"] ?? ""))</p>"
-            + "<p id=\"status\">\(payment.status.rawValue)/\(payment.statusDetail.rawValue)</p>"
-            + "<p>DemoBank (PayCheck's mock of khipu)</p></body></html>"
-        return MockResponse.html(html)
+        return Self.payerPage(payment, receipt: page == "receipt")
+    }
+
+    /// A payment's page: what it is for, how much, its state; while it is pending, the DemoBank simulation (§2.8: the
+    /// payer's coordinates card, then "Pagar") and "Rechazar".
+    private static func payerPage(_ payment: KhipuPayment, receipt: Bool = false, message: String? = nil) -> Response {
+        let facts: [(id: String, label: String, value: String)] = [
+            ("subject", "Motivo", payment.fields["subject"] ?? ""),
+            ("amount", "Monto", "\(Value.format(payment.amount)) \(payment.fields["currency"] ?? "")"),
+            ("status", "Estado", "\(payment.status.rawValue)/\(payment.statusDetail.rawValue)"),
+        ]
+        let title = receipt ? "Comprobante de pago" : "Pago con khipu"
+        guard !receipt, payment.status == .pending else {
+            return PayerPage.form(title: title, lang: "es", facts: facts, message: message, field: "", legend: "", choices: [], buttons: [])
+        }
+        return PayerPage.form(
+            title: title, lang: "es", facts: facts, message: message, field: "bank", legend: "Banco",
+            choices: [.init(value: "demobank", label: "DemoBank (banco de prueba)")],
+            inputs: [(name: "coordinates", label: "Coordenadas de la tarjeta", value: "11 22 33")],
+            buttons: [("pay", "Pagar"), ("reject", "Rechazar")])
+    }
+
+    /// "Pagar" (the payer transfers through DemoBank, as `payer: pay`: the payment is `verifying` until khipu
+    /// reconciles it) or "Rechazar" (as `payer: reject`); then the payer goes back to `return_url` — `cancel_url`,
+    /// when given, after a rejection — with `303 See Other`.
+    static func submit(_ request: Request, _ requestContext: BasicRequestContext, _ context: KhipuContext) async throws -> Response {
+        let id = requestContext.parameters.get("id") ?? ""
+        let fields = try await PayerPage.fields(of: request)
+        guard let payment = context.store.withState({ $0.payments[id] }), requestContext.parameters.get("page") != "receipt" else {
+            throw KhipuFailure(code: 404, message: "Pago no encontrado")
+        }
+        guard payment.status == .pending else { return Self.payerPage(payment) }
+        if fields["action"] == "reject" {
+            let refused = Self.reject(id, context)
+            if let refused { return Self.payerPage(payment, message: refused) }
+            return PayerPage.back(to: payment.fields["cancel_url"] ?? payment.fields["return_url"], lang: "es")
+        }
+        if let refused = Self.pay(id, coordinates: fields["coordinates"] ?? "", context) { return Self.payerPage(payment, message: refused) }
+        return PayerPage.back(to: payment.fields["return_url"], lang: "es")
+    }
+
+    /// The payer's rejection of payment `id`; the reason it is refused, or `nil`.
+    private static func reject(_ id: String, _ context: KhipuContext) -> String? {
+        context.store.withState { state -> String? in
+            do throws(MockHTTPError) {
+                _ = try state.reject(id, abuse: false)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+    }
+
+    /// The payer's DemoBank transfer for payment `id` (its reconciliation is scheduled); the reason it is refused, or
+    /// `nil`.
+    private static func pay(_ id: String, coordinates: String, _ context: KhipuContext) -> String? {
+        let now = context.environment.clock.now()
+        let outcome = context.store.withState { state -> Result<Date?, MockHTTPError> in
+            do throws(MockHTTPError) { return .success(try state.pay(id, coordinates: coordinates, now: now).1) } catch { return .failure(error) }
+        }
+        switch outcome {
+        case .success(let due):
+            if let due { context.scheduleConciliation(id, at: due) }
+            return nil
+        case .failure(let error):
+            return error.message
+        }
     }
 }

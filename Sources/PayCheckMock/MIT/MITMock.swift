@@ -83,6 +83,9 @@ package final class MITMock: ProviderMock {
             return self.answerSuite(context.parameters.get("service") ?? "", form: String(decoding: body, as: UTF8.self), now: environment.clock.now()).response
         }
         router.get("mit/i/{id}") { _, context -> Response in self.page(context.parameters.get("id") ?? "") }
+        router.post("mit/i/{id}") { request, context -> Response in
+            try await self.submit(request, id: context.parameters.get("id") ?? "", environment: environment)
+        }
         ControlActionRoutes.register(MITProvider(), handlers: [
             "payer/pay": { try await self.pay($0, environment: environment) },
             "mock/site": { try await self.site($0) },
@@ -154,15 +157,46 @@ package final class MITMock: ProviderMock {
 
     // MARK: - Hosted page
 
-    func page(_ id: String) -> Response {
+    /// The payment page of a WebPay Plus link (`nb_url`, §5): reference, amount and state (`dd#reference`,
+    /// `dd#amount`, `dd#status`); while unpaid, the card and the outcomes MIT's sandbox can give (approved, denied,
+    /// error) and "Pagar".
+    func page(_ id: String, message: String? = nil) -> Response {
         guard let link = state.withState({ $0.links[id] }) else {
-            return Response(status: .notFound, headers: [.contentType: "text/html"], body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body>Liga no encontrada</body></html>")))
+            return PayerPage.notice(title: "Centro de Pagos", lang: "es", paragraph: "Liga no encontrada", status: .notFound)
         }
-        // Reference, amount and currency, state: `html.body.p[0..2]` for a suite.
-        let html = "<html><body><h1>Centro de Pagos</h1><p>\(MITXML.escape(link.reference))</p>"
-            + "<p>\(MITXML.escape(link.amount)) \(MITXML.escape(link.currency))</p>"
-            + "<p>\((link.response ?? .pending).rawValue)</p></body></html>"
-        return Response(status: .ok, headers: [.contentType: "text/html;charset=UTF-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        let facts: [(id: String, label: String, value: String)] = [
+            ("reference", "Referencia", link.reference), ("amount", "Importe", "\(link.amount) \(link.currency)"),
+            ("status", "Estado", (link.response ?? .pending).rawValue),
+        ] + (link.folio.map { [(id: "folio", label: "Folio", value: $0)] } ?? [])
+        guard link.response == nil else {
+            return PayerPage.form(
+                title: "Centro de Pagos", lang: "es", facts: facts,
+                message: message ?? "Centro de Pagos envió el resultado al comercio. Regrese a la app: ella consulta al comercio.",
+                field: "", legend: "", choices: [], buttons: [])
+        }
+        return PayerPage.form(
+            title: "Centro de Pagos", lang: "es", facts: facts, message: message, field: "result", legend: "Resultado (sandbox)",
+            choices: [
+                .init(value: "approved", label: "Aprobada"), .init(value: "denied", label: "Declinada"), .init(value: "error", label: "Error"),
+            ],
+            inputs: [(name: "card", label: "Número de tarjeta", value: "5555555555554444")], buttons: [("pay", "Pagar")])
+    }
+
+    /// "Pagar": the link settles as `payer: pay` settles it — the encrypted result is posted to the site's response
+    /// URL (§5.3) — and the payer sees the receipt. Where MIT's page sends the payer's browser afterwards is not
+    /// documented (providers.md §5, [3P]): the app closes the page and asks its backend, so the receipt stays.
+    private func submit(_ request: Request, id: String, environment: MockEnvironment) async throws -> Response {
+        let fields = try await PayerPage.fields(of: request)
+        let members: [String: Value] = [
+            "url": .string(id), "result": .string(fields["result"] ?? "approved"), "card": .string(fields["card"] ?? ""),
+        ]
+        do {
+            let (_, notification) = try settle(members, now: environment.clock.now())
+            if let notification { _ = await environment.webhooks.deliver(notification) }
+            return self.page(id)
+        } catch let error as MockHTTPError {
+            return self.page(id, message: error.message)
+        }
     }
 
     // MARK: - Control

@@ -28,6 +28,9 @@ struct MollieAPIRoutes: Sendable {
         // The other pages and images a payment or a method links to (`_links.changePaymentState`, `_links.dashboard`,
         // `image`), served so that every link the mock emits can be followed.
         router.get("mollie/checkout/test-mode/{token}") { _, requestContext in try await Self.checkoutPage(requestContext, context) }
+        // The test-mode screen's "Continue" (§4.7): the chosen status, the webhook, and the payer back to the merchant.
+        router.post("mollie/checkout/select-method/{token}") { request, requestContext in try await Self.choose(request, requestContext, context) }
+        router.post("mollie/checkout/test-mode/{token}") { request, requestContext in try await Self.choose(request, requestContext, context) }
         router.get("mollie/dashboard/org_1/payments/{id}") { _, requestContext in try Self.dashboardPage(requestContext, context) }
         router.get("mollie/images/{file}") { _, requestContext in try Self.image(requestContext) }
     }
@@ -261,15 +264,61 @@ struct MollieAPIRoutes: Sendable {
         return .object(members)
     }
 
-    /// The test-mode checkout page of `_links.checkout.href` (§4.7): where the payer picks the outcome.
+    /// The statuses the test-mode screen offers (§4.7: "paid, failed, canceled, expired, open/authorized depending on
+    /// method"; the exact list per method is unknown, so every one the mock can reach is offered). `open` leaves the
+    /// payment as it is.
+    static let testModeChoices: [PayerPage.Choice] = [
+        .init(value: "paid", label: "Paid"), .init(value: "authorized", label: "Authorized"), .init(value: "failed", label: "Failed"),
+        .init(value: "canceled", label: "Canceled"), .init(value: "expired", label: "Expired"), .init(value: "pending", label: "Pending"),
+        .init(value: "open", label: "Open"),
+    ]
+
+    /// The test-mode checkout page of `_links.checkout.href` (§4.7): the payment, and the statuses to pick from.
     static func checkoutPage(_ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        let payment = try Self.checkoutPayment(requestContext, context)
+        return Self.testModePage(payment)
+    }
+
+    /// The screen for `payment`; a final one can no longer be paid.
+    private static func testModePage(_ payment: MolliePayment, message: String? = nil) -> Response {
+        guard !payment.status.isFinal else {
+            return PayerPage.notice(title: "Mollie test mode", paragraph: "This payment is \(payment.status.rawValue) and cannot be paid any more.")
+        }
+        return PayerPage.form(
+            title: "Mollie test mode", facts: [
+                ("description", "Description", payment.description),
+                ("amount", "Amount", "\(payment.currency) \(MollieFormat.amount(payment.value, payment.currency)["value"]?.stringValue ?? "")"), ("status", "Status", payment.status.rawValue),
+            ],
+            message: message, field: "status", legend: "Select the payment status", choices: Self.testModeChoices,
+            buttons: [("continue", "Continue")])
+    }
+
+    /// The payment of a checkout URL's `{token}`.
+    private static func checkoutPayment(_ requestContext: BasicRequestContext, _ context: MollieContext) throws -> MolliePayment {
         let id = "tr_" + (requestContext.parameters.get("token") ?? "")
         guard let payment = context.store.withState({ $0.payments[id] }) else {
             throw MollieFailure(code: 404, detail: "No payment exists with token \(id).")
         }
-        let html = "<!doctype html><html><body><h1>Mollie test mode — \(MockResponse.escapeHTML(payment.description))</h1>"
-            + "<p>Choose paid, failed, canceled, expired, authorized or pending (POST /__paycheck/mollie/payer/choose).</p></body></html>"
-        return MockResponse.html(html)
+        return payment
+    }
+
+    /// "Continue" on the test-mode screen: the payment moves to the chosen status as `payer: choose` moves it (the
+    /// webhook is called first, as in test mode, §4.6), then the payer goes back to `redirectUrl` — or `cancelUrl`
+    /// for a cancel that has one (§4.2) — with `303 See Other`. `open` leaves the payment open and goes back too.
+    static func choose(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        let payment = try Self.checkoutPayment(requestContext, context)
+        let chosen = try await PayerPage.fields(of: request)["status"] ?? ""
+        guard payment.status.isFinal == false else { return Self.testModePage(payment) }
+        if chosen == "open" { return PayerPage.back(to: payment.redirectUrl) }
+        guard let status = MolliePaymentStatus(rawValue: chosen), Self.testModeChoices.contains(where: { $0.value == chosen }) else {
+            return Self.testModePage(payment, message: "Select one of the statuses.")
+        }
+        let now = context.environment.clock.now()
+        guard let (moved, callsWebhook) = context.store.withState({ $0.transition(payment.id, to: status, now: now) }) else {
+            return Self.testModePage(payment, message: "The payment is \(payment.status.rawValue): it cannot become \(chosen).")
+        }
+        if callsWebhook { await context.notify(moved) }
+        return PayerPage.back(to: status == .canceled ? moved.cancelUrl ?? moved.redirectUrl : moved.redirectUrl)
     }
 
     /// The dashboard's page of a payment (`_links.dashboard`): its description, amount and status.

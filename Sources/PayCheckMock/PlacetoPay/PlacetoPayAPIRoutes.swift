@@ -83,21 +83,13 @@ struct PlacetoPayAPIRoutes: Sendable {
         }
     }
 
-    /// `GET /placetopay/session/{requestId}/{hash}`: the process URL's page (§1.4, §1.6).
+    /// `GET` and `POST /placetopay/session/{requestId}/{hash}`: the process URL's page (§1.4, §1.6,
+    /// ``PlacetoPayCheckoutPage``).
     private func registerCheckoutPage(on router: Router<BasicRequestContext>) {
-        let context = self.context
+        let page = PlacetoPayCheckoutPage(context: self.context)
         let path = "placetopay/session/{requestId}/{hash}"
-        router.get(RouterPath(path)) { _, requestContext -> Response in
-            let now = context.environment.clock.now()
-            let hash = requestContext.parameters.get("hash") ?? ""
-            let page = try await context.transact { state, outbox -> String? in
-                guard let requestId = try? Self.requestId(requestContext, now: now) else { return nil }
-                return state.checkoutPage(requestId, hash: hash, now: now, outbox: &outbox)
-            }
-            let html =
-                page ?? "<!doctype html><html><body><h1>PayCheck mock checkout — session not found</h1></body></html>"
-            return MockResponse.html(html, status: page == nil ? .notFound : .ok)
-        }
+        router.get(RouterPath(path)) { _, requestContext in try await page.show(requestContext) }
+        router.post(RouterPath(path)) { request, requestContext in try await page.submit(request, requestContext) }
     }
 
     /// The `{requestId}` path parameter: `nil` when the route has none; `NA` when it is not a number.

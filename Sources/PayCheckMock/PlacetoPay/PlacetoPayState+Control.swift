@@ -151,23 +151,15 @@ extension PlacetoPayState {
         return PlacetoPayNotification(session: session, site: site, url: target, trigger: .resend)
     }
 
-    /// The HTML of the process URL `/placetopay/session/{requestId}/{hash}`: the session status, or "not
-    /// available" once the merchant cancelled it (§1.6); `nil` for an unknown session or hash.
-    mutating func checkoutPage(
+    /// The session of the process URL `/placetopay/session/{requestId}/{hash}`, evaluated at `now` (an expiry that is
+    /// due is noticed); `nil` for an unknown session or a hash that is not its.
+    mutating func checkoutSession(
         _ requestId: Int,
         hash: String,
         now: Date,
         outbox: inout [PlacetoPayNotification]
-    ) -> String? {
-        guard let stored = self.sessions[requestId], stored.processUrl.hasSuffix("/\(requestId)/\(hash)"),
-            let session = self.refreshedSession(requestId, now: now, outbox: &outbox)
-        else { return nil }
-        let state =
-            session.status.reason == PlacetoPayStatus.Reason.cancelledByMerchant
-            ? "not available"
-            : session.status.status.rawValue
-        return "<!doctype html><html><head><meta charset=\"utf-8\"><title>PayCheck mock checkout</title></head>"
-            + "<body><h1>PayCheck mock checkout — session \(requestId): \(state)</h1>"
-            + "<p>Reference \(MockResponse.escapeHTML(session.request.reference)).</p></body></html>"
+    ) -> PlacetoPaySession? {
+        guard let stored = self.sessions[requestId], stored.processUrl.hasSuffix("/\(requestId)/\(hash)") else { return nil }
+        return self.refreshedSession(requestId, now: now, outbox: &outbox)
     }
 }

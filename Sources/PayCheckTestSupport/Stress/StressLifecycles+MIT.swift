@@ -36,12 +36,13 @@ package struct MITStress: StressLifecycle {
         return session
     }
 
-    /// The state on the hosted page (its third paragraph).
+    /// The state on the hosted page (`<dd id="status">`).
     func page(_ url: String, _ client: StressClient) async throws -> String? {
         let response = try await client.send("GET", url)
         guard response.status == 200 else { throw StressFailure("GET \(url) answered \(response.status)") }
-        let paragraphs = response.text.components(separatedBy: "<p>").dropFirst().map { $0.components(separatedBy: "</p>")[0] }
-        return paragraphs.count >= 3 ? paragraphs[2] : nil
+        let marker = "<dd id=\"status\">"
+        guard let start = response.text.range(of: marker) else { return nil }
+        return String(response.text[start.upperBound...].prefix { $0 != "<" })
     }
 
     package func settle(_ session: StressSession, _ client: StressClient) async throws -> StressSession {

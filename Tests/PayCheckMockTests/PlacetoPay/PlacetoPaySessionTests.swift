@@ -24,7 +24,7 @@ struct PlacetoPaySessionTests {
 
             let page = try await mock.client.send(.get, String(processUrl.dropFirst("http://localhost".count)))
             #expect(page.status == .ok)
-            #expect(page.text.contains("PayCheck mock checkout — session 1: PENDING"))
+            #expect(page.text.contains("<dd id=\"status\">PENDING</dd>") && page.text.contains("<button type=\"submit\" id=\"pay\""))
             #expect(try await mock.client.send(.get, "/placetopay/session/1/0000").status == .notFound)
         }
     }
