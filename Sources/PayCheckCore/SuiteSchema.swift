@@ -1,7 +1,8 @@
 /// The JSON Schema of suite files (draft 2020-12), for editors and for checking suites outside PayCheck.
 ///
-/// This is its one source: `paycheck schema` prints it, `paycheck init` writes it next to the suites it scaffolds,
-/// and `Suites/paycheck.schema.json` is its copy for this repository's own suites (regenerate it with
+/// This is its one source, the provider-independent part: ``jsonSchema(catalog:)`` adds what the providers declare,
+/// and that is what `paycheck schema` prints and `paycheck init` writes next to the suites it scaffolds;
+/// `Suites/paycheck.schema.json` is its copy for this repository's own suites (regenerate it with
 /// `swift run paycheck schema > Suites/paycheck.schema.json`; a test fails when the two differ).
 package enum SuiteSchema {
     /// The schema as JSON text, ending with a newline.

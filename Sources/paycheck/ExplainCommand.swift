@@ -8,17 +8,21 @@ import Foundation
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Explain a provider error code, native state or merchant rule (e.g. 102, REJECTED/?C, placetopay.nonce-reused).",
+        abstract: "Explain a provider error code, native state, operation, action or merchant rule (e.g. 102, REJECTED/?C, createPayment, payer:pay, placetopay.nonce-reused).",
         discussion: HelpText.reflow("""
             Prints the error-catalog entry of every provider that has the code: its class
             (C configuration · S service · P payment request · A authentication · T token), meaning,
             HTTP status and source. A native state such as APPROVED or REJECTED/MC prints its row of
             the provider's outcome mapping. A rule id such as placetopay.nonce-reused (a finding on a
-            merchant's backend) prints what the rule checks, why it matters and its source. With
-            --provider and no code, lists that provider's catalog, mapping and rules.
+            merchant's backend) prints what the rule checks, why it matters and its source. An
+            operation such as createPayment (or mollie.createPayment) prints, for each provider that
+            has it, its method and path, every with: parameter (where it goes, whether it is required,
+            its default and the kind of value it takes), the idempotency key and the auth: overrides.
+            An action such as payer:pay or mock:fault prints its with: parameters. With --provider and
+            no code, lists that provider's catalog, mapping, operations, actions and rules.
             """))
 
-    @Argument(help: "The error code or native state, verbatim (codes are matched exactly, then case-insensitively).")
+    @Argument(help: "The error code, native state, operation, action or rule, verbatim (codes are matched exactly, then case-insensitively).")
     var code: String?
 
     @Option(name: .long, help: "Only this provider (e.g. placetopay).")
@@ -46,11 +50,20 @@ struct ExplainCommand: ParsableCommand {
             output.out(Self.describe(rule))
             return
         }
+        let operations = Self.operations(code, in: providers)
+        if !operations.isEmpty {
+            output.out(operations.joined(separator: "\n\n"))
+            return
+        }
         let lines = Self.explain(code, in: providers)
         guard !lines.isEmpty else {
-            let all = providers.flatMap { p in p.errorCatalog.entries.map(\.code) + p.outcomeMapping.rules.map(\.key) + p.merchantRules.map(\.rule.id) }
+            let all = providers.flatMap { p -> [String] in
+                let codes: [String] = p.errorCatalog.entries.map(\.code) + p.outcomeMapping.rules.map(\.key)
+                let names: [String] = p.merchantRules.map(\.rule.id) + p.operations.map(\.name)
+                return codes + names + p.controlActions.map { "\($0.kind.rawValue):\($0.name)" }
+            }
             let hint = Suggest.nearest(code, in: all).map { "; did you mean '\($0)'?" } ?? ""
-            output.err("error: no \(provider.map { "'\($0)' " } ?? "")error code or native state '\(code)'\(hint)")
+            output.err("error: no \(provider.map { "'\($0)' " } ?? "")error code, native state, operation, action or rule '\(code)'\(hint)")
             throw ExitCode(2)
         }
         output.out(lines.joined(separator: "\n"))
@@ -83,6 +96,84 @@ struct ExplainCommand: ParsableCommand {
             if !lines.isEmpty { return lines }
         }
         return []
+    }
+
+    /// The operations (`createPayment`, `mollie.createPayment`) or actions (`payer:pay`, `mock:fault`) named `code`, one
+    /// block per provider that has it; empty when `code` names none.
+    static func operations(_ code: String, in providers: [any Provider]) -> [String] {
+        let parts = code.split(separator: ".", maxSplits: 1).map(String.init)
+        let (only, name) = parts.count == 2 && providers.contains { $0.id == parts[0] } ? (Optional(parts[0]), parts[1]) : (nil, code)
+        var blocks: [String] = []
+        for p in providers where only == nil || p.id == only {
+            for operation in p.operations where operation.name == name { blocks.append(describe(operation, provider: p)) }
+            for action in p.controlActions where "\(action.kind.rawValue):\(action.name)" == name || "\(action.kind.rawValue) \(action.name)" == name {
+                blocks.append(describe(action, provider: p.id))
+            }
+        }
+        if blocks.isEmpty, name == "mock:fault" || name == "mock fault" {
+            blocks.append(Self.faultHelp)
+        }
+        return blocks
+    }
+
+    /// One operation of a provider: method, path, parameters, idempotency key, auth overrides.
+    static func describe(_ operation: ProviderOperation, provider: any Provider) -> String {
+        let body: String =
+            switch operation.bodyCodec {
+            case .none: "no body"
+            case .json: "JSON body"
+            case .form: "form body"
+            case .xml(let root): "XML body <\(root)>"
+            case .provider(let type): "\(type) body, encoded by the adapter"
+            }
+        var lines = ["\(provider.id) \(operation.name) — \(operation.method) \(operation.path) (\(body))"]
+        if !operation.parameters.isEmpty || operation.idempotencyHeader != nil {
+            lines.append("  with:")
+            let width = max(operation.acceptedKeys.map(\.count).max() ?? 0, 14)
+            for parameter in operation.parameters {
+                let place: String =
+                    switch parameter.placement {
+                    case .path: "path"
+                    case .query: "query"
+                    case .header(let name): "header \(name)"
+                    case .body: "body"
+                    }
+                var notes = [place]
+                if parameter.required { notes.append("required") }
+                if let kind = parameter.kind { notes.append("a \(kind.rawValue)") }
+                if let value = parameter.defaultValue { notes.append("default \(value.brief)") }
+                for (path, kind) in operation.nestedKinds.sorted(by: { $0.key < $1.key }) where path.hasPrefix(parameter.name + ".") {
+                    notes.append("\(path) a \(kind.rawValue)")
+                }
+                lines.append("    \(parameter.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(notes.joined(separator: ", "))")
+            }
+            if let header = operation.idempotencyHeader {
+                lines.append("    \(ProviderOperation.idempotencyKeyParameter.padding(toLength: width, withPad: " ", startingAt: 0))  header \(header)")
+            }
+        }
+        if !operation.authKeys.isEmpty { lines.append("  auth: overrides \(operation.authKeys.joined(separator: ", "))") }
+        if let created = operation.createdPayment {
+            lines.append("  creates a payment: its id is '\(created)' in the answer (a merchant run links it to the case)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One control action of a provider.
+    static func describe(_ action: ControlAction, provider: String) -> String {
+        let optional = action.parameters.filter { !action.required.contains($0) }
+        var line = "\(provider) \(action.kind.rawValue): \(action.name)"
+        if action.runsAlone { line += " (its case runs alone)" }
+        return line + "\n  with: " + (action.required.map { "\($0) (required)" } + optional).joined(separator: ", ")
+    }
+
+    /// `mock: fault`: the host's faults, for every provider.
+    static var faultHelp: String {
+        var lines = ["mock: fault (every provider) — with: " + FaultSpec.targetParameters.joined(separator: ", "), "  kinds:"]
+        for kind in FaultKind.allCases {
+            let parameters = kind.parameters.isEmpty ? "" : " (" + kind.parameters.joined(separator: ", ") + ")"
+            lines.append("    \(kind.rawValue)\(parameters)\(kind.isWebhookFault ? ", on the provider's notifications" : "")")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// One rule a merchant's backend is held to (a finding's rule).
@@ -124,6 +215,16 @@ struct ExplainCommand: ParsableCommand {
         lines.append("\(provider.id) outcome mapping")
         for rule in provider.outcomeMapping.rules {
             lines.append("  \(rule.key.padding(toLength: 26, withPad: " ", startingAt: 0)) → \(rule.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(rule.note)")
+        }
+        lines.append("\(provider.id) operations (call:; 'paycheck explain \(provider.id).OPERATION' for the parameters)")
+        for operation in provider.operations {
+            lines.append("  \(operation.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(operation.method.padding(toLength: 6, withPad: " ", startingAt: 0)) \(operation.path)")
+        }
+        if !provider.controlActions.isEmpty {
+            lines.append("\(provider.id) payer and mock actions")
+            for action in provider.controlActions {
+                lines.append("  \("\(action.kind.rawValue): \(action.name)".padding(toLength: 26, withPad: " ", startingAt: 0)) \(action.parameters.joined(separator: ", "))")
+            }
         }
         if !provider.merchantRules.isEmpty {
             lines.append("\(provider.id) rules for a merchant's backend (findings)")

@@ -82,7 +82,7 @@ struct InitCommand: ParsableCommand {
     static func files(folder: String, provider: String = "placetopay") -> [(path: String, text: String)] {
         [
             ("\(folder)/suites/\(provider)/smoke.yaml", smokeSuite(provider)),
-            ("\(folder)/suites/paycheck.schema.json", SuiteSchema.jsonSchema),
+            ("\(folder)/suites/paycheck.schema.json", SuiteSchema.jsonSchema(catalog: MockRegistry.providers)),
             ("\(folder)/ci/github-actions.yml", githubJob(folder: folder, provider: provider)),
             ("\(folder)/ci/gitlab-ci.yml", gitlabJob(folder: folder, provider: provider)),
         ]
@@ -96,7 +96,7 @@ struct InitCommand: ParsableCommand {
         var files: [(path: String, text: String)] = [
             ("\(folder)/contract.yaml", contractTemplate(provider: provider)),
             ("\(folder)/contract.schema.json", ContractSchema.jsonSchema),
-            ("\(folder)/paycheck.schema.json", SuiteSchema.jsonSchema),
+            ("\(folder)/paycheck.schema.json", SuiteSchema.jsonSchema(catalog: MockRegistry.providers)),
         ]
         for name in packFiles {
             let text = try String(contentsOfFile: pack + "/" + name, encoding: .utf8)

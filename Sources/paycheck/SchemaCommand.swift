@@ -1,5 +1,6 @@
 import ArgumentParser
 import PayCheckCore
+import PayCheckMock
 import PayCheckReports
 
 /// `paycheck schema`: prints the JSON Schema of suite files or of the JSON report.
@@ -10,7 +11,8 @@ struct SchemaCommand: ParsableCommand {
         discussion: HelpText.reflow("""
             Editors validate and complete suites with it: save it next to your suites and start each
             suite with '# yaml-language-server: $schema=<path to it>' (VS Code with the YAML extension,
-            JetBrains IDEs). 'paycheck init' does both for you.
+            JetBrains IDEs). 'paycheck init' does both for you. The suite schema knows every provider's
+            operations and actions and the with: keys each takes, the fault kinds and the outcomes.
             """))
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
@@ -22,7 +24,7 @@ struct SchemaCommand: ParsableCommand {
 
     func run() {
         switch kind {
-        case .suite: Output().raw(SuiteSchema.jsonSchema)
+        case .suite: Output().raw(SuiteSchema.jsonSchema(catalog: MockRegistry.providers))
         case .contract: Output().raw(ContractSchema.jsonSchema)
         case .report: Output().raw(JSONReportSchema.jsonSchema + "\n")
         }

@@ -80,11 +80,10 @@ struct SuiteFolderTests {
 
 @Suite("Suite schema")
 struct SuiteSchemaFileTests {
-    @Test("Suites/paycheck.schema.json is the schema paycheck prints (regenerate with 'paycheck schema')")
-    func fileMatchesSource() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Suites/paycheck.schema.json")
-        #expect(try String(contentsOf: file, encoding: .utf8) == SuiteSchema.jsonSchema)
+    // The file's comparison with the generated, provider-aware schema is in PayCheckRunnerTests
+    // (CommonMistakesTests), where the providers are known.
+    @Test("the static part of the schema is valid JSON")
+    func staticPartParses() {
         #expect(JSONText.parse(SuiteSchema.jsonSchema) != nil)
     }
 }
