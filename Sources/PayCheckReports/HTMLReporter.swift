@@ -25,6 +25,7 @@ package enum HTMLReporter {
             <main>
 
             """
+        html += environment(result)
         html += baseline(result)
         html += problems(result)
         html += findings(result)
@@ -100,7 +101,7 @@ package enum HTMLReporter {
                 if let output = testCase.backendOutput, !output.isEmpty {
                     out += "<details class=output><summary>the backend's output while the case ran</summary><pre>\(h(output))</pre></details>\n"
                 }
-                out += transcript(testCase) + "</article>\n"
+                out += steps(testCase) + "</article>\n"
             }
         }
         return out.isEmpty ? "" : "<section><h2>Failures and errors</h2>\n\(out)</section>\n"
@@ -154,7 +155,10 @@ package enum HTMLReporter {
             let failing = suite.count(.failed) + suite.count(.error)
             out += "<details class=suite data-provider=\"\(h(suite.providerOrHTTP))\"\(failing > 0 ? " open" : "")>"
             out += "<summary class=\(failing > 0 ? "bad" : "good")><b>\(h(suite.displayName))</b> <code>\(h(suite.file))</code>"
-            out += " — \(suite.count(.passed)) passed, \(suite.count(.failed)) failed, \(suite.count(.error)) errors, \(suite.count(.skipped)) skipped</summary>\n<ul>\n"
+            out += " — \(suite.count(.passed)) passed, \(suite.count(.failed)) failed, \(suite.count(.error)) errors, \(suite.count(.skipped)) skipped</summary>\n"
+            if let description = suite.description, !description.isEmpty { out += "<p class=desc>\(h(description))</p>\n" }
+            if !suite.tags.isEmpty { out += "<p class=tags>" + suite.tags.map { "<span class=tag>\(h($0))</span>" }.joined(separator: " ") + "</p>\n" }
+            out += "<ul>\n"
             for testCase in suite.cases {
                 let anchor = anchors[testCase.name]?.removeFirst() ?? ""
                 let mark = switch testCase.verdict {
@@ -173,7 +177,7 @@ package enum HTMLReporter {
                 }
                 out += " <small>\(ReportFormat.milliseconds(testCase.duration)) ms"
                 if let reason = testCase.skipReason { out += " · \(h(reason))" }
-                out += "</small>\(transcript(testCase))</li>\n"
+                out += "</small>\(steps(testCase))</li>\n"
             }
             out += "</ul></details>\n"
         }
@@ -255,12 +259,6 @@ package enum HTMLReporter {
         f.addEventListener('input',apply);f.addEventListener('change',apply);load();apply()})();
         """
 
-    /// The case's redacted transcript, folded.
-    static func transcript(_ testCase: CaseResult) -> String {
-        guard !testCase.steps.isEmpty else { return "" }
-        return "<details class=tx><summary>transcript</summary><pre>\(h(Transcript.render(testCase)))</pre></details>"
-    }
-
     /// The header class: green only for a run that checked everything it selected and passed.
     static func verdictClass(_ result: RunResult) -> String {
         if result.exitCode == 0 && result.notChecked.isEmpty { return "good" }
@@ -298,5 +296,11 @@ package enum HTMLReporter {
         li.target{background:#fff6d6}[hidden]{display:none!important}
         table.evidence{width:100%}table.evidence pre{margin:0;max-height:16em}tr.step td{background:#eef1f5}
         tr.ev.notification td:nth-child(2){color:#5a3ea8}tr.finding td,tr.finding.error td{color:#b3261e}tr.finding.warning td{color:#9a6400}
+        pre{word-break:break-word}ol.steps{margin:4px 0;padding-left:22px}details.step{margin:2px 0}
+        details.step.failed>summary,details.step.error>summary{background:#fde8e6;color:#b3261e;font-weight:600}details.step.error>summary{background:#fff1d6;color:#9a6400}
+        div.exchange{border-left:2px solid #d6dbe1;margin:6px 0;padding-left:8px}p.req,p.res{margin:4px 0}
+        details.curl pre,details.headers pre{background:#eef1f5}p.desc{margin:4px 0 4px 18px;color:#5b6169}p.tags{margin:0 0 4px 18px}
+        span.tag{background:#eef1f5;border-radius:8px;padding:0 6px;font-size:12px}#environment{margin:12px 0}#environment dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}
+        #environment dd{margin:0}p.mismatch{margin:4px 0}code.exp{color:#1f7a3f}code.act{color:#b3261e}
         """
 }

@@ -168,6 +168,10 @@ package struct SuiteResult: Sendable {
     package var cases: [CaseResult]
     /// When the first case started.
     package var startedAt: Date
+    /// The suite's `description:`, for the reports.
+    package var description: String?
+    /// The suite's `tags:`.
+    package var tags: [String] = []
     /// Sum of case durations, in seconds.
     package var duration: Double { cases.reduce(0) { $0 + $1.duration } }
 
@@ -274,6 +278,9 @@ package struct RunResult: Sendable {
     package var mergedFrom = 0
     /// The comparison with a previous run, when `--baseline` gave one.
     package var baseline: BaselineComparison?
+    /// Where the run happened, for the reports' environment panel: the commit and the CI job, as `(label, value)`
+    /// pairs (a value that is a URL is linked). Empty outside CI.
+    package var context: [(label: String, value: String)] = []
     /// What fails the gate; `.newFailures` needs a ``baseline``.
     package var failOn: FailOn = .any
 

@@ -182,7 +182,10 @@ package struct Runner: Sendable {
         for (suiteIndex, suite) in plan.suites.enumerated() {
             let cases = casesBySuite[suiteIndex]
             let start = cases.map(\.startedAt).min() ?? startedAt
-            suites.append(SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: cases, startedAt: start))
+            var result = SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: cases, startedAt: start)
+            result.description = suite.description
+            result.tags = suite.tags
+            suites.append(result)
         }
         var tables: [String: ProviderTable] = [:]
         for id in Set(plan.suites.compactMap(\.provider)) {

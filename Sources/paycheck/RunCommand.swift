@@ -212,11 +212,29 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(130)
         }
         var finished = result
+        finished.context = RunCommand.ciContext(environment: environment)
         reports.applyBaseline(to: &finished, previous: previous)
         finished = try interruption.write(finished)
         reports.annotate(finished, output: output, environment: environment)
         output.raw(ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { _ in }).summary(finished))
         throw ExitCode(finished.exitCode)
+    }
+
+    /// The commit, branch and CI job of the run, from the CI's variables (GitHub Actions, GitLab CI, CircleCI,
+    /// Jenkins), for the HTML report's environment panel; empty outside CI.
+    static func ciContext(environment: [String: String]) -> [(label: String, value: String)] {
+        func first(_ keys: [String]) -> String? { keys.lazy.compactMap { environment[$0] }.first { !$0.isEmpty } }
+        var context: [(label: String, value: String)] = []
+        if let commit = first(["GITHUB_SHA", "CI_COMMIT_SHA", "CIRCLE_SHA1", "GIT_COMMIT"]) { context.append(("commit", commit)) }
+        if let branch = first(["GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "CIRCLE_BRANCH", "GIT_BRANCH"]) { context.append(("branch", branch)) }
+        var job = first(["CI_JOB_URL", "CIRCLE_BUILD_URL", "BUILD_URL"])
+        if job == nil, let server = environment["GITHUB_SERVER_URL"], let repository = environment["GITHUB_REPOSITORY"],
+            let run = environment["GITHUB_RUN_ID"]
+        {
+            job = "\(server)/\(repository)/actions/runs/\(run)"
+        }
+        if let job { context.append(("CI job", job)) }
+        return context
     }
 
     /// The CI's id of the current pipeline run, shared by its shard jobs; empty outside CI.

@@ -143,4 +143,56 @@ struct HTMLBrowserTests {
         #expect(dom.contains("<section id=\"findings\">"))
         #expect(article.contains("the backend's output while the case ran"))
     }
+
+    /// A run with one failing case of two steps: the second's answer did not match.
+    static func stepsRun() -> RunResult {
+        let at = SourceLocation(file: "Suites/mollie/payments.yaml", line: 12, column: 7)
+        let create = Exchange(
+            method: "POST", url: "http://127.0.0.1:8080/mollie/v2/payments",
+            requestHeaders: [("Authorization", "Bearer [redacted]"), ("Content-Type", "application/json")],
+            requestBody: #"{"amount":{"currency":"EUR","value":"10.00"},"description":"it's an order"}"#, status: 201,
+            responseHeaders: [("Content-Type", "application/hal+json")], responseBody: #"{"id":"tr_1","status":"open"}"#, duration: 0.012, error: nil)
+        let first = StepResult(name: "call createPayment", location: at, outcome: "pending", exchanges: [create], duration: 0.012)
+        let second = StepResult(
+            name: "call getPayment", location: SourceLocation(file: "Suites/mollie/payments.yaml", line: 16, column: 7),
+            issue: .mismatches([Mismatch(location: at, subject: "body.status", expected: "\"paid\"", actual: "\"open\"", kind: .body)]),
+            exchanges: [create], duration: 0.010)
+        let failing = CaseResult(
+            name: "a paid payment", location: at, verdict: .failed, steps: [first, second], startedAt: Date(timeIntervalSince1970: 1_768_471_200))
+        var suite = SuiteResult(file: "Suites/mollie/payments.yaml", name: "Mollie · payments", provider: "mollie", cases: [failing], startedAt: failing.startedAt)
+        suite.description = "The payment lifecycle of providers' section 4.4."
+        suite.tags = ["lifecycle", "mollie"]
+        var result = RunResult(
+            suites: [suite], target: "mock", targetKind: "mock", version: "test", hostname: "test-host", startedAt: failing.startedAt, duration: 1)
+        result.runId = "run-42"
+        result.context = [("commit", "0123abcd"), ("CI job", "https://github.com/acme/shop/actions/runs/42")]
+        return result
+    }
+
+    @Test("each step folds on its own, the failing one open and marked; bodies pretty-printed; copy as curl; suite description, tags and the environment panel",
+          .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
+    func stepsAndEnvironment() throws {
+        guard Self.chromium != nil else {
+            Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")
+            return
+        }
+        let dom = try Self.dom(HTMLReporter.render(Self.stepsRun()), fragment: "")
+        let suites = try #require(dom.components(separatedBy: "<h2>Suites</h2>").last)
+        // The failing step is open and marked; the one before it is folded.
+        #expect(suites.contains(#"<details class="step failed" open="">"#), "\(suites.prefix(3000))")
+        #expect(suites.contains(#"<details class="step passed">"#))
+        #expect(suites.contains("body.status: expected <code class=\"exp\">\"paid\"</code>, got <code class=\"act\">\"open\"</code>"))
+        // JSON bodies are pretty-printed, one member per line.
+        #expect(suites.contains("\n  \"amount\": {\n    \"currency\": \"EUR\","))
+        // Copy as curl, quoted for a shell, with the redacted header as it is in the report.
+        #expect(suites.contains("curl -X POST 'http://127.0.0.1:8080/mollie/v2/payments' -H 'Authorization: Bearer [redacted]'"))
+        #expect(suites.contains("it'\\''s an order"))
+        // The suite's description and tags.
+        #expect(suites.contains("<p class=\"desc\">The payment lifecycle of providers' section 4.4.</p>"))
+        #expect(suites.contains("<span class=\"tag\">lifecycle</span>"))
+        // The environment panel, with the CI job linked.
+        let environment = try #require(dom.components(separatedBy: "<details id=\"environment\">").last?.components(separatedBy: "</details>").first)
+        #expect(environment.contains("<code>run-42</code>") && environment.contains("<code>0123abcd</code>"))
+        #expect(environment.contains("<a href=\"https://github.com/acme/shop/actions/runs/42\">"))
+    }
 }

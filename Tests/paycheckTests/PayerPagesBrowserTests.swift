@@ -152,15 +152,15 @@ struct PayerPagesBrowserTests {
     }
 
     /// Every form control of `page` has an accessible name, and Tab reaches a button.
-    static func checkAccessible(_ page: Chromium.Page) throws {
-        let nodes = try page.accessibleNodes()
+    static func checkAccessible(_ page: Chromium.Page) async throws {
+        let nodes = try await page.accessibleNodes()
         let controls = nodes.filter { ["radio", "textbox", "button", "link", "combobox"].contains($0.role) }
         #expect(!controls.isEmpty)
         for control in controls { #expect(!control.name.isEmpty, "a \(control.role) without an accessible name") }
         var reached = false
         for _ in 0..<12 where !reached {
-            try page.press("Tab")
-            reached = try page.accessibleNodes().contains { $0.focused && $0.role == "button" }
+            try await page.press("Tab")
+            reached = try await page.accessibleNodes().contains { $0.focused && $0.role == "button" }
         }
         #expect(reached, "no button is reachable with the Tab key")
     }
@@ -180,32 +180,32 @@ struct PayerPagesBrowserTests {
         let key = [("Authorization", "Bearer test_PayCheckMollieMockKey0123456789ab")]
         for (n, status, landing) in [("1", "paid", "back"), ("2", "failed", "back")] {
             let (url, id) = try await fixture.checkout("mollie-\(n)")
-            let page = try browser.open(url)
-            Self.checkSelfContained(try page.html())
-            if n == "1" { try Self.checkAccessible(try browser.open(url)) }
-            try page.click("label[for=status-\(status)]")
-            try page.clickAndWait("#continue")
-            #expect(try page.url() == fixture.base + "/__paycheck/echo/\(landing)/mollie-\(n)")
+            let page = try await browser.open(url)
+            Self.checkSelfContained(try await page.html())
+            if n == "1" { try await Self.checkAccessible(try await browser.open(url)) }
+            try await page.click("label[for=status-\(status)]")
+            try await page.clickAndWait("#continue")
+            #expect(try await page.url() == fixture.base + "/__paycheck/echo/\(landing)/mollie-\(n)")
             #expect(try await fixture.get("/mollie/v2/payments/\(id)", headers: key).contains("\"status\":\"\(status)\""))
             #expect(try await fixture.journal("/__paycheck/echo/hook/mollie-\(n)").contains { $0["body"] as? String == "id=\(id)" })
         }
         // The keyboard alone: Tab to the first choice, arrow down to "Authorized", "Failed", "Canceled", Tab to
         // Continue, Enter.
         let (url, id) = try await fixture.checkout("mollie-3")
-        let page = try browser.open(url)
-        try page.press("Tab")
-        for _ in 0..<3 { try page.press("ArrowDown") }
-        try page.press("Tab")
-        #expect(try page.accessibleNodes().contains { $0.focused && $0.role == "button" && $0.name == "Continue" })
-        try page.press("Enter")
-        try browser.wait(for: "Page.loadEventFired", session: page.session)
-        #expect(try page.url() == fixture.base + "/__paycheck/echo/cancel/mollie-3", "a cancel goes to cancelUrl")
+        let page = try await browser.open(url)
+        try await page.press("Tab")
+        for _ in 0..<3 { try await page.press("ArrowDown") }
+        try await page.press("Tab")
+        #expect(try await page.accessibleNodes().contains { $0.focused && $0.role == "button" && $0.name == "Continue" })
+        try await page.press("Enter")
+        try await browser.wait(for: "Page.loadEventFired", session: page.session)
+        #expect(try await page.url() == fixture.base + "/__paycheck/echo/cancel/mollie-3", "a cancel goes to cancelUrl")
         #expect(try await fixture.get("/mollie/v2/payments/\(id)", headers: key).contains("\"status\":\"canceled\""))
         #expect(try await fixture.journal("/__paycheck/echo/hook/mollie-3").contains { $0["body"] as? String == "id=\(id)" })
         // An app's deep link cannot be followed by a desktop browser: the page shows it.
-        let app = try browser.open(try await fixture.checkout("mollie-4").url)
-        try app.clickAndWait("#continue")
-        let html = try app.html()
+        let app = try await browser.open(try await fixture.checkout("mollie-4").url)
+        try await app.clickAndWait("#continue")
+        let html = try await app.html()
         #expect(html.contains("<code id=\"deeplink\">mollie-checkout://payments/order-4</code>"), "\(html.prefix(2000))")
         #expect(html.contains("href=\"mollie-checkout://payments/order-4\""))
     }
@@ -218,27 +218,27 @@ struct PayerPagesBrowserTests {
         let browser = try Chromium()
         // Approved: the first card is checked.
         let (url1, id1) = try await fixture.checkout("placetopay-1")
-        let page1 = try browser.open(url1)
-        Self.checkSelfContained(try page1.html())
-        try Self.checkAccessible(try browser.open(url1))
-        try page1.clickAndWait("#pay")
-        #expect(try page1.url() == fixture.base + "/__paycheck/echo/back/placetopay-1")
+        let page1 = try await browser.open(url1)
+        Self.checkSelfContained(try await page1.html())
+        try await Self.checkAccessible(try await browser.open(url1))
+        try await page1.clickAndWait("#pay")
+        #expect(try await page1.url() == fixture.base + "/__paycheck/echo/back/placetopay-1")
         let notified = try await fixture.journal("/__paycheck/echo/hook/placetopay-1")
         #expect(notified.count == 1 && (notified.first?["body"] as? String ?? "").contains("\"requestId\":\(id1)"))
         #expect((notified.first?["body"] as? String ?? "").contains("APPROVED"))
         // Rejected: the page says why and stays open for another attempt; "Back to the store" goes to returnUrl.
-        let page2 = try browser.open(try await fixture.checkout("placetopay-2").url)
-        try page2.click("label[for=card-4110760000000016]")
-        try page2.clickAndWait("#pay")
-        let rejected = try page2.html()
+        let page2 = try await browser.open(try await fixture.checkout("placetopay-2").url)
+        try await page2.click("label[for=card-4110760000000016]")
+        try await page2.clickAndWait("#pay")
+        let rejected = try await page2.html()
         #expect(rejected.contains("id=\"message\""), "\(rejected.prefix(2000))")
         #expect(rejected.contains("<dd id=\"status\">PENDING</dd>"))
-        try page2.clickAndWait("#return")
-        #expect(try page2.url() == fixture.base + "/__paycheck/echo/back/placetopay-2")
+        try await page2.clickAndWait("#return")
+        #expect(try await page2.url() == fixture.base + "/__paycheck/echo/back/placetopay-2")
         // Cancel: to cancelUrl, the session REJECTED and notified.
-        let page3 = try browser.open(try await fixture.checkout("placetopay-3").url)
-        try page3.clickAndWait("#cancel")
-        #expect(try page3.url() == fixture.base + "/__paycheck/echo/cancel/placetopay-3")
+        let page3 = try await browser.open(try await fixture.checkout("placetopay-3").url)
+        try await page3.clickAndWait("#cancel")
+        #expect(try await page3.url() == fixture.base + "/__paycheck/echo/cancel/placetopay-3")
         #expect((try await fixture.journal("/__paycheck/echo/hook/placetopay-3").first?["body"] as? String ?? "").contains("REJECTED"))
     }
 
@@ -250,24 +250,24 @@ struct PayerPagesBrowserTests {
         let browser = try Chromium()
         let (url1, id1) = try await fixture.checkout("khipu-1")
         #expect(url1.hasPrefix(fixture.base), "khipu's payment_url is on the mock: \(url1)")
-        let page1 = try browser.open(url1)
-        Self.checkSelfContained(try page1.html())
-        try Self.checkAccessible(try browser.open(url1))
-        try page1.clickAndWait("#pay")
-        #expect(try page1.url() == fixture.base + "/__paycheck/echo/back/khipu-1")
+        let page1 = try await browser.open(url1)
+        Self.checkSelfContained(try await page1.html())
+        try await Self.checkAccessible(try await browser.open(url1))
+        try await page1.clickAndWait("#pay")
+        #expect(try await page1.url() == fixture.base + "/__paycheck/echo/back/khipu-1")
         // The transfer is made; khipu reconciles it later (verifying until then, §2.8).
-        let paid = try browser.open(url1)
-        #expect(try paid.html().contains("<dd id=\"status\">verifying/"))
+        let paid = try await browser.open(url1)
+        #expect(try await paid.html().contains("<dd id=\"status\">verifying/"))
         #expect(try await fixture.journal("/__paycheck/echo/hook/khipu-1").isEmpty, "khipu notifies once the transfer is reconciled")
         try await fixture.post("/__paycheck/clock", json: #"{"advance": "1m"}"#)
-        #expect(try browser.open(url1).html().contains("<dd id=\"status\">done/"))
+        #expect(try await browser.open(url1).html().contains("<dd id=\"status\">done/"))
         let notified = try await fixture.journal("/__paycheck/echo/hook/khipu-1")
         #expect(notified.count == 1 && (notified.first?["body"] as? String ?? "").contains(id1))
-        let page2 = try browser.open(try await fixture.checkout("khipu-2").url)
+        let page2 = try await browser.open(try await fixture.checkout("khipu-2").url)
         let (url2, _) = try await fixture.checkout("khipu-2")
-        try page2.clickAndWait("#reject")
-        #expect(try page2.url() == fixture.base + "/__paycheck/echo/cancel/khipu-2")
-        #expect(try browser.open(url2).html().contains("<dd id=\"status\">done/rejected-by-payer</dd>"))
+        try await page2.clickAndWait("#reject")
+        #expect(try await page2.url() == fixture.base + "/__paycheck/echo/cancel/khipu-2")
+        #expect(try await browser.open(url2).html().contains("<dd id=\"status\">done/rejected-by-payer</dd>"))
     }
 
     @Test("MIT's WebPay Plus link page: approved, denied and error each post the encrypted result to the response URL and show the receipt",
@@ -278,14 +278,14 @@ struct PayerPagesBrowserTests {
         let browser = try Chromium()
         for (n, result) in [("1", "approved"), ("2", "denied"), ("3", "error")] {
             let (url, _) = try await fixture.checkout("mit-\(n)")
-            let page = try browser.open(url)
+            let page = try await browser.open(url)
             if n == "1" {
-                Self.checkSelfContained(try page.html())
-                try Self.checkAccessible(try browser.open(url))
+                Self.checkSelfContained(try await page.html())
+                try await Self.checkAccessible(try await browser.open(url))
             }
-            try page.click("label[for=result-\(result)]")
-            try page.clickAndWait("#pay")
-            #expect(try page.html().contains("<dd id=\"status\">\(result)</dd>"))
+            try await page.click("label[for=result-\(result)]")
+            try await page.clickAndWait("#pay")
+            #expect(try await page.html().contains("<dd id=\"status\">\(result)</dd>"))
             let posted = try await fixture.journal("/__paycheck/echo/hook/mit-\(n)")
             #expect(posted.count == 1 && (posted.first?["body"] as? String ?? "").hasPrefix("strResponse="))
         }
