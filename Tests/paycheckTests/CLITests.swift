@@ -524,6 +524,25 @@ struct CLITests {
             && mit.stdout.contains("La tarjeta proporcionada no corresponde con el token / Provided card does not match with the token"))
     }
 
+    @Test("explain OPERATION lists each provider's method, path, with: parameters, idempotency key and auth: overrides; explain an action its with: keys")
+    func explainOperation() throws {
+        let cli = try CLI(files: [:])
+        let mollie = try cli.run(["explain", "mollie.createPayment"])
+        #expect(mollie.status == 0, "\(mollie.stderr)")
+        #expect(mollie.stdout.contains("mollie createPayment — POST /v2/payments"), "\(mollie.stdout)")
+        #expect(mollie.stdout.contains("amount") && mollie.stdout.contains("amount.value a string"))
+        #expect(mollie.stdout.contains("idempotencyKey") && mollie.stdout.contains("header Idempotency-Key"))
+        #expect(mollie.stdout.contains("auth: overrides") && !mollie.stdout.contains("khipu createPayment"))
+        let every = try cli.run(["explain", "createPayment"])
+        #expect(["khipu", "mollie", "yuno"].allSatisfy { every.stdout.contains("\($0) createPayment — POST") }, "\(every.stdout)")
+        let action = try cli.run(["explain", "payer:pay", "--provider", "placetopay"])
+        #expect(action.status == 0 && action.stdout.contains("placetopay payer: pay") && action.stdout.contains("requestId (required)"))
+        let fault = try cli.run(["explain", "mock:fault"])
+        #expect(fault.stdout.contains("lost") && fault.stdout.contains("delay (delayMs, jitterMs)"))
+        let typo = try cli.run(["explain", "createPaymnet"])
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean 'createPayment'?"))
+    }
+
     @Test("mock serves the control API standalone until interrupted")
     func standaloneMock() async throws {
         let (process, banner) = try CLI(files: [:]).startMock(["--port", "0"], until: "reference merchant")
