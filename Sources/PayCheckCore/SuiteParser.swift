@@ -52,19 +52,38 @@ struct SuiteParser {
     /// Composes the YAML text, turning Yams errors into located diagnostics.
     mutating func compose() -> Node? {
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            // Without explicit tags (`!!str`, `!custom`), plain scalars get their implicit tag from YAMLImplicitTag,
+            // which decides it as Yams' default resolver does without its regular expressions; with one, Yams decides.
+            let explicit = text.utf8.contains(UInt8(ascii: "!"))
+            guard let node = try Yams.compose(yaml: text, explicit ? .default : .basic) else {
                 error(at: SourceLocation(file: file, line: 1, column: 1), "the file is empty", hint: "a suite starts with 'suite: <name>'")
                 return nil
             }
             var seen = Set<Int>()
             guard rejectAliases(node, seen: &seen) else { return nil }
-            return node
+            return explicit ? node : Self.implicitlyTagged(node)
         } catch let yamlError as YamlError {
             diagnostics.append(SuiteParser.diagnostic(for: yamlError, file: file))
             return nil
         } catch {
             self.error(at: SourceLocation(file: file, line: 1, column: 1), "cannot parse YAML: \(error)")
             return nil
+        }
+    }
+
+    /// `node` with each plain scalar tagged as Yams' default resolver would tag it (``YAMLImplicitTag``). Run after
+    /// ``rejectAliases(_:seen:reportAt:)``, so the tree it copies has no alias left to expand.
+    static func implicitlyTagged(_ node: Node) -> Node {
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.style == .plain else { return node }
+            return .scalar(Node.Scalar(scalar.string, YAMLImplicitTag.tag(of: scalar.string), scalar.style, scalar.mark))
+        case .mapping(let mapping):
+            return .mapping(Node.Mapping(mapping.map { (implicitlyTagged($0.key), implicitlyTagged($0.value)) }, mapping.tag, mapping.style, mapping.mark))
+        case .sequence(let sequence):
+            return .sequence(Node.Sequence(sequence.map(implicitlyTagged), sequence.tag, sequence.style, sequence.mark))
+        case .alias:
+            return node
         }
     }
 
