@@ -13,8 +13,15 @@ struct HTMLBrowserTests {
         .first { FileManager.default.isExecutableFile(atPath: $0) }
     static let required = ProcessInfo.processInfo.environment["PAYCHECK_REQUIRE_CHROMIUM"] == "1"
 
-    /// The DOM of `html` after its script ran, opened at `fragment`.
-    static func dom(_ html: String, fragment: String) throws -> String {
+    /// The DOM of `html` after its script ran, opened at `fragment`. Chromium runs on a thread of its own: waiting for
+    /// it must not hold a thread of the concurrency pool other tests need.
+    static func dom(_ html: String, fragment: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try domNow(html, fragment: fragment) }) }
+        }
+    }
+
+    static func domNow(_ html: String, fragment: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -51,7 +58,7 @@ struct HTMLBrowserTests {
 
     @Test("the counts shown match the JSON report, and filtering to failed shows only the failed cases",
           .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
-    func filters() throws {
+    func filters() async throws {
         guard Self.chromium != nil else {
             Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")
             return
@@ -60,7 +67,7 @@ struct HTMLBrowserTests {
         let json = JSONReporter.value(result)
         let html = HTMLReporter.render(result)
 
-        let all = try Self.dom(html, fragment: "")
+        let all = try await Self.dom(html, fragment: "")
         let counts = try #require(json["counts"]?.objectValue)
         for (status, key) in [("passed", "passed"), ("failed", "failed"), ("error", "errors"), ("skipped", "skipped")] {
             #expect(Self.shownCount(all, status) == counts[key]?.intValue, "\(status)")
@@ -68,7 +75,7 @@ struct HTMLBrowserTests {
         #expect(Self.cases(all).count == counts["total"]?.intValue)
         #expect(Self.cases(all).allSatisfy { !$0.contains("hidden") })
 
-        let failed = try Self.dom(html, fragment: "#status=failed")
+        let failed = try await Self.dom(html, fragment: "#status=failed")
         let shown = Self.cases(failed).filter { !$0.contains("hidden") }
         #expect(shown.count == counts["failed"]?.intValue)
         #expect(!shown.isEmpty && shown.allSatisfy { $0.contains("data-status=\"failed\"") })
@@ -77,7 +84,7 @@ struct HTMLBrowserTests {
         // The provider filter shows that provider's cases only, and the status counts follow it.
         let ptp = result.suites.filter { $0.provider == "placetopay" }.flatMap(\.cases)
         #expect(!ptp.isEmpty && ptp.count < result.counts.total, "the fixture mixes providers")
-        let byProvider = try Self.dom(html, fragment: "#provider=placetopay")
+        let byProvider = try await Self.dom(html, fragment: "#provider=placetopay")
         let shownByProvider = Self.cases(byProvider).filter { !$0.contains("hidden") }
         #expect(shownByProvider.count == ptp.count)
         #expect(shownByProvider.allSatisfy { $0.contains("data-provider=\"placetopay\"") })
@@ -86,10 +93,10 @@ struct HTMLBrowserTests {
         #expect(Self.shownCount(byProvider, "passed") == ptp.filter { $0.verdict == .passed }.count)
 
         // A search narrows further; a stable anchor opens its case.
-        let searched = try Self.dom(html, fragment: "#q=no-such-case-text")
+        let searched = try await Self.dom(html, fragment: "#q=no-such-case-text")
         #expect(Self.cases(searched).allSatisfy { $0.contains("hidden") })
         let anchor = try #require(Self.cases(all).first?.components(separatedBy: "id=\"").dropFirst().first?.prefix { $0 != "\"" })
-        let linked = try Self.dom(html, fragment: "#\(anchor)")
+        let linked = try await Self.dom(html, fragment: "#\(anchor)")
         #expect(linked.contains("id=\"\(anchor)\"") && Self.cases(linked).first { $0.contains(String(anchor)) }?.contains("target") == true)
     }
 
@@ -125,12 +132,12 @@ struct HTMLBrowserTests {
 
     @Test("a failing merchant case shows, unfolded, the notification the mock sent and the backend's answer, and the findings",
           .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
-    func merchantEvidence() throws {
+    func merchantEvidence() async throws {
         guard Self.chromium != nil else {
             Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")
             return
         }
-        let dom = try Self.dom(HTMLReporter.render(Self.merchantRun()), fragment: "")
+        let dom = try await Self.dom(HTMLReporter.render(Self.merchantRun()), fragment: "")
         let article = try #require(dom.components(separatedBy: "<article class=\"failed\">").dropFirst().first?.components(separatedBy: "</article>").first)
         let evidence = try #require(article.components(separatedBy: "<table class=\"evidence\">").dropFirst().first?.components(separatedBy: "</table>").first)
         // Outside any <details>: the reader sees it without unfolding anything.
@@ -171,12 +178,12 @@ struct HTMLBrowserTests {
 
     @Test("each step folds on its own, the failing one open and marked; bodies pretty-printed; copy as curl; suite description, tags and the environment panel",
           .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
-    func stepsAndEnvironment() throws {
+    func stepsAndEnvironment() async throws {
         guard Self.chromium != nil else {
             Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")
             return
         }
-        let dom = try Self.dom(HTMLReporter.render(Self.stepsRun()), fragment: "")
+        let dom = try await Self.dom(HTMLReporter.render(Self.stepsRun()), fragment: "")
         let suites = try #require(dom.components(separatedBy: "<h2>Suites</h2>").last)
         // The failing step is open and marked; the one before it is folded.
         #expect(suites.contains(#"<details class="step failed" open="">"#), "\(suites.prefix(3000))")

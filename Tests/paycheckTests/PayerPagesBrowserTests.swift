@@ -140,7 +140,17 @@ struct PayerPagesBrowserTests {
         }
     }
 
-    static func start() throws -> (CLI, Fixture) {
+    /// The mock with the payments created, set up on a thread of its own: starting the mock and running the setup
+    /// suites wait on child processes, which must not hold a thread of the concurrency pool other tests need.
+    static func start() async throws -> (CLI, Fixture) {
+        struct Started: @unchecked Sendable { let value: (CLI, Fixture) }
+        let started: Started = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { Started(value: try startNow()) }) }
+        }
+        return started.value
+    }
+
+    static func startNow() throws -> (CLI, Fixture) {
         let cli = try CLI(files: setup)
         let (mock, base) = try cli.startStandaloneMock()
         let run = try cli.run(["run"] + setup.keys.sorted() + ["--target", "url=\(base)", "--quiet", "--no-reports"])
@@ -174,7 +184,7 @@ struct PayerPagesBrowserTests {
     @Test("Mollie's test-mode page: paid and failed by clicking, canceled with the keyboard, each back at the merchant with the webhook called; a deep link is shown",
           .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func mollie() async throws {
-        let (cli, fixture) = try Self.start()
+        let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }
         let browser = try Chromium()
         let key = [("Authorization", "Bearer test_PayCheckMollieMockKey0123456789ab")]
@@ -213,7 +223,7 @@ struct PayerPagesBrowserTests {
     @Test("PlacetoPay's checkout: approved back at returnUrl and notified; a rejected card shown, then back to the store; cancel to cancelUrl",
           .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func placetopay() async throws {
-        let (cli, fixture) = try Self.start()
+        let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }
         let browser = try Chromium()
         // Approved: the first card is checked.
@@ -245,7 +255,7 @@ struct PayerPagesBrowserTests {
     @Test("khipu's payment page on the mock: paid through DemoBank back at return_url; rejected to cancel_url",
           .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func khipu() async throws {
-        let (cli, fixture) = try Self.start()
+        let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }
         let browser = try Chromium()
         let (url1, id1) = try await fixture.checkout("khipu-1")
@@ -273,7 +283,7 @@ struct PayerPagesBrowserTests {
     @Test("MIT's WebPay Plus link page: approved, denied and error each post the encrypted result to the response URL and show the receipt",
           .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func mit() async throws {
-        let (cli, fixture) = try Self.start()
+        let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }
         let browser = try Chromium()
         for (n, result) in [("1", "approved"), ("2", "denied"), ("3", "error")] {
