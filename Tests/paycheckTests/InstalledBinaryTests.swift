@@ -81,6 +81,16 @@ struct InstalledBinaryTests {
         let run = try Self.run(
             try #require(Self.binary), ["run", "--color", "never", "--contract", contract, "--pack", "mollie", "--pack", "placetopay"], in: folder)
         #expect(run.status == 0, "\(run.output.suffix(2000))")
-        #expect(run.output.contains("12 cases: 12 passed"), "\(run.output.suffix(500))")
+        // Every scenario of both packs ran and passed: the summary's count equals its passed count, and each pack
+        // reports all its scenarios run (the python shop's contract leaves nothing out).
+        let summary = run.output.split(separator: "\n").first { $0.contains(" cases: ") && $0.contains(" passed") }.map(String.init)
+        let counts = summary.map { line in line.split(separator: " ").compactMap { Int(String($0).trimmingCharacters(in: .punctuationCharacters)) } } ?? []
+        #expect(counts.count >= 2 && counts[0] == counts[1] && counts[0] > 0, "\(run.output.suffix(500))")
+        #expect(summary?.contains(" 0 failed, 0 errors") == true, "\(run.output.suffix(500))")
+        let packs = run.output.split(separator: "\n").filter { $0.hasPrefix("pack ") }
+        #expect(packs.count == 2 && packs.allSatisfy { line in
+            let numbers = line.split(separator: " ").compactMap { Int($0) }
+            return numbers.count == 2 && numbers[0] == numbers[1] && line.hasSuffix("scenarios ran")
+        }, "\(packs)")
     }
 }
