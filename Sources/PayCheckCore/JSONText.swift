@@ -31,72 +31,92 @@ package enum JSONText {
 
     /// Encodes a value as compact JSON with sorted keys.
     package static func encode(_ value: Value, pretty: Bool = false) -> String {
-        var out = ""
+        String(decoding: encodeBytes(value, pretty: pretty), as: UTF8.self)
+    }
+
+    /// Encodes a value as the UTF-8 bytes of ``encode(_:pretty:)``. The writer works on bytes: appending to a
+    /// `String` piece by piece was most of the cost of the mocks' answers and webhooks under load
+    /// (docs/benchmarks.md, the Yuno lifecycle profile).
+    package static func encodeBytes(_ value: Value, pretty: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(value, into: &out, pretty: pretty, indent: 0)
         return out
     }
 
     /// Appends `value` to `out`, indented by `indent` levels when `pretty`.
-    private static func write(_ value: Value, into out: inout String, pretty: Bool, indent: Int) {
+    private static func write(_ value: Value, into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): out += d.isFinite ? Value.format(d) : "null"
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): out.append(contentsOf: (d.isFinite ? Value.format(d) : "null").utf8)
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { newline(&out, indent + 1) }
                 write(item, into: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty { newline(&out, indent) }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
+            if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { newline(&out, indent + 1) }
                 writeString(member.key, into: &out)
-                out += pretty ? ": " : ":"
+                if pretty { out.append(contentsOf: ": ".utf8) } else { out.append(UInt8(ascii: ":")) }
                 write(member.value, into: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty { newline(&out, indent) }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     /// Appends a line break and `indent` levels of two-space indentation.
-    private static func newline(_ out: inout String, _ indent: Int) {
-        out += "\n" + String(repeating: "  ", count: indent)
+    private static func newline(_ out: inout [UInt8], _ indent: Int) {
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
     /// Appends a JSON string literal with the escapes RFC 8259 requires.
     package static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        // Fast path: most strings need no escape, and appending them whole is much cheaper than appending
-        // scalar by scalar. Only ASCII bytes can need an escape, and in UTF-8 those never occur inside a
-        // multi-byte scalar.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        writeString(s, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 bytes of a JSON string literal with the escapes RFC 8259 requires. Only ASCII bytes can need
+    /// an escape, and in UTF-8 those never occur inside a multi-byte scalar, so every other byte is copied as is.
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            var plain = utf8.startIndex
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<index]))
+                plain = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+                default:
+                    let digits = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(digits[Int(byte >> 4)])
+                    out.append(digits[Int(byte & 0x0F)])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plain..<utf8.endIndex]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

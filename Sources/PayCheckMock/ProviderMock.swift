@@ -56,7 +56,7 @@ extension ProviderMock {
 
     /// The host's generic `{"error": message}`.
     package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
-        HTTPResponseData.json(status: status, JSONText.encode(.object(["error": .string(message)])))
+        HTTPResponseData.json(status: status, .object(["error": .string(message)]))
     }
 
     /// 405 for a known path with another method, else 404, in the provider's error shape.

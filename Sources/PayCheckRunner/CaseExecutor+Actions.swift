@@ -75,7 +75,7 @@ extension CaseExecutor {
         let request: HTTPRequestData
         switch action {
         case .clock:
-            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("clock"), headers: json, body: Array(JSONText.encode(parameters).utf8))
+            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("clock"), headers: json, body: JSONText.encodeBytes(parameters))
         case .reset:
             request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("reset"), headers: json, body: Array("{}".utf8))
         case .journal:
@@ -85,7 +85,7 @@ extension CaseExecutor {
             }
             request = HTTPRequestData(method: "GET", url: url)
         case .fault:
-            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("faults"), headers: json, body: Array(JSONText.encode(parameters).utf8))
+            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("faults"), headers: json, body: JSONText.encodeBytes(parameters))
         }
         let response = try await recorder.send(request, timeout: timeout(for: step))
         if response.status >= 400 {
@@ -123,7 +123,7 @@ extension CaseExecutor {
         }
         switch http.body {
         case .json(let value)?:
-            body = Array(JSONText.encode(try r.render(value)).utf8)
+            body = JSONText.encodeBytes(try r.render(value))
             setContentType("application/json")
         case .form(let fields)?:
             var pairs: [(name: String, value: String)] = []

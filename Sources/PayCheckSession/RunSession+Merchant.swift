@@ -117,7 +117,7 @@ extension RunSession {
         let response: HTTPResponseData
         do {
             response = try await transport.send(
-                HTTPRequestData(method: "POST", url: url, headers: headers, body: Array(JSONText.encode(action.parameters).utf8)), timeout: 10)
+                HTTPRequestData(method: "POST", url: url, headers: headers, body: JSONText.encodeBytes(action.parameters)), timeout: 10)
         } catch {
             throw RunSessionError.backend("could not set up \(provider)'s account for the backend on the mock: \(error)")
         }

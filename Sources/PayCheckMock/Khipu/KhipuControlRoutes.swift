@@ -95,7 +95,7 @@ struct KhipuControlRoutes: Sendable {
             }
             payment.status = .done
             payment.statusDetail = .normal
-            let body = Array(JSONText.encode(payment.json(receiverId: state.account.receiverId)).utf8)
+            let body = JSONText.encodeBytes(payment.json(receiverId: state.account.receiverId))
             let t = String(Int64((now.timeIntervalSince1970 * 1000).rounded()))
             let header = KhipuSignature.notificationHeader(t: t, body: body, secret: "forged-" + state.account.secret + "x")
             return KhipuState.Notification(paymentId: id, url: url, headers: [("Content-Type", "application/json"), ("x-khipu-signature", header)], body: body)

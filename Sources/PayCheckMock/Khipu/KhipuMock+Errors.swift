@@ -5,6 +5,6 @@ import PayCheckCore
 extension KhipuMock {
     /// A refused request in khipu's `{status, message}` (providers.md §2.6).
     package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
-        HTTPResponseData.json(status: status, JSONText.encode(KhipuFailure(code: status, message: message).body))
+        HTTPResponseData.json(status: status, KhipuFailure(code: status, message: message).body)
     }
 }

@@ -290,7 +290,7 @@ struct KhipuState: Sendable {
     func notification(for payment: KhipuPayment, now: Date) -> Notification? {
         guard let url = payment.fields["notify_url"], !url.isEmpty else { return nil }
         if payment.notifyAPIVersion == "3.0" {
-            let body = Array(JSONText.encode(payment.json(receiverId: account.receiverId)).utf8)
+            let body = JSONText.encodeBytes(payment.json(receiverId: account.receiverId))
             let t = String(Int64((now.timeIntervalSince1970 * 1000).rounded()))
             let key = account.signNotificationsWith == "apiKey" ? account.apiKey : account.secret
             return Notification(paymentId: payment.id, url: url, headers: [

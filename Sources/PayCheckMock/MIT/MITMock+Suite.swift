@@ -264,8 +264,8 @@ extension MITMock {
         inner.add("cc_expmonth", token.expMonth)
         inner.add("cc_expyear", token.expYear)
         inner.add("amount", amount)
-        inner.add("date", DateFormatter.mit("dd/MM/yyyy").string(from: now))
-        inner.add("time", DateFormatter.mit("HH:mm:ss").string(from: now))
+        inner.add("date", MITDate.day(now))
+        inner.add("time", MITDate.time(now))
         return .success(inner)
     }
 
@@ -284,7 +284,7 @@ extension MITMock {
         if card.expMonth.isEmpty && card.expYear.isEmpty { return true }
         guard let month = Int(card.expMonth), (1...12).contains(month), var year = Int(card.expYear) else { return false }
         if year < 100 { year += 2000 }
-        let current = Int(DateFormatter.mit("yyyyMM").string(from: now)) ?? 0
+        let current = MITDate.month(now)
         return year * 100 + month >= current
     }
 

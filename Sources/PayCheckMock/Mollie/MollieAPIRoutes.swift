@@ -78,7 +78,7 @@ struct MollieAPIRoutes: Sendable {
                 members["_links"] = .object(links)
                 json = .object(members)
             }
-            return HTTPResponseData(status: 201, headers: [("Content-Type", "application/hal+json")], body: Array(JSONText.encode(json).utf8))
+            return HTTPResponseData(status: 201, headers: [("Content-Type", "application/hal+json")], body: JSONText.encodeBytes(json))
         }
         return try await Self.idempotent(request, bytes: bytes, context: context, operation)
     }
@@ -132,7 +132,7 @@ struct MollieAPIRoutes: Sendable {
         return try await Self.idempotent(request, bytes: bytes, context: context) {
             let now = context.environment.clock.now()
             let refund = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.refund(id, body, now: now) }
-            return HTTPResponseData(status: 201, headers: [("Content-Type", "application/hal+json")], body: Array(JSONText.encode(refund.json(base: base)).utf8))
+            return HTTPResponseData(status: 201, headers: [("Content-Type", "application/hal+json")], body: JSONText.encodeBytes(refund.json(base: base)))
         }
     }
 

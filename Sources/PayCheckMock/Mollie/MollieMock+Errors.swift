@@ -7,6 +7,6 @@ extension MollieMock {
     package func errorAnswer(status: Int, message: String, now: Date) -> HTTPResponseData {
         HTTPResponseData(
             status: status, headers: [("Content-Type", "application/hal+json")],
-            body: Array(JSONText.encode(MollieFailure(code: status, detail: message).body).utf8))
+            body: JSONText.encodeBytes(MollieFailure(code: status, detail: message).body))
     }
 }

@@ -103,16 +103,19 @@ enum MollieFormat {
 
     static func decimals(_ currency: String) -> Int { ["JPY", "ISK", "HUF"].contains(currency) ? 0 : 2 }
 
+    /// The amount rounded half-up to the currency's decimals, written with `.` and exactly those decimals. Decimal's
+    /// own description is plain digits with a `.` (no grouping, no exponent), so only the fraction is padded; a
+    /// `NumberFormatter` made per amount was a third of the mock's CPU under load (docs/benchmarks.md).
     static func text(_ value: Decimal, _ currency: String) -> String {
+        let places = decimals(currency)
         var rounded = Decimal()
         var copy = value
-        NSDecimalRound(&rounded, &copy, decimals(currency), .plain)
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.minimumFractionDigits = decimals(currency)
-        formatter.maximumFractionDigits = decimals(currency)
-        formatter.usesGroupingSeparator = false
-        return formatter.string(from: rounded as NSDecimalNumber) ?? "\(rounded)"
+        NSDecimalRound(&rounded, &copy, places, .plain)
+        let text = rounded.description
+        guard places > 0, rounded.isFinite else { return text }
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let fraction = parts.count > 1 ? parts[1] : ""
+        return parts[0] + "." + fraction + String(repeating: "0", count: max(0, places - fraction.count))
     }
 
     static func link(_ href: String, type: String = "application/hal+json") -> Value {

@@ -174,7 +174,7 @@ package final class WebhookDispatcher: Sendable {
         let text = String(decoding: body, as: UTF8.self)
         if case .object(var members)? = JSONText.parse(text), let signature = members["signature"]?.stringValue {
             members["signature"] = .string(Self.flipped(signature))
-            return (headers, Array(JSONText.encode(.object(members)).utf8))
+            return (headers, JSONText.encodeBytes(.object(members)))
         }
         return (headers, body.isEmpty ? Array("x".utf8) : Array(Self.flipped(text).utf8))
     }

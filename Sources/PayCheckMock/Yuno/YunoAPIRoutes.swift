@@ -62,7 +62,7 @@ struct YunoAPIRoutes: Sendable {
     }
 
     static func json(_ value: Value, status: Int) -> Response {
-        HTTPResponseData.json(status: status, JSONText.encode(value)).response
+        HTTPResponseData.json(status: status, value).response
     }
 
     static func id(_ context: BasicRequestContext) -> String { context.parameters.get("id") ?? "" }
@@ -154,7 +154,7 @@ struct YunoAPIRoutes: Sendable {
                 let (_, answer) = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in
                     operation == "capture" ? try state.capture(id, transaction: transaction, body, now: now) : try state.cancelOrRefund(id, body, now: now)
                 }
-                return HTTPResponseData.json(status: operation == "capture" ? 200 : 201, JSONText.encode(answer))
+                return HTTPResponseData.json(status: operation == "capture" ? 200 : 201, answer)
             } catch {
                 return error.data
             }
@@ -171,7 +171,7 @@ struct YunoAPIRoutes: Sendable {
             let payment = try context.store.withState { (state: inout YunoState) throws(YunoFailure) in
                 try state.createPayment(body, idempotencyKey: key, now: now)
             }
-            return HTTPResponseData.json(status: 201, JSONText.encode(payment.json(retrieved: false)))
+            return HTTPResponseData.json(status: 201, payment.json(retrieved: false))
         } catch {
             return error.data
         }

@@ -48,7 +48,7 @@ extension YunoContext {
                     "retry": .int(attempt - 1), "version": .int(2),
                     "data": .object(["idempotency_key": .string(payment.idempotencyKey), "payment": paymentJSON]),
                 ])
-                let bytes = Array(JSONText.encode(body).utf8)
+                let bytes = JSONText.encodeBytes(body)
                 var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
                 if let key = hook.json["api_key"]?.stringValue { headers.append(("x-api-key", key)) }
                 if let secret = hook.json["secret"]?.stringValue { headers.append(("x-secret", secret)) }
@@ -67,7 +67,8 @@ extension YunoContext {
             let store = self.store
             let state = payment.key
             await environment.webhooks.deliver(webhook) { attempt in
-                let sent = render(attempt.attempt)
+                // The first attempt sends what was rendered above; a retry is rendered anew (its `retry` differs).
+                let sent = attempt.attempt == 1 ? first : render(attempt.attempt)
                 let entry = Value.object([
                     "payment_id": .string(payment.id), "webhook_id": .string(hook.id), "type_event": .string(typeEvent),
                     "state": .string(state), "attempt": .int(attempt.attempt), "retry": .int(attempt.attempt - 1),

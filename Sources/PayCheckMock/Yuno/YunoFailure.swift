@@ -16,7 +16,7 @@ struct YunoFailure: Error, HTTPResponseError, CustomStringConvertible {
 
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
     var body: Value { .object(["code": .string(code), "messages": .array([.string(message)])]) }
-    var data: HTTPResponseData { HTTPResponseData.json(status: httpStatus, JSONText.encode(body)) }
+    var data: HTTPResponseData { HTTPResponseData.json(status: httpStatus, body) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response { data.response }
 

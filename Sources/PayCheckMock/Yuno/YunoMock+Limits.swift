@@ -1,3 +1,5 @@
+import PayCheckCore
+
 extension YunoState: BoundedState {
     /// Payments.
     var resourceCount: Int { self.payments.count }
@@ -6,7 +8,13 @@ extension YunoState: BoundedState {
     mutating func evictOldest() -> Bool {
         while !self.paymentOrder.isEmpty {
             let id = self.paymentOrder.removeFirst()
-            if self.payments.removeValue(forKey: id) != nil { return true }
+            if let payment = self.payments.removeValue(forKey: id) {
+                if let order = payment.body["merchant_order_id"]?.stringValue {
+                    self.paymentsByOrder[order]?.removeAll { $0 == id }
+                    if self.paymentsByOrder[order]?.isEmpty == true { self.paymentsByOrder[order] = nil }
+                }
+                return true
+            }
         }
         return false
     }

@@ -10,7 +10,7 @@ extension YunoState {
 
     /// `GET /payments?merchant_order_id=` → a bare array of unwrapped payments, `transactions` an array (§3.13 P1-8).
     func payments(order: String) -> Value {
-        .array(paymentOrder.compactMap { payments[$0] }.filter { $0.body["merchant_order_id"]?.stringValue == order }.map {
+        .array((paymentsByOrder[order] ?? []).compactMap { payments[$0] }.map {
             guard case .object(var members) = $0.json(retrieved: true) else { return .null }
             members["idempotency_key"] = nil
             return .object(members)

@@ -37,6 +37,6 @@ enum PlacetoPayJSON {
 
     /// JSON bytes of a value.
     static func bytes(_ value: Value) -> [UInt8] {
-        Array(JSONText.encode(value).utf8)
+        JSONText.encodeBytes(value)
     }
 }

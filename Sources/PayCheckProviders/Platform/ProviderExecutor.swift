@@ -116,7 +116,7 @@ package struct ProviderExecutor: Sendable {
             case .none:
                 contentType = ""
             case .json:
-                bytes = Array(JSONText.encode(.object(body)).utf8)
+                bytes = JSONText.encodeBytes(.object(body))
                 contentType = "application/json"
             case .form:
                 bytes = Array(FormText.encode(FormText.pairs(of: body)).utf8)
@@ -158,7 +158,7 @@ package struct ProviderExecutor: Sendable {
         let url = Self.join(controlURL, ControlAPI.action(provider: provider.id, kind: action.kind, name: action.name))
         let request = HTTPRequestData(
             method: "POST", url: url, headers: [("Content-Type", "application/json")],
-            body: Array(JSONText.encode(.object(members)).utf8))
+            body: JSONText.encodeBytes(.object(members)))
         let response = try await context.send(request)
         let text = response.text
         let observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)

@@ -132,7 +132,7 @@ package struct YunoProvider: Provider {
     package func encodeBody(_ body: Value, for operation: ProviderOperation, credentials: [String: String]) throws -> [UInt8] {
         guard case .object(var members) = body else { throw ProviderError.invalidStep("'\(operation.name)' needs a mapping body") }
         if members["account_id"] == nil, let account = credentials["accountId"] { members["account_id"] = .string(account) }
-        return Array(JSONText.encode(.object(members)).utf8)
+        return JSONText.encodeBytes(.object(members))
     }
 
     /// `public-api-key` + `private-secret-key`, or the step's `auth:` overrides.

@@ -66,7 +66,7 @@ package struct StressClient: Sendable {
     package func send(_ method: String, _ url: String, json: Value? = nil) async throws -> HTTPResponseData {
         let absolute = url.hasPrefix("http") ? url : self.baseURL + url
         let headers: [(name: String, value: String)] = json == nil ? [] : [("Content-Type", "application/json")]
-        let body = json.map { Array(JSONText.encode($0).utf8) } ?? []
+        let body = json.map { JSONText.encodeBytes($0) } ?? []
         return try await Self.send(
             HTTPRequestData(method: method, url: absolute, headers: headers, body: body), self.transport, timeout: self.timeout, meter: self.meter)
     }

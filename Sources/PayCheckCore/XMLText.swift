@@ -2,13 +2,14 @@
 ///
 /// Characters that XML 1.0 cannot carry at all (C0 controls other than tab, line feed and carriage
 /// return, and U+FFFE/U+FFFF) are replaced with U+FFFD so a reader can tell something was there.
-/// `>` is always escaped, so `]]>` can never appear in the output.
-enum XMLText {
+/// `>` is always escaped, so `]]>` can never appear in the output. The reports and the mocks' payer pages (XHTML)
+/// both escape with it.
+package enum XMLText {
     /// The character that stands in for one XML 1.0 cannot carry.
-    static let replacement: Unicode.Scalar = "\u{FFFD}"
+    package static let replacement: Unicode.Scalar = "\u{FFFD}"
 
     /// Whether XML 1.0 allows this scalar anywhere in a document (the `Char` production).
-    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD: true
         case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
@@ -18,17 +19,17 @@ enum XMLText {
 
     /// `s` escaped for a double-quoted attribute value; tab, line feed and carriage return become
     /// character references so attribute-value normalisation keeps them.
-    static func attribute(_ s: String) -> String {
+    package static func attribute(_ s: String) -> String {
         escapeUTF8(s, attribute: true)
     }
 
     /// `s` escaped as element content; carriage returns become `&#13;` so line-end normalisation keeps them.
-    static func text(_ s: String) -> String {
+    package static func text(_ s: String) -> String {
         escapeUTF8(s, attribute: false)
     }
 
     /// `s` escaped as HTML text that may also sit in a double-quoted attribute: ``text(_:)`` plus `"` as `&quot;`.
-    static func html(_ s: String) -> String {
+    package static func html(_ s: String) -> String {
         escapeUTF8(s, attribute: false, quotes: true)
     }
 
@@ -40,7 +41,7 @@ enum XMLText {
     /// UTF-8 never occurs inside a multi-byte scalar) or U+FFFE/U+FFFF (the 3-byte sequences EF BF BE/BF, and
     /// 0xEF only ever starts a scalar). (Checked against the former
     /// scalar-by-scalar loop on 300,000 random strings of escapable, replaceable and multi-byte characters.)
-    static func escapeUTF8(_ s: String, attribute: Bool, quotes: Bool = false) -> String {
+    package static func escapeUTF8(_ s: String, attribute: Bool, quotes: Bool = false) -> String {
         var s = s
         return s.withUTF8 { bytes in
             var out: [UInt8] = []
