@@ -48,8 +48,12 @@ extension Redactor.FieldNames {
         switch text.withUTF8({ self.redactFieldsASCII($0) }) {
         case .unchanged: return text
         case .redacted(let redacted): return redacted
-        case .uncertain: break
+        case .uncertain: return redactFieldsByPattern(text)
         }
+    }
+
+    /// ``redactFields(_:)`` by the regular expression alone: what ``redactFieldsASCII(_:)`` must agree with.
+    func redactFieldsByPattern(_ text: String) -> String {
         guard let pattern = pattern.regex, mentions(text) else { return text }
         let range = NSRange(text.startIndex..., in: text)
         var out = ""
@@ -113,8 +117,8 @@ extension Redactor.FieldNames {
     ///   whitespace (possibly empty); the value is the run.
     /// - XML: `<name>`, then the longest run of bytes other than `<`, then `<`; the value is the run.
     /// Names compare ASCII-case-insensitively; at one position at most one name can match, since a name is
-    /// always followed by a delimiter (`"`, `=`, `>`) that no name contains. It gives up on non-ASCII text other
-    /// than the mask character (see ``isSimple(_:)``), on bytes whose class under ICU's `\s` or `.` is not
+    /// always followed by a delimiter (`"`, `=`, `>`) that no name contains. It gives up on text that is not
+    /// simple (see ``isSimple(_:)``), on bytes whose class under ICU's `\s` or `.` is not
     /// obvious (VT, FS…US), and on a backslash followed by a line break (where `.` stops).
     func redactFieldsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldRedaction {
         guard Redactor.isSimple(bytes) else { return .uncertain }

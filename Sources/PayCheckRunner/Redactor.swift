@@ -35,6 +35,9 @@ package struct Redactor: Sendable {
     private var otherFirst: [UInt32: [Int]] = [:]
     /// Bytes at which a match can start: first bytes of the patterns, and the escape introducers.
     private var startBytes: [Bool] = Redactor.escapeStartBytes
+    /// Whether every secret is simple text (``isSimple(_:)``): then, in simple text, a secret as written matches
+    /// exactly where its bytes do, and the byte scan alone decides.
+    private var secretsAreSimple = true
 
     /// Creates a redactor for these secret values (empty and very short values are ignored: they would mask everything)
     /// and these field names (the providers' `secretFieldNames`; the generic names are always in).
@@ -56,6 +59,8 @@ package struct Redactor: Sendable {
         guard !secrets.contains(secret) else { return true }
         secrets.append(secret)
         secrets.sort { $0.count > $1.count }
+        var text = secret
+        if !text.withUTF8({ Redactor.isSimple($0) }) { secretsAreSimple = false }
         for form in SecretForms.forms(of: secret) {
             let index = patterns.count
             patterns.append(form)
@@ -89,6 +94,17 @@ package struct Redactor: Sendable {
         return out
     }
 
+    /// ``redact(_:)`` with Foundation and the regular expression deciding wherever the fast paths could: what the
+    /// fast paths are checked against (RedactorTests).
+    func redactWithoutFastPaths(_ text: String) -> String {
+        guard !text.isEmpty else { return text }
+        var copy = text
+        var out = copy.withUTF8 { scan($0) } ?? text
+        for secret in secrets where out.contains(secret) { out = out.replacingOccurrences(of: secret, with: Redactor.mask) }
+        out = fieldNames.redactFieldsByPattern(out)
+        return CardNumberMask.apply(out)
+    }
+
     /// Redacts a header value when the header name is sensitive.
     package func redactHeader(name: String, value: String) -> String {
         fieldNames.contains(name) ? Redactor.mask : redact(value)
@@ -117,7 +133,7 @@ package struct Redactor: Sendable {
         var text = text
         let (scanned, simple): (String?, Bool) = text.withUTF8 { (scan($0), Redactor.isSimple($0)) }
         var out = scanned ?? text
-        if !simple {
+        if !simple || !secretsAreSimple {
             for secret in secrets where out.contains(secret) { out = out.replacingOccurrences(of: secret, with: Redactor.mask) }
         }
         return out
@@ -180,19 +196,28 @@ package struct Redactor: Sendable {
         return combined < 0x80
     }
 
-    /// Whether the text is ASCII apart from U+2022 BULLET, the character of ``mask``.
+    /// Whether the text is ASCII apart from U+2022 BULLET (the character of ``mask``) and the letters and signs of
+    /// Latin-1 (U+00A1–U+00FF) other than U+00DF ß.
     ///
     /// Secrets are replaced by the mask *before* the field pass, so a signed request body is no longer pure
-    /// ASCII when it gets there. The bullet is safe to treat as an opaque character everywhere the fast paths
-    /// care: it is no whitespace, no line terminator, has no case mapping and no canonical decomposition, and
-    /// the only bytes the scanners act on are ASCII, which never occur inside its UTF-8 form (E2 80 A2).
+    /// ASCII when it gets there; and providers answer in Spanish (PlacetoPay's "La petición se ha procesado"), which
+    /// sent every answer through Foundation and ICU (the runner's largest cost, docs/benchmarks.md). These
+    /// characters are safe to treat as opaque everywhere the fast paths care: none is whitespace or a line
+    /// terminator (U+0085 and U+00A0 are left out), none is a combining mark or canonically equivalent to anything
+    /// containing ASCII alone, none case-folds to ASCII (ß, which folds to "ss", is left out), and the only bytes the
+    /// scanners act on are ASCII, which never occur inside their UTF-8 forms (C2 A1–C3 BF, E2 80 A2).
     static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if isASCII(bytes) { return true }
         var index = 0
         while index < bytes.count {
-            if bytes[index] < 0x80 {
+            let byte = bytes[index]
+            if byte < 0x80 {
                 index += 1
-            } else if index + 2 < bytes.count, bytes[index] == 0xE2, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA2 {
+            } else if index + 1 < bytes.count, (byte == 0xC2 && bytes[index + 1] >= 0xA1 && bytes[index + 1] <= 0xBF)
+                || (byte == 0xC3 && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0xBF && bytes[index + 1] != 0x9F)
+            {
+                index += 2
+            } else if index + 2 < bytes.count, byte == 0xE2, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA2 {
                 index += 3
             } else {
                 return false

@@ -97,6 +97,26 @@ struct RedactorTests {
         }
     }
 
+    @Test("the fast paths agree with Foundation and the regular expression on text with Latin-1 letters, the mask, ß and combining marks")
+    func fastPathsAgree() {
+        let secrets = ["tok/secret", "clave-ñandú", "abce"]
+        let redactor = Redactor(secrets: secrets, fieldNames: Redactor.FieldNames(PlacetoPayProvider().secretFieldNames))
+        let asciiOnly = Redactor(secrets: ["tok/secret", "abce"], fieldNames: Redactor.FieldNames(PlacetoPayProvider().secretFieldNames))
+        let pieces = [
+            #"{"tranKey":""#, #"","#, #"""#, ":", " ", "\\", "\\n", "&password=", "?token=", "<password>", "</password>", "=", "&",
+            "tok/secret", "clave-ñandú", "clave-n\u{0303}andu\u{0301}", "abce", "abc", "é", "e\u{0301}", "ó", "ñ", "Ñ", "PASSWORD", "paßword", "pass",
+            "word", "La petición se ha procesado", "•", "\u{00A0}", "\u{0085}", "ß", "×", "¿", "x", "4110760000000081", "\n", "\u{1F600}", "K", "\u{212A}",
+        ]
+        var random = SplitMix(seed: 7)
+        func next() -> Int { Int(truncatingIfNeeded: random.next() >> 1) }
+        for _ in 0..<4000 {
+            var text = ""
+            for _ in 0..<(next() % 16) { text += pieces[next() % pieces.count] }
+            #expect(redactor.redact(text) == redactor.redactWithoutFastPaths(text), "\(text)")
+            #expect(asciiOnly.redact(text) == asciiOnly.redactWithoutFastPaths(text), "\(text)")
+        }
+    }
+
     @Test("an exchange is redacted again with a secret learnt later")
     func exchangeAgain() {
         var redactor = Redactor()

@@ -53,7 +53,9 @@ enum MITDate {
     }()
 
     private static func fields(_ date: Date) -> DateComponents {
-        calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        // To the millisecond first, as a DateFormatter does (11.9996 s is written 12).
+        let rounded = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: rounded)
     }
 
     private static func two(_ value: Int?) -> String {
