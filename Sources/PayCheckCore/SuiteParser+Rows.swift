@@ -172,7 +172,7 @@ extension SuiteParser {
 
     /// The `{{ row.KEY }}` references in `text`, in order.
     static func rowReferences(in text: String) -> [(range: Range<String.Index>, key: String)] {
-        guard text.contains("row.") else { return [] }
+        guard text.containsASCII("row.") else { return [] }
         var references: [(range: Range<String.Index>, key: String)] = []
         var cursor = text.startIndex
         while let open = text.range(of: "{{", range: cursor..<text.endIndex),

@@ -425,7 +425,7 @@ extension SuiteParser {
         case .sequence: return .array
         case .alias: return nil
         case .scalar(let scalar):
-            if scalar.string.contains("{{") { return nil }
+            if scalar.string.containsASCII("{{") { return nil }
             if scalar.style == .plain || node.tagName != .str {
                 switch node.tagName {
                 case .bool: return .boolean

@@ -26,9 +26,11 @@ enum YAMLImplicitTag {
     /// One shared tag per name: an explicit tag is never changed once made, and making one asks for
     /// `Constructor.default`, which Yams builds anew on every access.
     nonisolated(unsafe) private static let tags: [Tag.Name: Tag] = {
-        let constructor = Constructor.default
         return Dictionary(uniqueKeysWithValues: [Tag.Name.bool, .int, .float, .merge, .null, .timestamp, .value, .str].map { ($0, Tag($0, .default, constructor)) })
     }()
+
+    /// The one `Constructor` every parse is given (``SuiteParser/compose()``), made once for the same reason.
+    nonisolated(unsafe) static let constructor = Constructor.default
 
     /// The shared tag ``name(of:)`` gives `text`.
     static func tag(of text: String) -> Tag {
