@@ -373,6 +373,34 @@ class Bench:
         c["wrk_flow"] = {k: wrk_row(v, threads, connections, load) for k, v in runs.items()}
         log("before/after wrk flow: " + ", ".join(f"{k} {row['flows_per_s']:.0f} flows/s" for k, row in c["wrk_flow"].items()))
 
+        # wrk on PlacetoPay createSession, the same way, at the main run's best -t/-c for it.
+        create = max(r["wrk_create"], key=lambda row: row["rps"])
+        load = self.quiet(f"before/after wrk create -t{create['threads']} -c{create['connections']}")
+        runs = {k: [] for k, _ in pair}
+        for _ in range(rounds):
+            for k, binary in pair:
+                runs[k].append(self.wrk_on_mock("create.lua", "", create["threads"], create["connections"], True, binary=binary))
+        c["wrk_create"] = {k: wrk_row(v, create["threads"], create["connections"], load) for k, v in runs.items()}
+        log("before/after wrk create: " + ", ".join(f"{k} {row['rps']:.0f} req/s" for k, row in c["wrk_create"].items()))
+
+        # Each provider's lifecycle on each binary's mock (LifecycleBench of this tree), one round of each binary
+        # after the other, medians by sessions/s.
+        if self.args.lifecycle_bench:
+            import lifecycle
+            per_round = {k: [] for k, _ in pair}
+            for _ in range(rounds):
+                for k, binary in pair:
+                    per_round[k].append(lifecycle.measure(
+                        binary, self.hello, self.args.lifecycle_bench, self.work, sessions=500 if self.quick else 2000,
+                        concurrency=32, rounds=1, quiet=self.quiet, low_concurrency=0)["rows"])
+            c["lifecycles"] = {}
+            for k, rounds_rows in per_round.items():
+                merged = {}
+                for rows in rounds_rows:
+                    for row in rows:
+                        merged.setdefault(row["target"], []).append(row)
+                c["lifecycles"][k] = {t: sorted(v, key=lambda x: x["sessions_per_s"])[len(v) // 2] for t, v in merged.items()}
+
         # The runner on (a) over the --jobs sweep (its best is the figure compared with wrk).
         size = self.sweep_size
         c["sweep"] = {k: [] for k, _ in pair}
@@ -602,9 +630,17 @@ class Bench:
             runs=3 if self.quick else 10)
         log(f"built-in suites: {r['builtin']['median_s']:.3f} s")
 
-        # Before/after: the same runner figures for --baseline and --paycheck, interleaved.
+        # Before/after: the same runner figures for --baseline and --paycheck, interleaved. The figures so far are
+        # saved first, and a failure of this part is logged, so that it never loses them.
         if self.baseline:
-            self.compare(suites, lint_dir)
+            with open(os.path.join(self.work, "results.json"), "w") as f:
+                json.dump(r, f, indent=1)
+            try:
+                self.compare(suites, lint_dir)
+            except Exception as error:  # noqa: BLE001 — reported, the main figures are still written
+                import traceback
+                log(f"before/after failed: {error}\n{traceback.format_exc()}")
+                r.pop("compare", None)
 
         # Profile of the runner on 1,000 cases of workload (a), if perf works here.
         r["profile"] = self.profile(suites[("ptp", 1000)], best_jobs)
@@ -702,7 +738,7 @@ def main():
     parser.add_argument("--command", default="Benchmarks/run.sh")
     parser.add_argument("--lifecycle-bench", help="the LifecycleBench binary: also measure each provider's lifecycle")
     parser.add_argument("--results", help="render docs from an earlier results.json instead of measuring")
-    parser.add_argument("--baseline", help="an older paycheck binary: also measure it against --paycheck, interleaved, "
+    parser.add_argument("--baseline", "--compare", dest="baseline", help="an older paycheck binary: also measure it against --paycheck, interleaved, "
                                            "and add a Before/after section")
     parser.add_argument("--baseline-mock", choices=["own", "current"], default="own",
                         help="the mock each runner of the Before/after runs talks to: its own binary's (default), or "

@@ -3,12 +3,13 @@
 #
 #   Benchmarks/run.sh           full run: sizes 100/1,000/10,000, medians of 3, 10 s wrk runs
 #   Benchmarks/run.sh --quick   sizes 100/1,000, one run each, 3 s wrk runs (for iterating)
-#   Benchmarks/run.sh --baseline OLD/.build/release/paycheck [--quick]
+#   Benchmarks/run.sh --compare OLD/.build/release/paycheck [--quick]   (--baseline is the same)
 #                               also measures an older release binary against this tree's, interleaved run by
-#                               run (old, new, old, new, ...), and adds a "Before/after" section: wrk on the (a)
-#                               mix of each mock, runner flows/s over the --jobs sweep, wall times, peak RSS, lint
-#                               and the built-in suites (a full run takes about 20-25 minutes more, --quick
-#                               5-15 more, mostly waiting for a quiet machine)
+#                               run (old, new, old, new, ...), and adds a "Before/after" section with a row for
+#                               every figure: wrk on createSession and on the (a) mix of each mock, each provider's
+#                               lifecycle on each mock, runner flows/s over the --jobs sweep, wall times, peak RSS,
+#                               lint and the built-in suites (a full run takes about 25-30 minutes more, --quick
+#                               10-15 more, mostly waiting for a quiet machine)
 #   --baseline-mock current     in that section, both runners talk to this tree's mock (default: each its own)
 #   Benchmarks/run.sh --lifecycles
 #                               only the provider lifecycles next to hello world (Benchmarks/lifecycle.py: 2,000
@@ -30,20 +31,21 @@ quick=()
 extra=()
 lifecycles_only=""
 shown=""
-usage="usage: Benchmarks/run.sh [--quick] [--lifecycles] [--baseline PATH [--baseline-mock own|current]] [--max-wait SECONDS]"
+usage="usage: Benchmarks/run.sh [--quick] [--lifecycles] [--compare|--baseline PATH [--baseline-mock own|current]] [--max-wait SECONDS]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick); shown+=" --quick" ;;
-    --baseline|--baseline-mock|--max-wait)
+    --baseline|--compare|--baseline-mock|--max-wait)
       [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
       value=$2
+      if [ "$1" = --compare ]; then set -- --baseline "${@:2}"; fi
       if [ "$1" = --baseline ]; then
         [ -x "$value" ] && [ -f "$value" ] || { echo "--baseline $value: not an executable file" >&2; exit 2; }
         value=$(cd "$(dirname "$value")" && pwd)/$(basename "$value")
       fi
       extra+=("$1" "$value"); shown+=" $1 $value"; shift ;;
     --lifecycles) lifecycles_only=1 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
   shift
@@ -104,4 +106,5 @@ python3 Benchmarks/bench.py "${quick[@]}" "${extra[@]}" \
 bench_pid=$!
 wait "$bench_pid"
 bench_pid=""
-step "wrote docs/benchmarks.md"
+step "wrote docs/benchmarks.md; the targets:"
+sed -n '/^## Targets/,/^Throughput/p' "$root/docs/benchmarks.md" | grep '^| ' | tail -n +2 | awk -F' [|] ' '{ printf "%-8s %s\n", ($NF ~ /missed/ ? "MISSED" : "met"), $1 }' | sed 's/^\(MISSED\|met\) *| /\1  /' 
