@@ -633,6 +633,8 @@ class Bench:
         # Before/after: the same runner figures for --baseline and --paycheck, interleaved. The figures so far are
         # saved first, and a failure of this part is logged, so that it never loses them.
         if self.baseline:
+            r["loads"] = self.loads
+            r["commands"] = self.commands
             with open(os.path.join(self.work, "results.json"), "w") as f:
                 json.dump(r, f, indent=1)
             try:

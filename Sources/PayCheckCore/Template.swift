@@ -104,26 +104,6 @@ package indirect enum TemplateValue: Sendable {
 }
 
 extension String {
-    /// Whether the ASCII `needle` occurs in the text, byte for byte. The parser asks it of every scalar (`{{`,
-    /// `row.`), where Foundation's `contains` was a tenth of `lint` (docs/benchmarks.md). An ASCII needle has no
-    /// other canonically equivalent form, so nothing Foundation finds is missed.
-    package func containsASCII(_ needle: StaticString) -> Bool {
-        var text = self
-        return text.withUTF8 { bytes in
-            needle.withUTF8Buffer { needle in
-                guard !needle.isEmpty else { return true }
-                guard bytes.count >= needle.count else { return false }
-                let first = needle[0]
-                for start in 0...(bytes.count - needle.count) where bytes[start] == first {
-                    var offset = 1
-                    while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
-                return false
-            }
-        }
-    }
-
     /// Drops leading and trailing spaces, tabs and newlines.
     package func trimmingWhitespace() -> String {
         var s = Substring(self)

@@ -144,22 +144,8 @@ extension RecordedRequest {
     /// Kelvin sign, which lower-cases to `k`). Every request and answer is recorded, and parsing each one again
     /// only to find nothing to mask was a tenth of the mock's CPU under load (docs/benchmarks.md).
     static func mayName(_ text: String, _ names: Set<String>) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var lowered = [UInt8](repeating: 0, count: bytes.count)
-            for (index, byte) in bytes.enumerated() {
-                if byte >= 0x80 || byte == UInt8(ascii: "\\") { return true }
-                lowered[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            }
-            return names.contains { name in
-                let needle = Array(name.utf8)
-                guard !needle.isEmpty, needle.count <= lowered.count else { return needle.isEmpty }
-                for start in 0...(lowered.count - needle.count) where lowered[start] == needle[0] {
-                    if lowered[start..<(start + needle.count)].elementsEqual(needle) { return true }
-                }
-                return false
-            }
-        }
+        guard !text.utf8.contains(UInt8(ascii: "\\")) else { return true }
+        return ByteSearch.containsIgnoringASCIICase(text, anyOf: names.map { Array($0.utf8) }) ?? true
     }
 
     private static func maskJSON(_ value: Value, _ names: Set<String>, _ changed: inout Bool) -> Value {

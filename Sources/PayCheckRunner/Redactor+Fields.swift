@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 
 extension Redactor {
     /// The field and header names whose values are always masked, compared in lower case: a few generic names and
@@ -81,14 +82,7 @@ extension Redactor.FieldNames {
 
     /// Whether `text` mentions any of ``names``, ignoring case (as `text.lowercased().contains(name)`).
     func mentions(_ text: String) -> Bool {
-        var text = text
-        let answer: Bool? = text.withUTF8 { bytes in
-            guard Redactor.isASCII(bytes) else { return nil }
-            let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-            return lowered.withUnsafeBufferPointer { haystack in
-                self.bytes.contains { name in name.withUnsafeBufferPointer { Redactor.find($0, in: haystack) != nil } }
-            }
-        }
+        let answer = ByteSearch.containsIgnoringASCIICase(text, anyOf: self.bytes)
         if let answer { return answer }
         let lowered = text.lowercased()
         return names.contains(where: { lowered.contains($0) })

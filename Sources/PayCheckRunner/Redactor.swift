@@ -226,17 +226,4 @@ package struct Redactor: Sendable {
         return true
     }
 
-    /// The first offset of `needle` in `haystack`, byte for byte (first-byte scan, then `memcmp`).
-    static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !needle.isEmpty else { return 0 }
-        guard needle.count <= haystack.count, let h = haystack.baseAddress, let n = needle.baseAddress else { return nil }
-        let first = n.pointee
-        var index = 0
-        let lastStart = haystack.count - needle.count
-        while index <= lastStart {
-            if h[index] == first, memcmp(h + index, n, needle.count) == 0 { return index }
-            index += 1
-        }
-        return nil
-    }
 }
