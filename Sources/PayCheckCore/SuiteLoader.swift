@@ -60,7 +60,10 @@ package struct SuiteLoader: Sendable {
         // docs/benchmarks.md); the results are merged in file order, so the outcome does not depend on the cores.
         let loads = UnsafeMutableBufferPointer<FileLoad?>.allocate(capacity: files.count)
         loads.initialize(repeating: nil)
-        defer { loads.deallocate() }
+        defer {
+            loads.deinitialize()
+            loads.deallocate()
+        }
         let slots = FileLoadSlots(loads)
         if files.count < 4 {
             for (index, file) in files.enumerated() { slots.store(index, loadFile(file, fragmentAllowed: !explicit.contains(file))) }
