@@ -85,15 +85,22 @@ struct RedactorTests {
             "%", "%2", "%2F", "%c3%a9", "%E9", "\\", "\\u", "\\u00e9", "\\ud83d", "\\ude00", "&", "&#", "&#x", "&#39;", "&amp", "&amp;",
             "+", " ", "p/q", "é", "4110", " 7600 ", "-0000-", "0081", "UC9x", "cC9xIMOp", "=", "\u{1F600}", "\n", "x",
         ]
-        // A fixed sequence, so a failure always reproduces.
-        var random = SplitMix(seed: 0)
-        func next() -> Int { Int(truncatingIfNeeded: random.next() >> 1) }
-        for _ in 0..<3000 {
-            var text = ""
-            for _ in 0..<(next() % 24) { text += pieces[next() % pieces.count] }
-            if next() % 3 == 0 { text.insert(contentsOf: secret, at: text.index(text.startIndex, offsetBy: next() % (text.count + 1))) }
+        for text in Self.randomTexts(pieces, seed: 0, count: 3000, maxPieces: 24, inserting: secret) {
             let redacted = redactor.redact(text)
             #expect(!redacted.contains(secret), "\(text)")
+        }
+    }
+
+    /// `count` texts of fewer than `maxPieces` pieces each, from a fixed sequence (so a failure always reproduces);
+    /// with `inserting`, one text in three also gets it at a random place.
+    static func randomTexts(_ pieces: [String], seed: UInt64, count: Int, maxPieces: Int, inserting extra: String? = nil) -> [String] {
+        var random = SplitMix(seed: seed)
+        func next() -> Int { Int(truncatingIfNeeded: random.next() >> 1) }
+        return (0..<count).map { _ in
+            var text = ""
+            for _ in 0..<(next() % maxPieces) { text += pieces[next() % pieces.count] }
+            if let extra, next() % 3 == 0 { text.insert(contentsOf: extra, at: text.index(text.startIndex, offsetBy: next() % (text.count + 1))) }
+            return text
         }
     }
 
@@ -107,11 +114,7 @@ struct RedactorTests {
             "tok/secret", "clave-ñandú", "clave-n\u{0303}andu\u{0301}", "abce", "abc", "é", "e\u{0301}", "ó", "ñ", "Ñ", "PASSWORD", "paßword", "pass",
             "word", "La petición se ha procesado", "•", "\u{00A0}", "\u{0085}", "ß", "×", "¿", "x", "4110760000000081", "\n", "\u{1F600}", "K", "\u{212A}",
         ]
-        var random = SplitMix(seed: 7)
-        func next() -> Int { Int(truncatingIfNeeded: random.next() >> 1) }
-        for _ in 0..<4000 {
-            var text = ""
-            for _ in 0..<(next() % 16) { text += pieces[next() % pieces.count] }
+        for text in Self.randomTexts(pieces, seed: 7, count: 4000, maxPieces: 16) {
             #expect(redactor.redact(text) == redactor.redactWithoutFastPaths(text), "\(text)")
             #expect(asciiOnly.redact(text) == asciiOnly.redactWithoutFastPaths(text), "\(text)")
         }
