@@ -44,8 +44,9 @@ package enum JSONText {
         return out
     }
 
-    /// Appends `value` to `out`, indented by `indent` levels when `pretty`.
-    private static func write(_ value: Value, into out: inout [UInt8], pretty: Bool, indent: Int) {
+    /// Appends `value` to `out`, indented by `indent` levels when `pretty` (a writer that streams a large document
+    /// writes its parts at their depth, ``JSONReporter``).
+    package static func write(_ value: Value, into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -78,21 +79,14 @@ package enum JSONText {
     }
 
     /// Appends a line break and `indent` levels of two-space indentation.
-    private static func newline(_ out: inout [UInt8], _ indent: Int) {
+    package static func newline(_ out: inout [UInt8], _ indent: Int) {
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
-    /// Appends a JSON string literal with the escapes RFC 8259 requires.
-    package static func writeString(_ s: String, into out: inout String) {
-        var bytes: [UInt8] = []
-        writeString(s, into: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
-    }
-
     /// Appends the UTF-8 bytes of a JSON string literal with the escapes RFC 8259 requires. Only ASCII bytes can need
     /// an escape, and in UTF-8 those never occur inside a multi-byte scalar, so every other byte is copied as is.
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in

@@ -12,12 +12,82 @@ package enum JSONReporter {
 
     /// Renders `result` as pretty-printed JSON ending with a newline.
     package static func render(_ result: RunResult) -> String {
-        JSONText.encode(value(result), pretty: true) + "\n"
+        var text: [UInt8] = []
+        write(result) { text += $0 }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Writes the text of ``render(_:)`` to `emit` in pieces of about 64 KiB, case by case: a 10,000-case report
+    /// (23 MB) never exists whole in memory, neither as a `Value` nor as text (docs/benchmarks.md, peak RSS).
+    package static func write(_ result: RunResult, to emit: ([UInt8]) -> Void) {
+        var out: [UInt8] = []
+        out.reserveCapacity(Self.chunk + 4096)
+        func flushIfFull(_ out: inout [UInt8]) {
+            guard out.count >= Self.chunk else { return }
+            emit(out)
+            out.removeAll(keepingCapacity: true)
+        }
+        writeObject(header(result), streaming: "suites", indent: 0, into: &out) { out in
+            writeArray(result.suites, indent: 1, into: &out) { suite, out in
+                writeObject(suiteHeader(suite), streaming: "cases", indent: 2, into: &out) { out in
+                    writeArray(suite.cases, indent: 3, into: &out) { testCase, out in
+                        JSONText.write(self.testCase(testCase), into: &out, pretty: true, indent: 4)
+                        flushIfFull(&out)
+                    }
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\n"))
+        emit(out)
+    }
+
+    /// The size of the pieces ``write(_:to:)`` hands on.
+    private static let chunk = 64 * 1024
+
+    /// Writes `members` and one more member, `key`, whose value `body` writes, as ``JSONText`` writes an object:
+    /// keys sorted, pretty.
+    private static func writeObject(
+        _ members: [String: Value], streaming key: String, indent: Int, into out: inout [UInt8], _ body: (inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "{"))
+        for (index, name) in (Array(members.keys) + [key]).sorted().enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.newline(&out, indent + 1)
+            JSONText.writeString(name, into: &out)
+            out.append(contentsOf: ": ".utf8)
+            if let value = members[name] { JSONText.write(value, into: &out, pretty: true, indent: indent + 1) } else { body(&out) }
+        }
+        JSONText.newline(&out, indent)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes `items` as ``JSONText`` writes an array, each item by `element` at depth `indent + 1`.
+    private static func writeArray<Item>(_ items: [Item], indent: Int, into out: inout [UInt8], _ element: (Item, inout [UInt8]) -> Void) {
+        if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
+        out.append(UInt8(ascii: "["))
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.newline(&out, indent + 1)
+            element(item, &out)
+        }
+        JSONText.newline(&out, indent)
+        out.append(UInt8(ascii: "]"))
     }
 
     /// The report as a `Value`, for callers that embed it (the HTML report, say).
     package static func value(_ result: RunResult) -> Value {
-        .object([
+        var members = header(result)
+        members["suites"] = .array(result.suites.map { suite in
+            var members = suiteHeader(suite)
+            members["cases"] = .array(suite.cases.map(testCase))
+            return .object(members)
+        })
+        return .object(members)
+    }
+
+    /// Every member of the report but its suites.
+    private static func header(_ result: RunResult) -> [String: Value] {
+        [
             "schemaVersion": .int(schemaVersion),
             "tool": "paycheck",
             "version": .string(result.version),
@@ -31,7 +101,6 @@ package enum JSONReporter {
             "verdict": .string(result.verdictWord),
             "notChecked": .array(result.notChecked.map(Value.string)),
             "warnings": .array(result.warnings.map(Value.string)),
-            "suites": .array(result.suites.map(suite)),
             "coverage": coverage(result),
             "packs": .array(PackCoverage.of(result).map { pack in
                 .object([
@@ -49,7 +118,7 @@ package enum JSONReporter {
                 "allowEmpty": .bool(result.allowEmpty),
                 "interrupted": .bool(result.interrupted),
             ]),
-        ])
+        ]
     }
 
     /// The comparison with `--baseline`.
@@ -74,19 +143,18 @@ package enum JSONReporter {
         ])
     }
 
-    /// One suite.
-    private static func suite(_ suite: SuiteResult) -> Value {
+    /// Every member of one suite but its cases.
+    private static func suiteHeader(_ suite: SuiteResult) -> [String: Value] {
         var c = Counts()
         for testCase in suite.cases { c.add(testCase.verdict) }
-        return .object([
+        return [
             "file": .string(suite.file),
             "name": .string(suite.name),
             "provider": optional(suite.provider),
             "startedAt": .string(ReportFormat.iso8601(suite.startedAt)),
             "duration": seconds(suite.duration),
             "counts": counts(c),
-            "cases": .array(suite.cases.map(testCase)),
-        ])
+        ]
     }
 
     /// One case.

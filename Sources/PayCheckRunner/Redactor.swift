@@ -1,14 +1,6 @@
 import Foundation
 import PayCheckCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Removes secrets from text before it reaches any result, event or report.
 ///
 /// Three layers: every registered secret value (from `--secret`, provider credentials, derived

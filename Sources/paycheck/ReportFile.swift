@@ -13,16 +13,28 @@ enum ReportFile {
         let description: String
     }
 
-    /// One report a run writes: its path and how it renders a result.
+    /// One report a run writes: its path and how it renders a result, piece by piece.
     struct Kind: Sendable {
         var path: String
-        var render: @Sendable (RunResult) -> String
+        var render: @Sendable (RunResult, _ emit: ([UInt8]) -> Void) -> Void
+
+        /// A report rendered whole, as text.
+        init(path: String, render: @escaping @Sendable (RunResult) -> String) {
+            self.path = path
+            self.render = { result, emit in emit(Array(render(result).utf8)) }
+        }
+
+        /// A report rendered in pieces (``JSONReporter/write(_:to:)``), so it is never whole in memory.
+        init(path: String, streaming render: @escaping @Sendable (RunResult, _ emit: ([UInt8]) -> Void) -> Void) {
+            self.path = path
+            self.render = render
+        }
 
         /// Renders and writes `result`.
         /// - Throws: exit 2 with a message when the file cannot be written.
         func write(_ result: RunResult, output: Output) throws {
             do {
-                try ReportFile.write(render(result), to: path)
+                try ReportFile.write(to: path) { emit in render(result, emit) }
             } catch {
                 output.err("error: cannot write report '\(path)': \(error)")
                 throw ExitCode(2)
@@ -39,18 +51,38 @@ enum ReportFile {
         unlink(target)
     }
 
-    /// Writes `text` to `path`.
-    static func write(_ text: String, to path: String) throws {
+    /// Writes the bytes `body` hands on to `path`.
+    static func write(to path: String, _ body: (_ emit: ([UInt8]) -> Void) -> Void) throws {
         let target = try resolve(path)
         let folder = (target as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
         let temporary = (folder.isEmpty ? "." : folder) + "/.\((target as NSString).lastPathComponent).\(UUID().uuidString).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw Refusal(description: "cannot create a temporary file in '\(folder)'")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw Refusal(description: "cannot create a temporary file in '\(folder)': \(String(cString: strerror(errno)))") }
+        var failure: Int32 = 0
+        body { bytes in
+            guard failure == 0 else { return }
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += written
+                }
+            }
+        }
+        if close(fd) != 0, failure == 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw Refusal(description: "cannot write '\(temporary)': \(String(cString: strerror(failure)))")
         }
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
+            unlink(temporary)
             throw Refusal(description: "cannot replace '\(target)': \(reason)")
         }
     }

@@ -86,7 +86,7 @@ struct ReportOptions: ParsableArguments {
         let junitLocations = self.junitLocations
         var files = [
             ReportFile.Kind(path: reportJunit) { JUnitReporter.render($0, locations: junitLocations) },
-            ReportFile.Kind(path: reportJson, render: JSONReporter.render),
+            ReportFile.Kind(path: reportJson, streaming: JSONReporter.write),
             ReportFile.Kind(path: reportHtml, render: HTMLReporter.render),
         ]
         if let reportCodequality { files.append(ReportFile.Kind(path: reportCodequality, render: CIAnnotations.codeQuality)) }

@@ -84,8 +84,9 @@ struct JSONTextTests {
 
     @Test("strings are escaped as RFC 8259 requires, plain ones written whole", arguments: stringLiterals)
     func escapes(_ text: String, _ expected: String) {
-        var out = ""
-        JSONText.writeString(text, into: &out)
+        var bytes: [UInt8] = []
+        JSONText.writeString(text, into: &bytes)
+        let out = String(decoding: bytes, as: UTF8.self)
         #expect(out == expected)
         #expect(JSONText.parse(out) == .string(text))
     }

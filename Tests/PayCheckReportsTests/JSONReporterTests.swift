@@ -76,6 +76,20 @@ struct JSONReporterTests {
         SchemaChecker(root: schema).check(JSONReporter.value(run), against: schema, at: "$", problems: &problems)
         #expect(problems.isEmpty, "\(problems)")
         #expect(JSONReporter.render(run).hasSuffix("}\n"))
+        #expect(JSONReporter.render(run) == JSONText.encode(JSONReporter.value(run), pretty: true) + "\n")
+    }
+
+    @Test("the report written in pieces is the report's value written whole, byte for byte")
+    func streamedMatchesWhole() {
+        // 300 copies of the fixture's suites: more than 64 KiB, so the text arrives in several pieces.
+        var run = Fixture.run()
+        run.suites = Array(repeating: run.suites, count: 150).flatMap { $0 }
+        var pieces: [[UInt8]] = []
+        JSONReporter.write(run) { pieces.append($0) }
+        #expect(pieces.count > 2)
+        #expect(pieces.dropLast().allSatisfy { $0.count >= 64 * 1024 })
+        let whole = JSONText.encodeBytes(JSONReporter.value(run), pretty: true) + Array("\n".utf8)
+        #expect(pieces.flatMap { $0 } == whole)
     }
 }
 
