@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -50,6 +51,9 @@ let package = Package(
                 "PayCheckProviders",
                 "MollieCheckoutDemoBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The mock over HTTPS (`paycheck mock --tls-certificate`, and the live path's tests).
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -64,6 +68,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The transport tells a refused connection from a broken one by NIO's error types.
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // A live target's TLS: its CA bundle and client certificate (``LiveTarget/TLSOptions``).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Target profiles (`paycheck.yaml`).
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -95,6 +103,7 @@ let package = Package(
                 "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings,
             plugins: ["BuildInfo"]

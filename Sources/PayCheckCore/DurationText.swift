@@ -88,4 +88,12 @@ package enum DurationText {
         }
         return exponentDigits > 0
     }
+
+    /// Seconds as a short duration: `500ms`, `2s`, `1.5s`.
+    package static func format(_ seconds: Double) -> String {
+        if seconds < 1 { return "\(Int(seconds * 1000))ms" }
+        if seconds.rounded() == seconds { return "\(Int(seconds))s" }
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)s"
+    }
 }

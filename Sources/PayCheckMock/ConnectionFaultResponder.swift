@@ -28,11 +28,15 @@ struct MockRequestContext: RequestContext {
 struct ConnectionFaultResponder: HTTPResponder {
     /// The host router's responder.
     let router: RouterResponder<BasicRequestContext>
+    /// `https` when the server speaks TLS.
+    var scheme = "http"
 
     /// Responds through the router, closing the connection for a reset fault.
     func respond(to request: Request, context: MockRequestContext) async throws -> Response {
-        let response = try await ScopedRequest.serve(request) { request in
-            try await self.router.respond(to: request, context: context.routerContext)
+        let response = try await ScopedRequest.$scheme.withValue(scheme) {
+            try await ScopedRequest.serve(request) { request in
+                try await self.router.respond(to: request, context: context.routerContext)
+            }
         }
         guard response.headers[MockMiddleware.resetMarkerHeader] == MockMiddleware.resetMarkerValue else {
             return response

@@ -1,4 +1,7 @@
 package import Hummingbird
+package import HummingbirdTLS
+package import NIOSSL
+import HummingbirdCore
 import ServiceLifecycle
 import UnixSignals
 
@@ -9,20 +12,24 @@ extension MockHost {
     /// - Parameters:
     ///   - host: The address to bind; defaults to the loopback interface.
     ///   - port: The port to bind; `0` picks a free one.
+    ///   - tls: Serve HTTPS with this server configuration (a certificate, and a CA when clients must present one).
     ///   - onRunning: Called with the bound port once the server accepts connections.
+    /// - Throws: NIOSSL's error when the TLS configuration cannot be used.
     package func makeApplication(
         host: String = "127.0.0.1",
         port: Int = 0,
+        tls: TLSConfiguration? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        Application(
-            responder: ConnectionFaultResponder(router: self.makeRouter().buildResponder()),
-            // Slow headers and idle keep-alive connections are closed after the idle timeout (MockLimits).
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(self.limits.idleTimeoutSeconds)))),
+    ) throws -> some ApplicationProtocol {
+        // Slow headers and idle keep-alive connections are closed after the idle timeout (MockLimits).
+        let http1 = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(Int64(self.limits.idleTimeoutSeconds))))
+        return Application(
+            responder: ConnectionFaultResponder(router: self.makeRouter().buildResponder(), scheme: tls == nil ? "http" : "https"),
+            server: try tls.map { try .tls(http1, tlsConfiguration: $0) } ?? http1,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "PayCheckMock"),
             onServerRunning: { [self] channel in
                 let boundPort = channel.localAddress?.port ?? port
-                self.didBind(host: host, port: boundPort)
+                self.didBind(host: host, port: boundPort, secure: tls != nil)
                 await onRunning(boundPort)
             },
             logger: self.logger
@@ -42,16 +49,18 @@ extension MockHost {
     ///   - handleSignals: Whether SIGINT and SIGTERM shut the server down gracefully (for the
     ///     standalone `paycheck mock` command); then the method returns normally after a signal.
     ///     Leave it `false` when embedding, so the signals keep their usual meaning for the process.
+    ///   - tls: Serve HTTPS with this server configuration.
     ///   - onRunning: Called with the bound port once the server accepts connections.
     /// - Throws: `CancellationError` after a cancellation, or the server's error (e.g. the port is taken).
     package func run(
         host: String = "127.0.0.1",
         port: Int = 0,
         handleSignals: Bool = false,
+        tls: TLSConfiguration? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
         var configuration = ServiceGroupConfiguration(
-            services: [self.makeApplication(host: host, port: port, onRunning: onRunning)],
+            services: [try self.makeApplication(host: host, port: port, tls: tls, onRunning: onRunning)],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: self.logger
         )

@@ -152,9 +152,9 @@ package final class MockHost: Sendable {
     }
 
     /// Records the address the server is bound to.
-    func didBind(host: String, port: Int) {
+    func didBind(host: String, port: Int, secure: Bool = false) {
         let authority = host.contains(":") ? "[\(host)]" : host
-        self.boundBaseURL.set("http://\(authority):\(port)", host: authority)
+        self.boundBaseURL.set("\(secure ? "https" : "http")://\(authority):\(port)", host: authority)
     }
 
     /// Each provider's base paths with the body a `malformed` fault answers there (its codec's, e.g. MIT's envelope).

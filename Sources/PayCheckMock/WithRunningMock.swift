@@ -1,4 +1,6 @@
 import Logging
+package import NIOSSL
+
 /// Serves `host` on `127.0.0.1:port` while `body` runs, then shuts the server down.
 ///
 /// The server runs in a child task; `body` is called with the base URL (e.g.
@@ -13,13 +15,14 @@ import Logging
 package func withRunningMock<T: Sendable>(
     _ host: MockHost,
     port: Int = 0,
+    tls: TLSConfiguration? = nil,
     _ body: @Sendable (String) async throws -> T
 ) async throws -> T {
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
             defer { portContinuation.finish() }
-            try await host.run(host: "127.0.0.1", port: port) { bound in
+            try await host.run(host: "127.0.0.1", port: port, tls: tls) { bound in
                 portContinuation.yield(bound)
             }
         }
@@ -30,7 +33,7 @@ package func withRunningMock<T: Sendable>(
         }
         let result: Result<T, any Error>
         do {
-            result = .success(try await body("http://127.0.0.1:\(bound)"))
+            result = .success(try await body("\(tls == nil ? "http" : "https")://127.0.0.1:\(bound)"))
         } catch {
             result = .failure(error)
         }

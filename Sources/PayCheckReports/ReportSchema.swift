@@ -175,7 +175,7 @@ package enum JSONReportSchema {
             "location": { "$ref": "#/$defs/location", "description": "Where the step is written." },
             "verdict": { "$ref": "#/$defs/verdict", "description": "The step verdict." },
             "issue": { "type": ["string", "null"], "enum": ["mismatch", "transport", "runTimeout", "invalidStep", "couldNotRun", "interrupted", null], "description": "Why the step did not pass: expectations not met (`mismatch`, verdict failed); the exchange never completed (`transport`); the run timeout ended it; the step is invalid as written (exit 2); it could not run; the run was interrupted. Null when it passed." },
-            "transportCause": { "type": ["string", "null"], "enum": ["timeout", "connect", "closed", "other", null], "description": "For a `transport` issue: no answer in time, no connection, the connection closed before a whole answer, or another client error." },
+            "transportCause": { "type": ["string", "null"], "enum": ["timeout", "connect", "closed", "tls", "other", null], "description": "For a `transport` issue: no answer in time, no connection, the connection closed before a whole answer, a failed TLS handshake, or another client error." },
             "attempts": { "type": "integer", "minimum": 0, "description": "How many attempts ran (1 without retry)." },
             "invalid": { "type": "boolean", "description": "Whether the step is invalid as written (the suite must change; exit 2)." },
             "duration": { "$ref": "#/$defs/seconds", "description": "Seconds, all attempts included." },

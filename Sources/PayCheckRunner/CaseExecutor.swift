@@ -31,6 +31,8 @@ struct CaseExecutor {
         var providerURL: String?
         /// The provider's credentials on this target.
         var credentials: [String: String]
+        /// The time limit of one exchange on this target for this provider, when a profile sets one.
+        var timeout: Double?
     }
 
     init(runner: Runner, suite: Suite, testCase: Case, endpoints: Endpoints, deadline: Date?, redactor: Redactor) {
@@ -324,7 +326,7 @@ struct CaseExecutor {
 
     /// Seconds one exchange of this step may take, within the run deadline.
     func timeout(for step: Step) -> Double {
-        var seconds = step.timeout ?? runner.configuration.stepTimeout
+        var seconds = step.timeout ?? endpoints.timeout ?? runner.configuration.stepTimeout
         if let deadline { seconds = min(seconds, max(0.001, deadline.timeIntervalSince(runner.clock.now()))) }
         return seconds
     }

@@ -6,6 +6,7 @@ import NIOPosix
 import PayCheckCore
 package import PayCheckProviders
 import NIOHTTPCompression
+import NIOSSL
 
 /// Sends HTTP requests. The runner uses AsyncHTTPClient; tests may substitute a fake.
 package protocol HTTPTransport: Sendable {
@@ -23,6 +24,9 @@ package struct TransportError: Error, Sendable, CustomStringConvertible {
         case connect
         /// The server closed or reset the connection before a whole answer.
         case closed
+        /// The TLS handshake failed: a certificate that does not chain to the trusted CAs, a refused client
+        /// certificate, no common protocol.
+        case tls
         /// Anything else the HTTP client reported.
         case other
 
@@ -64,6 +68,28 @@ package struct AsyncHTTPTransport: HTTPTransport {
         return configuration
     }
 
+    /// ``configuration`` with a live target's TLS: its CA bundle instead of the system's trust store, and a client
+    /// certificate to present.
+    /// - Throws: ``TLSFileError`` naming the file that cannot be read as PEM.
+    package static func configuration(tls options: LiveTarget.TLSOptions) throws(TLSFileError) -> HTTPClient.Configuration {
+        var configuration = self.configuration
+        guard !options.isDefault else { return configuration }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let ca = options.ca {
+            let roots = try TLSFileError.reading(ca, "CA bundle") { try NIOSSLCertificate.fromPEMFile(ca) }
+            guard !roots.isEmpty else { throw TLSFileError(path: ca, what: "CA bundle", reason: "it holds no PEM certificate") }
+            tls.trustRoots = .certificates(roots)
+        }
+        if let certificate = options.certificate, let key = options.key {
+            let chain = try TLSFileError.reading(certificate, "client certificate") { try NIOSSLCertificate.fromPEMFile(certificate) }
+            guard !chain.isEmpty else { throw TLSFileError(path: certificate, what: "client certificate", reason: "it holds no PEM certificate") }
+            tls.certificateChain = chain.map { .certificate($0) }
+            tls.privateKey = .privateKey(try TLSFileError.reading(key, "client key") { try NIOSSLPrivateKey(file: key, format: .pem) })
+        }
+        configuration.tlsConfiguration = tls
+        return configuration
+    }
+
     /// Sends the request with a deadline of `timeout` seconds.
     package func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
         if let problem = HTTPURLCheck.problem(request.url) { throw ProviderError.invalidStep("cannot send to \(problem)") }
@@ -93,7 +119,7 @@ package struct AsyncHTTPTransport: HTTPTransport {
         let what = "\(request.method) \(request.url)"
         switch error {
         case .deadlineExceeded, .readTimeout, .connectTimeout:
-            return TransportError(.timeout, "\(what): no response within \(formatSeconds(timeout))")
+            return TransportError(.timeout, "\(what): no response within \(DurationText.format(timeout))")
         case .invalidURL, .emptyHost, .emptyScheme:
             return TransportError(.connect, "\(what): invalid URL")
         case .remoteConnectionClosed:
@@ -116,10 +142,28 @@ package struct AsyncHTTPTransport: HTTPTransport {
             return TransportError(closed ? .closed : .other, "\(what): \(String(describing: io).prefix(300))")
         }
         if error is ChannelError { return TransportError(.closed, "\(what): \(String(describing: error).prefix(300))") }
+        if error is NIOSSLError || error is BoringSSLError {
+            return TransportError(.tls, "\(what): the TLS handshake failed (\(String(describing: error).prefix(300)))")
+        }
         return TransportError(.other, "\(what): \(String(describing: error).prefix(300))")
     }
+}
 
-    static func formatSeconds(_ s: Double) -> String {
-        s < 1 ? "\(Int(s * 1000))ms" : (s.rounded() == s ? "\(Int(s))s" : String(format: "%.1fs", s))
+/// A TLS file of a live target that cannot be used.
+package struct TLSFileError: Error, Sendable, CustomStringConvertible {
+    /// The file.
+    package var path: String
+    /// What it was meant to be: `CA bundle`, `client certificate`, `client key`.
+    package var what: String
+    /// Why it cannot be used.
+    package var reason: String
+
+    /// The message.
+    package var description: String { "cannot use '\(path)' as the \(what): \(reason)" }
+
+    /// Runs `read`, turning any error into one naming the file.
+    static func reading<T>(_ path: String, _ what: String, _ read: () throws -> T) throws(TLSFileError) -> T {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw TLSFileError(path: path, what: what, reason: "no such readable file") }
+        do { return try read() } catch { throw TLSFileError(path: path, what: what, reason: "it is not PEM (\(error))") }
     }
 }

@@ -48,8 +48,10 @@ package struct RunPlan: Sendable {
                 if reason == nil, testCase.requires.contains("mock"), !configuration.target.hasMockControl {
                     reason = "requires the mock's payer/control API; target '\(configuration.target.kind)' has none"
                 }
-                if reason == nil, let provider = suite.provider, configuration.target == .sandbox, !hasProviderCredentials(provider) {
-                    reason = "no sandbox credentials for '\(provider)' (set PAYCHECK_\(provider.uppercased())_* variables)"
+                if reason == nil, let provider = suite.provider, let target = configuration.target.live, !hasProviderCredentials(provider) {
+                    reason = target.profile == nil
+                        ? "no sandbox credentials for '\(provider)' (set PAYCHECK_\(provider.uppercased())_* variables)"
+                        : "no credentials for '\(provider)' on target '\(target.name)' ('paycheck targets' names the missing ones)"
                 }
                 selected.append(Item(suiteIndex: suites.count, caseIndex: caseIndex, skipReason: reason, exclusive: RunPlan.isExclusive(testCase)))
             }

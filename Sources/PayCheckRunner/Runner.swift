@@ -47,13 +47,8 @@ package struct Runner: Sendable {
     /// The credentials a provider uses on the configured target.
     package func credentials(for provider: any Provider) -> [String: String] {
         switch configuration.target {
-        case .mock, .url: return provider.mockCredentials
-        case .sandbox:
-            var values: [String: String] = [:]
-            for field in provider.credentialFields {
-                if let v = configuration.environment[field.environmentVariable], !v.isEmpty { values[field.name] = v }
-            }
-            return values
+        case .mock, .url: provider.mockCredentials
+        case .live(let target): target.credentials(for: provider, environment: configuration.environment)
         }
     }
 
@@ -213,10 +208,11 @@ package struct Runner: Sendable {
         var reasons: [String] = []
         let ran = suites.flatMap(\.cases).contains { !$0.steps.isEmpty }
         if !ran { reasons.append("no case ran: every selected case was skipped") }
-        guard configuration.target == .sandbox else { return reasons }
+        guard let target = configuration.target.live else { return reasons }
         for id in Set(plan.suites.compactMap(\.provider)).sorted() where !hasCredentials(id) {
-            let variables = providers[id]?.credentialFields.filter(\.required).map(\.environmentVariable) ?? []
-            reasons.append("provider '\(id)' was not checked: no sandbox credentials (set \(variables.joined(separator: ", ")))")
+            guard let provider = providers[id] else { continue }
+            let variables = provider.credentialFields.filter(\.required).compactMap { target.variable(of: $0, for: provider) }
+            reasons.append("provider '\(id)' was not checked: no \(target.name) credentials (set \(variables.joined(separator: ", ")))")
         }
         return reasons
     }
@@ -224,7 +220,7 @@ package struct Runner: Sendable {
     /// For the sandbox: the providers some of whose credentials are set while others are missing — a
     /// configuration error naming the missing variables, not a reason to skip.
     package func partialCredentials(for providerIDs: Set<String>) -> [String] {
-        guard configuration.target == .sandbox else { return [] }
+        guard let target = configuration.target.live else { return [] }
         let live = configuration.allowLive ? [] : providerIDs.sorted().compactMap { id -> String? in
             guard let provider = providers[id] else { return nil }
             return provider.liveCredentialWarning(credentials(for: provider)).map { "provider '\(id)': \($0)" }
@@ -232,11 +228,13 @@ package struct Runner: Sendable {
         return live + providerIDs.sorted().compactMap { id in
             guard let provider = providers[id] else { return nil }
             let required = provider.credentialFields.filter(\.required)
-            let set = required.filter { !(configuration.environment[$0.environmentVariable] ?? "").isEmpty }
+            let values = target.credentials(for: provider, environment: configuration.environment)
+            let set = required.filter { values[$0.name] != nil }
             guard !set.isEmpty, set.count < required.count else { return nil }
-            let missing = required.filter { field in !set.contains { $0.name == field.name } }
-            return "provider '\(id)' is partly configured for the sandbox: set " + missing.map(\.environmentVariable).joined(separator: ", ")
-                + " (or unset " + set.map(\.environmentVariable).joined(separator: ", ") + " to skip it)"
+            let missing = required.filter { values[$0.name] == nil }.compactMap { target.variable(of: $0, for: provider) }
+            let unset = set.compactMap { target.variable(of: $0, for: provider) }
+            return "provider '\(id)' is partly configured for \(target.name == "sandbox" ? "the sandbox" : "target '\(target.name)'"): set "
+                + missing.joined(separator: ", ") + (unset.isEmpty ? "" : " (or unset " + unset.joined(separator: ", ") + " to skip it)")
         }
     }
 
@@ -273,7 +271,9 @@ package struct Runner: Sendable {
             endpoints.credentials = credentials(for: provider)
             switch configuration.target {
             case .mock, .url: endpoints.providerURL = (controlURL ?? "") + (provider.mockBasePaths.first ?? "/" + provider.id)
-            case .sandbox: endpoints.providerURL = provider.sandboxBaseURL
+            case .live(let target):
+                endpoints.providerURL = target.baseURL(for: provider)
+                endpoints.timeout = target.providers[id]?.timeout ?? target.timeout
             }
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds

@@ -2,12 +2,15 @@
 package enum Target: Sendable, Hashable, CustomStringConvertible {
     /// The embedded mock host on 127.0.0.1, started for the run.
     case mock
-    /// Each provider's documented sandbox; credentials from the environment.
-    case sandbox
+    /// A live target: each provider's documented sandbox, or what a profile names (``LiveTarget``).
+    case live(LiveTarget)
     /// Another base URL serving the mock layout: a standalone `paycheck mock`, a proxy.
     case url(String)
 
-    /// Parses `mock`, `sandbox` or `url=<base>`.
+    /// The built-in sandbox target.
+    package static let sandbox = Target.live(.sandbox)
+
+    /// Parses `mock`, `sandbox` or `url=<base>`; a profile's target names are resolved by ``TargetProfile``.
     package init?(parsing text: String) {
         switch text {
         case "mock": self = .mock
@@ -21,29 +24,29 @@ package enum Target: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `mock`, `sandbox` or `url=<base>`.
+    /// `mock`, the live target's name, or `url=<base>`.
     package var description: String {
         switch self {
         case .mock: "mock"
-        case .sandbox: "sandbox"
+        case .live(let target): target.name
         case .url(let base): "url=\(base)"
         }
     }
 
-    /// The short name used in reports: `mock`, `sandbox`, `url`.
+    /// The short name used in reports: `mock`, `sandbox` (every live target), `url`.
     package var kind: String {
         switch self {
         case .mock: "mock"
-        case .sandbox: "sandbox"
+        case .live: "sandbox"
         case .url: "url"
         }
     }
 
-    /// Whether the target serves the PayCheck control API (payer/mock steps can run).
-    package var hasMockControl: Bool {
-        switch self {
-        case .mock, .url: true
-        case .sandbox: false
-        }
+    /// The live target, if this is one.
+    package var live: LiveTarget? {
+        if case .live(let target) = self { target } else { nil }
     }
+
+    /// Whether the target serves the PayCheck control API (payer/mock steps can run).
+    package var hasMockControl: Bool { live == nil }
 }

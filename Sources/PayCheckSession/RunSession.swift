@@ -51,7 +51,13 @@ package struct RunSession: Sendable {
         let configuration = self.configuration
         let providers = self.providers
         let mocks = self.mocks
-        return try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
+        let clientConfiguration: HTTPClient.Configuration
+        do {
+            clientConfiguration = try AsyncHTTPTransport.configuration(tls: configuration.target.live?.tls ?? .init())
+        } catch {
+            throw RunSessionError.configuration(["target '\(configuration.target)': \(error)"])
+        }
+        return try await HTTPClient.withHTTPClient(configuration: clientConfiguration) { client in
             let runner = Runner(
                 configuration: configuration, providers: providers, transport: AsyncHTTPTransport(client: client), clock: clock,
                 hostname: hostname)
@@ -75,7 +81,7 @@ package struct RunSession: Sendable {
                 return try await withRunningMock(host) { base in try await run(base) }
             case .url(let base):
                 return try await run(base)
-            case .sandbox:
+            case .live:
                 if contract != nil { throw RunSessionError.backend("--contract needs the mock (--target mock or url=…): the mock plays the provider for the backend") }
                 return await runner.run(plan, controlURL: nil, onEvent: onEvent)
             }

@@ -44,7 +44,7 @@ package struct InProcessRun: Sendable {
     package func run(_ suites: [Suite], clock: any RunnerClock = VirtualClock(), controlURL: String? = nil) async throws -> (RunResult, [RunEvent]) {
         let events = EventLog()
         var configuration = self.configuration
-        if controlURL == nil, configuration.target != .sandbox { configuration.target = .mock }
+        if controlURL == nil, configuration.target.live == nil { configuration.target = .mock }
         var session = RunSession(providers: providers, mocks: mocks, configuration: configuration)
         session.contract = contract
         let result = try await session.run(suites, clock: clock, hostname: "test-host", controlURL: controlURL, onEvent: events.append)

@@ -5,6 +5,7 @@ import PayCheckMock
 import PayCheckSession
 import PayCheckRunner
 import Foundation
+import NIOSSL
 import PayCheckProviders
 
 /// `paycheck mock`: serves the provider mocks standalone, for a merchant's own backend.
@@ -33,11 +34,22 @@ struct MockCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A host notifications and webhooks may be sent to besides loopback (repeatable).")
     var allowNotifyHost: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .long, help: ArgumentHelp("The PEM private key of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(name: .long, help: ArgumentHelp("Require a client certificate signed by this PEM CA (with --tls-certificate).", valueName: "file"))
+    var tlsClientCa: String?
+
     @OptionGroup(title: "Limits")
     var limits: MockLimitOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
+        if tlsClientCa != nil, tlsCertificate == nil { throw ValidationError("--tls-client-ca needs --tls-certificate and --tls-key") }
         guard NetworkPolicy.isLoopback(host) || allowRemote else {
             throw ValidationError(
                 "--host \(host) would expose the mock (and its control API, which can reset it, move its clock and read "
@@ -53,14 +65,23 @@ struct MockCommand: AsyncParsableCommand {
         let token = remote ? Self.newToken() : nil
         let policy = NetworkPolicy(controlToken: token, allowedHostNames: allowHost, notifyHosts: allowNotifyHost)
         let limits = self.limits.limits
+        let tls: TLSConfiguration?
+        do {
+            tls = try tlsCertificate.flatMap { certificate in
+                try tlsKey.map { try MockTLS.configuration(certificate: certificate, key: $0, clientCA: tlsClientCa) }
+            }
+        } catch {
+            output.err("error: \(error)")
+            throw ExitCode(2)
+        }
         do {
             // Webhooks (e.g. PlacetoPay's notification) go out through a real HTTP client.
             try await HTTPClient.withHTTPClient(configuration: AsyncHTTPTransport.configuration) { client in
                 let mock = MockHost(
                     providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: client), policy: policy,
                     limits: limits)
-                try await mock.run(host: bindHost, port: port, handleSignals: true) { bound in
-                    let base = "http://\(bindHost):\(bound)"
+                try await mock.run(host: bindHost, port: port, handleSignals: true, tls: tls) { bound in
+                    let base = "\(tls == nil ? "http" : "https")://\(bindHost):\(bound)"
                     var lines = ["PayCheck mock listening on \(base)", "  control API   \(base)\(ControlAPI.root)/"]
                     for mock in mock.providers {
                         for path in mock.provider.mockBasePaths {

@@ -17,7 +17,10 @@ struct RunCommand: AsyncParsableCommand {
             'sandbox' uses each provider's documented sandbox with credentials from
             PAYCHECK_<PROVIDER>_<FIELD> environment variables (a provider without any is skipped, and
             the run is then not green; one with only some of them set is a configuration error);
-            'url=http://host:port' uses a standalone `paycheck mock` or any server with its layout.
+            'url=http://host:port' uses a standalone `paycheck mock` or any server with its layout. A
+            target profile (--profile, or paycheck.yaml in the current folder) names more live targets,
+            each with per-provider base URLs, credentials as ${ENV_VAR} references, time and rate limits
+            and TLS; `paycheck targets` shows what a run would use.
 
             Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite, usage or configuration ·
             3 could not run (errors win over failures) · 4 nothing was checked (no case ran, or a
@@ -26,8 +29,10 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var suites: SuiteOptions
 
-    @Option(name: .long, help: ArgumentHelp("mock, sandbox, or url=<base URL>.", valueName: "target"))
+    @Option(name: .long, help: ArgumentHelp("mock, sandbox, a target of the profile, or url=<base URL>.", valueName: "target"))
     var target: String = "mock"
+
+    @OptionGroup var profile: ProfileOptions
 
     @Option(name: [.short, .long], help: "Cases to run at once (default: the number of cores).")
     var jobs: Int?
@@ -89,8 +94,8 @@ struct RunCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard Target(parsing: target) != nil else {
-            throw ValidationError("--target must be 'mock', 'sandbox' or 'url=http(s)://host:port', got '\(target)'")
+        guard Target(parsing: target) != nil || (!target.isEmpty && target.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })) else {
+            throw ValidationError("--target must be 'mock', 'sandbox', a target of the profile or 'url=http(s)://host:port', got '\(target)'")
         }
         if let jobs, !(1...512).contains(jobs) { throw ValidationError("--jobs must be between 1 and 512, got \(jobs)") }
         _ = try parsedShard()
@@ -146,9 +151,9 @@ struct RunCommand: AsyncParsableCommand {
         return .string(text)
     }
 
-    func configuration(environment: [String: String]) throws -> RunConfiguration {
+    func configuration(environment: [String: String], target: Target) throws -> RunConfiguration {
         var configuration = RunConfiguration()
-        configuration.target = Target(parsing: target) ?? .mock
+        configuration.target = target
         configuration.jobs = jobCount
         for pair in variables { if let (k, v) = RunCommand.split(pair) { configuration.variables[k] = RunCommand.value(v) } }
         for pair in secrets { if let (k, v) = RunCommand.split(pair) { configuration.secrets[k] = v } }
@@ -173,7 +178,8 @@ struct RunCommand: AsyncParsableCommand {
         let output = Output()
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
-        let configuration = try configuration(environment: environment)
+        let profile = try self.profile.load(output: output, colored: colored)
+        let configuration = try configuration(environment: environment, target: ProfileOptions.resolve(target, profile: profile, output: output))
         // From here on a signal never leaves reports that could be taken for this run's (``RunInterruption``): the
         // baseline is read first, since it may be the JSON report this run replaces, then the old reports go.
         let interruption = RunInterruption(files: reports.files, target: configuration.target, output: output)

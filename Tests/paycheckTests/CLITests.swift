@@ -282,6 +282,26 @@ struct CLITests {
         #expect(lint.stderr.contains("undefined variable 'suffix'") && lint.stderr.contains("4 errors"), "\(lint.stderr)")
     }
 
+    @Test("targets: each live target's providers, credentials masked, the missing ones named; a mistyped --target is suggested")
+    func targetsCommand() throws {
+        let profile = "targets:\n  staging:\n    providers:\n      placetopay:\n        baseURL: https://ptp.example\n        credentials:\n          login: acme\n          secretKey: ${PTP_SECRET}\n"
+        let cli = try CLI(files: ["paycheck.yaml": profile])
+        let shown = try cli.run(["targets"], environment: ["PTP_SECRET": "sentinel-secret-4242"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("staging (paycheck.yaml)") && shown.stdout.contains("placetopay: https://ptp.example — ready"))
+        #expect(shown.stdout.contains("acme (written in the profile)") && shown.stdout.contains("set (secret, 20 characters)"))
+        #expect(shown.stdout.contains("missing: ") && shown.stdout.contains("PAYCHECK_MOLLIE_API_KEY"))
+        #expect(!(shown.stdout + shown.stderr).contains("sentinel-secret-4242"))
+        let mistyped = try cli.run(["run", "--target", "stagin"])
+        #expect(mistyped.status == 2 && mistyped.stderr.contains("Did you mean 'staging'?"), "\(mistyped.stderr)")
+        let written = try CLI(files: ["p.yaml": profile.replacingOccurrences(of: "${PTP_SECRET}", with: "sentinel-secret-4242")])
+        for command in [["targets", "--profile", "p.yaml"], ["lint", "--profile", "p.yaml", "none"], ["run", "--profile", "p.yaml", "--target", "staging"]] {
+            let refused = try written.run(command)
+            #expect(refused.status == 2 && refused.stderr.contains("p.yaml:8:22: error: credential 'secretKey' of 'placetopay' is a secret"), "\(command): \(refused.stderr)")
+            #expect(!(refused.stdout + refused.stderr).contains("sentinel-secret-4242"))
+        }
+    }
+
     @Test("run: a run that checks nothing exits 4 and says so in every report; --allow-empty accepts it")
     func nothingChecked() throws {
         let cli = try CLI(files: ["m.yaml": "suite: m\ncases:\n  - name: needs the mock\n    requires: [mock]\n    steps:\n      - wait: 1ms\n"])

@@ -68,7 +68,7 @@ struct KhipuAPIRoutes: Sendable {
         return MockResponse.json(try await operation(context, call))
     }
 
-    /// Reads the parameters and checks the credentials: 2.0 rebuilds the string to sign from `http://` + `Host` + the
+    /// Reads the parameters and checks the credentials: 2.0 rebuilds the string to sign from the scheme (`https` when the mock serves TLS) + `Host` + the
     /// raw path and the *decoded* query and form parameters (§2.12 A1–A4) and answers every failure 403 (§2.12 A6);
     /// 3.0 checks `x-api-key` and answers 401 (§2.12 B14). A service marked unavailable answers 503 (§2.6).
     static func authenticate(_ request: Request, bytes: [UInt8], version: String, id: String, context: KhipuContext) throws(KhipuFailure) -> Call {
@@ -85,7 +85,7 @@ struct KhipuAPIRoutes: Sendable {
             guard receiver == String(account.receiverId) else {
                 throw KhipuFailure(code: 403, message: "Error de autorización: cobrador \(receiver) desconocido")
             }
-            let url = "http://" + (request.head.authority ?? "localhost") + request.uri.path
+            let url = ScopedRequest.origin(request) + request.uri.path
             let expected = KhipuSignature.hash(KhipuSignature.stringToSign(method: request.method.rawValue, url: url, parameters: pairs), secret: account.secret)
             guard expected == hash.lowercased() else {
                 throw KhipuFailure(code: 403, message: "Error de autorización: la firma no corresponde")
@@ -103,7 +103,7 @@ struct KhipuAPIRoutes: Sendable {
         }
         var parameters: [String: String] = [:]
         for (name, value) in pairs { parameters[name] = value }
-        let pageBase = "http://" + (request.head.authority ?? "127.0.0.1") + ScopedRequest.baseSuffix + "/khipu"
+        let pageBase = ScopedRequest.origin(request) + ScopedRequest.baseSuffix + "/khipu"
         return Call(apiVersion: version, parameters: parameters, id: id, now: now, pageBase: pageBase)
     }
 

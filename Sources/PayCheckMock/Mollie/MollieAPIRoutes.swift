@@ -38,7 +38,7 @@ struct MollieAPIRoutes: Sendable {
     /// The public base of every link: the scheme and host the client used, plus `/mollie` (§4.12 P1-2), after the
     /// scoped root when a merchant's backend came through one (so the links it follows stay in its run's scope).
     static func base(_ request: Request) -> String {
-        "http://" + (request.head.authority ?? "127.0.0.1") + ScopedRequest.baseSuffix + "/mollie"
+        ScopedRequest.origin(request) + ScopedRequest.baseSuffix + "/mollie"
     }
 
     /// Checks `Authorization: Bearer <the test key>` (§4.1): anything else, a `live_` key included (the mock is a

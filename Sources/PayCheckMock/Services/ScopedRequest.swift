@@ -9,6 +9,15 @@ enum ScopedRequest {
     /// The scope of the request being handled, when it came under the scoped root; `nil` otherwise.
     @TaskLocal static var scope: ClockScope?
 
+    /// `https` when the host serves TLS (``MockHost/makeApplication(host:port:tls:onRunning:)``), else `http`.
+    @TaskLocal static var scheme = "http"
+
+    /// The scheme and authority the client used, e.g. `https://127.0.0.1:8443`: the base of the links a mock writes
+    /// and of the URL a khipu 2.0 signature covers.
+    static func origin(_ request: Request) -> String {
+        self.scheme + "://" + (request.head.authority ?? "127.0.0.1")
+    }
+
     /// The prefix to put before the paths the mock writes into its answers for the current request ("" outside
     /// a scoped request).
     static var baseSuffix: String {

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import PayCheckProviders
+import PayCheckRunner
+import PayCheckCore
+
+/// `paycheck targets`: what a run would use on each target, secrets masked, every missing credential named.
+struct TargetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "targets",
+        abstract: "Show the targets a run can use: base URLs, credentials (masked), limits and TLS.",
+        discussion: HelpText.reflow("""
+            Lists the built-in targets (mock, sandbox) and those of the target profile (--profile, or
+            paycheck.yaml in the current folder). For each provider of a live target: the base URL, where
+            each credential comes from and whether it is set (secrets are never shown), the time limit,
+            rate limit and concurrency. A provider with no credential set is skipped by a run; one with
+            only some of them set is a configuration error. Exits 2 when the profile is invalid.
+            """))
+
+    @OptionGroup var profile: ProfileOptions
+
+    @Option(name: .long, help: ArgumentHelp("Show only this target.", valueName: "target"))
+    var target: String?
+
+    func run() throws {
+        let output = Output()
+        let providers = ProfileOptions.providers
+        let profile = try self.profile.load(output: output, colored: false)
+        let environment = ProcessInfo.processInfo.environment
+        var shown: [Target]
+        if let target {
+            shown = [try ProfileOptions.resolve(target, profile: profile, output: output)]
+        } else {
+            shown = [.mock]
+            if profile?.target("sandbox") == nil { shown.append(.sandbox) }
+            shown += profile?.targets.map(Target.live) ?? []
+        }
+        output.out(profile.map { "Target profile: \($0.file)" } ?? "No target profile (give --profile FILE or write paycheck.yaml); the built-in targets:")
+        for target in shown {
+            output.out("")
+            output.out(Self.describe(target, providers: providers, environment: environment))
+        }
+    }
+
+    /// The lines of one target.
+    static func describe(_ target: Target, providers: ProviderRegistry, environment: [String: String]) -> String {
+        switch target {
+        case .mock:
+            return "mock (built-in, the default): the embedded mock of every provider on 127.0.0.1, with its test credentials"
+        case .url(let base):
+            return "\(target): a standalone mock at \(base), with the mock's test credentials"
+        case .live(let live):
+            var lines = ["\(live.name) (\(live.profile ?? "built-in")): live, through each provider's own signing; no control API, so cases that require the mock are skipped"]
+            var settings: [String] = []
+            if let timeout = live.timeout { settings.append("time limit \(DurationText.format(timeout)) per exchange") }
+            settings.append("retries of service failures: \(live.retry.attempts) attempts, backoff \(DurationText.format(live.retry.backoff)) doubling, cap \(DurationText.format(live.retry.cap))")
+            lines.append("  " + settings.joined(separator: " · "))
+            if !live.tls.isDefault {
+                var tls: [String] = []
+                if let ca = live.tls.ca { tls.append("CA bundle \(ca)" + (FileManager.default.isReadableFile(atPath: ca) ? "" : " (MISSING)")) }
+                if let certificate = live.tls.certificate, let key = live.tls.key {
+                    let missing = [certificate, key].filter { !FileManager.default.isReadableFile(atPath: $0) }
+                    tls.append("client certificate \(certificate), key \(key)" + (missing.isEmpty ? "" : " (MISSING: \(missing.joined(separator: ", ")))"))
+                }
+                lines.append("  TLS: " + tls.joined(separator: " · "))
+            }
+            var missingAll: [String] = []
+            for provider in providers.all {
+                let values = live.credentials(for: provider, environment: environment)
+                let required = provider.credentialFields.filter(\.required)
+                let set = required.filter { values[$0.name] != nil }.count
+                let state = set == required.count ? "ready" : set == 0 ? "skipped: no credential set" : "PARTLY CONFIGURED: a run refuses it"
+                var limits: [String] = []
+                let endpoint = live.providers[provider.id]
+                if let timeout = endpoint?.timeout { limits.append("time limit \(DurationText.format(timeout))") }
+                if let rate = endpoint?.rateLimit { limits.append("rate limit \(rate)") }
+                if let concurrency = endpoint?.concurrency { limits.append("at most \(concurrency) at once") }
+                lines.append("  \(provider.id): \(live.baseURL(for: provider)) — \(state)" + (limits.isEmpty ? "" : " · " + limits.joined(separator: " · ")))
+                for field in provider.credentialFields {
+                    let source = live.source(of: field, for: provider)
+                    let value: String
+                    switch (values[field.name], source) {
+                    case (nil, _):
+                        value = field.required ? "MISSING" : "not set (optional)"
+                        if field.required, let variable = live.variable(of: field, for: provider) { missingAll.append(variable) }
+                    case (_, .literal(let literal)): value = "\(literal) (written in the profile)"
+                    case (let set?, .environment): value = field.secret ? "set (secret, \(set.count) characters)" : "set: \(set)"
+                    }
+                    let from = if case .environment = source { "\(source)" } else { "profile" }
+                    lines.append("    \(field.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(from.padding(toLength: 40, withPad: " ", startingAt: 0)) \(value)")
+                }
+            }
+            lines.append(missingAll.isEmpty ? "  every required credential is set" : "  missing: " + missingAll.joined(separator: ", "))
+            return lines.joined(separator: "\n")
+        }
+    }
+}

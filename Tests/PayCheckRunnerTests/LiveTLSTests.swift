@@ -1,0 +1,125 @@
+import Foundation
+import PayCheckCore
+import PayCheckMock
+import PayCheckProviders
+import PayCheckRunner
+import PayCheckTestSupport
+import Testing
+
+/// The live path end to end: the built-in suites through a live target (the sandbox code path: the provider's own
+/// signing, no control API) against the mock served over HTTPS with a CA made at test time.
+@Suite("The live path over TLS", .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
+struct LiveTLSTests {
+    /// The mock's test credentials under each provider's `PAYCHECK_…` variable, as a merchant's CI would set them.
+    static var environment: [String: String] {
+        var environment: [String: String] = [:]
+        for provider in MockRegistry.providers.all {
+            for field in provider.credentialFields { environment[field.environmentVariable] = provider.mockCredentials[field.name] }
+        }
+        return environment
+    }
+
+    /// A live target whose every provider is the mock at `base`.
+    static func target(_ base: String, tls: LiveTarget.TLSOptions) -> LiveTarget {
+        var target = LiveTarget(name: "tls-mock", profile: "test")
+        for provider in MockRegistry.providers.all {
+            var endpoint = LiveTarget.Endpoint()
+            endpoint.baseURL = base + (provider.mockBasePaths.first ?? "/" + provider.id)
+            target.providers[provider.id] = endpoint
+        }
+        target.tls = tls
+        return target
+    }
+
+    /// Runs the built-in suites on `target`, with the mock's clock on the runner's.
+    static func run(_ suites: [Suite], on target: @escaping @Sendable (String) -> LiveTarget, serverCA clientCA: String? = nil, certificates: TestCertificates) async throws -> RunResult {
+        let clock = VirtualClock()
+        let host = MockHost(providers: MockRegistry.builtIn, clock: MockClock(base: { clock.now() }))
+        let tls = try MockTLS.configuration(certificate: certificates.server.certificate, key: certificates.server.key, clientCA: clientCA)
+        return try await withRunningMock(host, tls: tls) { base in
+            var configuration = RunConfiguration()
+            configuration.target = .live(target(base))
+            configuration.environment = environment
+            configuration.stepTimeout = 10
+            let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
+            return try await run.run(suites, clock: clock).0
+        }
+    }
+
+    @Test("every provider's suites pass through the live code path against the HTTPS-served mock")
+    func suitesPassOverTLS() async throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        let result = try await Self.run(try CIFitTests.builtIn(), on: { Self.target($0, tls: .init(ca: certificates.ca)) }, certificates: certificates)
+        let ran = result.suites.flatMap { suite in suite.cases.filter { $0.verdict != .skipped }.map { (suite, $0) } }
+        let failing = ran.filter { $0.1.verdict != .passed }.map { "\($0.0.file) › \($0.1.name): \($0.1.steps.compactMap(\.error)) \($0.1.steps.flatMap(\.mismatches).map { "\($0.subject): expected \($0.expected), got \($0.actual)" })" }
+        #expect(failing.isEmpty, "\(failing.prefix(5))")
+        #expect(result.target == "tls-mock" && result.targetKind == "sandbox")
+        for provider in MockRegistry.providers.providerIDs {
+            #expect(ran.contains { $0.0.provider == provider && $0.1.verdict == .passed }, "no case of \(provider) ran")
+        }
+        #expect(result.exitCode == 0)
+    }
+
+    /// The cases that ran (not skipped), with their suite.
+    static func ran(_ result: RunResult) -> [(suite: SuiteResult, case: CaseResult)] {
+        result.suites.flatMap { suite in suite.cases.filter { $0.verdict != .skipped }.map { (suite, $0) } }
+    }
+
+    /// The transport issues of a case's steps.
+    static func transportErrors(_ testCase: CaseResult) -> [TransportError] {
+        testCase.steps.compactMap { if case .transport(let error)? = $0.issue { error } else { nil } }
+    }
+
+    @Test("a CA that did not sign the server's certificate makes every case that sends a TLS error, and the run exits 3")
+    func wrongCA() async throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        let suites = try CIFitTests.builtIn().filter { $0.provider == "mollie" || $0.provider == "placetopay" }
+        let result = try await Self.run(suites, on: { Self.target($0, tls: .init(ca: certificates.otherCA)) }, certificates: certificates)
+        // Every case that reached the network is a TLS error; a case that sends nothing (a deep link read) passes.
+        let errors = Self.ran(result).filter { $0.case.verdict == .error }
+        #expect(errors.count > 10 && result.counts.failed == 0)
+        for (suite, testCase) in errors {
+            let error = Self.transportErrors(testCase).first
+            #expect(error?.cause == .tls && error?.message.contains("TLS handshake failed") == true, "\(suite.file) › \(testCase.name): \(String(describing: error))")
+        }
+        #expect(result.exitCode == 3)
+    }
+
+    @Test("a mock that asks for a client certificate gets the profile's, and refuses a client without one")
+    func clientCertificate() async throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        let suites = try CIFitTests.builtIn().filter { $0.provider == "khipu" }
+        let client = certificates.client
+        let with = try await Self.run(
+            suites, on: { Self.target($0, tls: .init(ca: certificates.ca, certificate: client.certificate, key: client.key)) },
+            serverCA: certificates.ca, certificates: certificates)
+        #expect(!Self.ran(with).isEmpty && Self.ran(with).allSatisfy { $0.case.verdict == .passed } && with.exitCode == 0)
+        let without = try await Self.run(suites, on: { Self.target($0, tls: .init(ca: certificates.ca)) }, serverCA: certificates.ca, certificates: certificates)
+        #expect(!Self.ran(without).isEmpty && Self.ran(without).allSatisfy { $0.case.verdict == .error } && without.exitCode == 3)
+    }
+
+    @Test("a provider whose host cannot be reached has its cases errors with the reason; the others pass; exit 3")
+    func unreachableProvider() async throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        let suites = try CIFitTests.builtIn().filter { $0.provider == "yuno" || $0.provider == "mollie" }
+        let result = try await Self.run(suites, on: { base in
+            var target = Self.target(base, tls: .init(ca: certificates.ca))
+            target.providers["yuno"]?.baseURL = "https://127.0.0.1:1/yuno"
+            return target
+        }, certificates: certificates)
+        let ran = Self.ran(result)
+        #expect(ran.contains { $0.suite.provider == "mollie" } && ran.contains { $0.suite.provider == "yuno" })
+        for (suite, testCase) in ran {
+            if suite.provider == "mollie" {
+                #expect(testCase.verdict == .passed, "\(suite.file) › \(testCase.name)")
+            } else {
+                #expect(testCase.verdict == .error && Self.transportErrors(testCase).first?.cause == .connect, "\(suite.file) › \(testCase.name)")
+            }
+        }
+        #expect(result.exitCode == 3)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PayCheckCore
+import PayCheckMock
+import PayCheckProviders
+import PayCheckRunner
+import Testing
+
+/// Target profiles (`paycheck.yaml`): what they set, and every mistake as a diagnostic with file:line:column.
+@Suite("Target profiles")
+struct TargetProfileTests {
+    static func parse(_ text: String, file: String = "/work/shop/paycheck.yaml") -> TargetProfile.Loaded {
+        TargetProfile.parse(text, file: file, providers: MockRegistry.providers)
+    }
+
+    @Test("a profile sets base URLs, credential sources, limits, retries and TLS paths relative to its folder")
+    func parsesEverything() throws {
+        let loaded = Self.parse("""
+            targets:
+              staging:
+                timeout: 20s
+                retry: { attempts: 5, backoff: 200ms, cap: 2s }
+                tls: { ca: certs/ca.pem, certificate: /etc/client.pem, key: certs/client.key }
+                providers:
+                  placetopay:
+                    baseURL: https://checkout-test.placetopay.com/
+                    credentials:
+                      login: acme
+                      secretKey: ${PTP_SECRET_KEY}
+                    timeout: 30s
+                    rateLimit: 300/min
+                    concurrency: 4
+            """)
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        let target = try #require(loaded.profile?.target("staging"))
+        let placetopay = try #require(MockRegistry.providers["placetopay"])
+        #expect(target.baseURL(for: placetopay) == "https://checkout-test.placetopay.com")
+        #expect(target.credentials(for: placetopay, environment: ["PTP_SECRET_KEY": "s3cret-value"]) == ["login": "acme", "secretKey": "s3cret-value"])
+        #expect(target.providers["placetopay"]?.rateLimit == LiveTarget.RateLimit(requests: 300, seconds: 60))
+        #expect(target.providers["placetopay"]?.concurrency == 4 && target.providers["placetopay"]?.timeout == 30 && target.timeout == 20)
+        #expect(target.retry.attempts == 5 && target.retry.backoff == 0.2 && target.retry.cap == 2)
+        #expect(target.tls == LiveTarget.TLSOptions(ca: "/work/shop/certs/ca.pem", certificate: "/etc/client.pem", key: "/work/shop/certs/client.key"))
+        // A provider the target does not name keeps its sandbox and its PAYCHECK_… variables.
+        let mollie = try #require(MockRegistry.providers["mollie"])
+        #expect(target.baseURL(for: mollie) == mollie.sandboxBaseURL)
+        #expect(target.variable(of: mollie.credentialFields[0], for: mollie) == "PAYCHECK_MOLLIE_API_KEY")
+    }
+
+    @Test("a secret written in the profile is an error at its place, and the text quoted in diagnostics masks it")
+    func literalSecret() {
+        let loaded = Self.parse("targets:\n  staging:\n    providers:\n      mollie:\n        credentials:\n          apiKey: test_sentinel_value_123\n")
+        #expect(loaded.profile == nil)
+        let diagnostic = loaded.diagnostics.first
+        #expect(diagnostic?.location == SourceLocation(file: "/work/shop/paycheck.yaml", line: 6, column: 19))
+        #expect(diagnostic?.message == "credential 'apiKey' of 'mollie' is a secret written in the profile")
+        #expect(diagnostic?.hint?.contains("${PAYCHECK_MOLLIE_API_KEY}") == true)
+        #expect(loaded.source?.contains("test_sentinel_value_123") == false)
+        #expect(!loaded.diagnostics.map { "\($0) \($0.hint ?? "")" }.joined().contains("test_sentinel_value_123"))
+    }
+
+    @Test("mistakes are diagnostics with a place and a suggestion", arguments: [
+        ("targets:\n  staging:\n    providers:\n      molie: {}\n", 4, "unknown provider 'molie'", "did you mean 'mollie'?"),
+        ("targets:\n  staging:\n    timout: 2s\n", 3, "unknown key 'timout' in target 'staging'", "did you mean 'timeout'?"),
+        ("targets:\n  mock: {}\n", 2, "'mock' is a built-in target and cannot be redefined", "give the target another name"),
+        ("targets:\n  s:\n    tls: { certificate: c.pem }\n", 3, "'tls' needs both 'certificate' and 'key' for a client certificate, or neither", ""),
+        ("targets:\n  s:\n    providers:\n      khipu: { rateLimit: 5/week }\n", 4, "'rateLimit' must be requests per period like 5/s or 300/min, got '5/week'", ""),
+        ("targets:\n  s:\n    providers:\n      khipu: { apiKey: ${X} }\n", 4, "the target profile is not valid YAML", "quote a reference"),
+        ("targets: {}\n", 1, "the target profile names no target under 'targets:'", ""),
+    ])
+    func mistakes(_ text: String, _ line: Int, _ message: String, _ hint: String) {
+        let loaded = Self.parse(text)
+        #expect(loaded.profile == nil)
+        let diagnostic = loaded.diagnostics.first
+        #expect(diagnostic?.location?.line == line, "\(loaded.diagnostics)")
+        #expect(diagnostic?.message.hasPrefix(message) == true, "\(loaded.diagnostics)")
+        #expect(hint.isEmpty || diagnostic?.hint?.contains(hint) == true, "\(String(describing: diagnostic?.hint))")
+    }
+}
