@@ -17,6 +17,8 @@ extension Runner {
         var warnings: WarningLog
         /// Receives live events.
         var onEvent: @Sendable (RunEvent) -> Void
+        /// On a live target, each provider's transport (``LiveTransport``): its limits, retries and reachability.
+        var providerTransports: [String: any HTTPTransport] = [:]
     }
 
     /// One warning for each secret too short to be redacted (see ``Redactor/minimumSecretLength``): a `--secret`

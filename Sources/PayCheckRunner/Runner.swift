@@ -98,7 +98,9 @@ package struct Runner: Sendable {
         for warning in shortSecretWarnings() { warnings.add(warning) }
         let tracker = Mutex(Tracker(plan: plan))
         let failed = StopFlag()
-        let context = CaseContext(controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings, onEvent: onEvent)
+        let context = CaseContext(
+            controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings, onEvent: onEvent,
+            providerTransports: liveTransports())
 
         let results: [CaseResult] = await withTaskGroup(of: GroupTask.self) { group in
             var results = [CaseResult?](repeating: nil, count: plan.items.count)
@@ -202,6 +204,17 @@ package struct Runner: Sendable {
         return result
     }
 
+    /// On a live target, each provider's ``LiveTransport`` over the run's transport; none on the mock.
+    func liveTransports() -> [String: any HTTPTransport] {
+        guard let target = configuration.target.live else { return [:] }
+        var transports: [String: any HTTPTransport] = [:]
+        for provider in providers.all {
+            transports[provider.id] = LiveTransport(
+                base: transport, provider: provider.id, endpoint: target.providers[provider.id] ?? .init(), retry: target.retry, clock: clock)
+        }
+        return transports
+    }
+
     /// Why the run checked less than it selected: no case ran at all, or a provider was skipped for lack of
     /// sandbox credentials (DESIGN.md §6: a run that checked nothing is never green).
     func notChecked(_ plan: RunPlan, _ suites: [SuiteResult]) -> [String] {
@@ -277,7 +290,9 @@ package struct Runner: Sendable {
             }
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        var executor = CaseExecutor(runner: self, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
+        var caseRunner = self
+        if let id = suite.provider, let transport = context.providerTransports[id] { caseRunner.transport = transport }
+        var executor = CaseExecutor(runner: caseRunner, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
         let outputMark = configuration.merchant?.output?.mark
         var (verdict, steps) = await executor.run()
         var backendOutput: String?

@@ -1,0 +1,123 @@
+import Foundation
+import PayCheckCore
+package import PayCheckProviders
+import Synchronization
+
+/// How a live target reaches one provider (``LiveTarget``): at most `rateLimit` requests per period and
+/// `concurrency` at once; service failures — no connection, no answer in time, a closed connection, 429 and 5xx —
+/// retried with a doubling backoff (a `Retry-After` honoured, both capped), never an answer that is merely not what a
+/// suite expects; and a host that cannot be reached, once every retry failed, fails the rest of the run's requests to
+/// it at once with the same reason, so the run goes on with the other providers instead of waiting on it case by case.
+package final class LiveTransport: HTTPTransport {
+    private struct State {
+        /// When the next request may start under the rate limit.
+        var nextStart: Date?
+        /// Why the host cannot be reached, once known.
+        var unreachable: String?
+        /// Requests in flight, and the requests waiting for a place.
+        var inFlight = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let base: any HTTPTransport
+    private let provider: String
+    private let endpoint: LiveTarget.Endpoint
+    private let retry: LiveTarget.RetryPolicy
+    private let clock: any RunnerClock
+    private let state = Mutex(State())
+
+    package init(base: any HTTPTransport, provider: String, endpoint: LiveTarget.Endpoint, retry: LiveTarget.RetryPolicy, clock: any RunnerClock) {
+        self.base = base
+        self.provider = provider
+        self.endpoint = endpoint
+        self.retry = retry
+        self.clock = clock
+    }
+
+    /// Sends `request`, retrying service failures.
+    package func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
+        var attempt = 1
+        while true {
+            if let reason = state.withLock({ $0.unreachable }) {
+                throw TransportError(.connect, "\(request.method) \(request.url): not sent: \(reason)")
+            }
+            let wait: Double
+            do {
+                let response = try await sendOnce(request, timeout: timeout)
+                guard attempt < retry.attempts, response.status == 429 || response.status >= 500 else { return response }
+                wait = retryAfter(response) ?? backoff(attempt)
+            } catch let error as TransportError where error.cause != .tls {
+                guard attempt < retry.attempts else {
+                    if error.cause == .connect {
+                        state.withLock { $0.unreachable = $0.unreachable ?? "\(provider)'s host could not be reached (\(attempt) attempts): \(error.message)" }
+                    }
+                    throw attempt == 1 ? error : TransportError(error.cause, error.message + " (after \(attempt) attempts)")
+                }
+                wait = backoff(attempt)
+            }
+            try await clock.sleep(seconds: wait)
+            attempt += 1
+        }
+    }
+
+    /// The wait before retry `attempt + 1`: the backoff doubled per attempt, capped.
+    private func backoff(_ attempt: Int) -> Double {
+        min(retry.cap, retry.backoff * Double(1 << min(attempt - 1, 20)))
+    }
+
+    /// A `Retry-After` of seconds or an HTTP date, capped; `nil` when there is none.
+    private func retryAfter(_ response: HTTPResponseData) -> Double? {
+        guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Double(value), seconds.isFinite, seconds >= 0 { return min(retry.cap, seconds) }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = format.date(from: value) else { return nil }
+        return min(retry.cap, max(0, date.timeIntervalSince(clock.now())))
+    }
+
+    /// One attempt, within the rate limit and the concurrency limit.
+    private func sendOnce(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
+        if let rate = endpoint.rateLimit {
+            let now = clock.now()
+            let start = state.withLock { s in
+                let start = max(now, s.nextStart ?? now)
+                s.nextStart = start.addingTimeInterval(rate.interval)
+                return start
+            }
+            if start > now { try await clock.sleep(seconds: start.timeIntervalSince(now)) }
+        }
+        guard let limit = endpoint.concurrency else { return try await base.send(request, timeout: timeout) }
+        await enter(limit)
+        defer { leave() }
+        return try await base.send(request, timeout: timeout)
+    }
+
+    /// Waits for a place among the `limit` requests in flight.
+    private func enter(_ limit: Int) async {
+        await withCheckedContinuation { continuation in
+            let admitted = state.withLock { s in
+                guard s.inFlight < limit else {
+                    s.waiting.append(continuation)
+                    return false
+                }
+                s.inFlight += 1
+                return true
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    /// Gives the place to the next waiting request, or frees it.
+    private func leave() {
+        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            guard !s.waiting.isEmpty else {
+                s.inFlight -= 1
+                return nil
+            }
+            return s.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import PayCheckCore
+import PayCheckProviders
+import PayCheckRunner
+import PayCheckTestSupport
+import Synchronization
+import Testing
+
+/// A live target's transport: retries of service failures only, `Retry-After`, a host found unreachable, the rate
+/// and concurrency limits — on a virtual clock, against a scripted transport.
+@Suite("Live transport: retries, reachability, limits")
+struct LiveTransportTests {
+    /// Answers from a script, one entry per attempt (the last repeats), and records when each attempt started.
+    final class Scripted: HTTPTransport {
+        enum Step: Sendable { case status(Int, retryAfter: String?), fail(TransportError.Cause) }
+        private struct State { var script: [Step]; var starts: [Date] = []; var inFlight = 0; var maxInFlight = 0 }
+        private let state: Mutex<State>
+        let clock: VirtualClock
+        init(_ script: [Step], clock: VirtualClock) {
+            state = Mutex(State(script: script))
+            self.clock = clock
+        }
+        var starts: [Date] { state.withLock { $0.starts } }
+        var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+        func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
+            let step = state.withLock { s -> Step in
+                s.starts.append(clock.now())
+                s.inFlight += 1
+                s.maxInFlight = max(s.maxInFlight, s.inFlight)
+                return s.script.count > 1 ? s.script.removeFirst() : s.script[0]
+            }
+            // Stay in flight across a virtual second, so overlapping sends would show.
+            try await clock.sleep(seconds: 1)
+            state.withLock { $0.inFlight -= 1 }
+            switch step {
+            case .status(let status, let retryAfter):
+                return HTTPResponseData(status: status, headers: retryAfter.map { [("Retry-After", $0)] } ?? [], body: [])
+            case .fail(let cause):
+                throw TransportError(cause, "\(request.method) \(request.url): \(cause.rawValue)")
+            }
+        }
+    }
+
+    /// The seconds between consecutive starts.
+    static func gaps(_ starts: [Date]) -> [Double] {
+        zip(starts.dropFirst(), starts).map { later, earlier in later.timeIntervalSince(earlier) }
+    }
+
+    static let request = HTTPRequestData(method: "POST", url: "https://sandbox.example/v1/payments", headers: [], body: [])
+
+    static func live(_ script: [Scripted.Step], endpoint: LiveTarget.Endpoint = .init()) -> (LiveTransport, Scripted, VirtualClock) {
+        let clock = VirtualClock()
+        let scripted = Scripted(script, clock: clock)
+        return (LiveTransport(base: scripted, provider: "acme", endpoint: endpoint, retry: LiveTarget.RetryPolicy(), clock: clock), scripted, clock)
+    }
+
+    @Test("503 and 429 are retried with a doubling backoff; Retry-After wins, capped; the last answer is returned")
+    func retriesServiceAnswers() async throws {
+        let (live, scripted, _) = Self.live([.status(503, retryAfter: nil), .status(429, retryAfter: "3"), .status(200, retryAfter: nil)])
+        #expect(try await live.send(Self.request, timeout: 5).status == 200)
+        // 1 s in flight, then the wait.
+        let expected: [Double] = [1.5, 4]
+        #expect(Self.gaps(scripted.starts) == expected)
+        let (capped, cappedScript, _) = Self.live([.status(429, retryAfter: "3600"), .status(502, retryAfter: nil), .status(502, retryAfter: nil)])
+        #expect(try await capped.send(Self.request, timeout: 5).status == 502)
+        let cappedExpected: [Double] = [11, 2]
+        #expect(Self.gaps(cappedScript.starts) == cappedExpected)
+    }
+
+    @Test("an answer that is only not what a suite expects is never retried", arguments: [200, 201, 400, 401, 404, 409, 422])
+    func conformanceAnswersAreNotRetried(_ status: Int) async throws {
+        let (live, scripted, _) = Self.live([.status(status, retryAfter: "1")])
+        #expect(try await live.send(Self.request, timeout: 5).status == status)
+        #expect(scripted.starts.count == 1)
+    }
+
+    @Test("a host that cannot be reached after every retry fails the later requests at once, with the reason")
+    func unreachableHost() async throws {
+        let (live, scripted, _) = Self.live([.fail(.connect)])
+        let first = await #expect(throws: TransportError.self) { try await live.send(Self.request, timeout: 5) }
+        #expect(first?.cause == .connect && first?.message.hasSuffix("(after 3 attempts)") == true)
+        #expect(scripted.starts.count == 3)
+        let later = await #expect(throws: TransportError.self) { try await live.send(Self.request, timeout: 5) }
+        #expect(later?.cause == .connect && later?.message.contains("not sent: acme's host could not be reached (3 attempts)") == true, "\(String(describing: later))")
+        #expect(scripted.starts.count == 3)
+    }
+
+    @Test("a timeout is retried and stays a timeout; a TLS failure is not retried")
+    func timeoutsAndTLS() async throws {
+        let (live, scripted, _) = Self.live([.fail(.timeout), .status(200, retryAfter: nil)])
+        #expect(try await live.send(Self.request, timeout: 5).status == 200 && scripted.starts.count == 2)
+        let (tls, tlsScript, _) = Self.live([.fail(.tls)])
+        await #expect(throws: TransportError.self) { try await tls.send(Self.request, timeout: 5) }
+        #expect(tlsScript.starts.count == 1)
+    }
+
+    @Test("a rate limit spaces the requests; a concurrency limit keeps them from overlapping")
+    func limits() async throws {
+        var endpoint = LiveTarget.Endpoint()
+        endpoint.rateLimit = LiveTarget.RateLimit(requests: 2, seconds: 1)
+        endpoint.concurrency = 1
+        let (live, scripted, clock) = Self.live([.status(200, retryAfter: nil)], endpoint: endpoint)
+        let start = clock.now()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await live.send(Self.request, timeout: 5) } }
+            try await group.waitForAll()
+        }
+        #expect(scripted.maxInFlight == 1)
+        let gaps = Self.gaps(scripted.starts)
+        #expect(gaps.count == 3 && gaps.allSatisfy { $0 >= 0.5 } && scripted.starts[0] == start, "\(gaps)")
+    }
+}
