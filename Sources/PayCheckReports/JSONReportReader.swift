@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 package import PayCheckRunner
 
 /// Reads a report written by ``JSONReporter`` back into a ``RunResult``, so `paycheck merge` and `--baseline` work
@@ -47,6 +47,9 @@ package enum JSONReportReader {
         }
         return result
     }
+
+    /// One exchange as ``JSONReporter/exchange(_:)`` writes it.
+    package static func exchange(_ value: Value) -> Exchange { Reader(file: "").exchange(value) }
 
     /// Reads the parts of one file.
     private struct Reader {

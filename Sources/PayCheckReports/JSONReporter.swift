@@ -223,8 +223,8 @@ package enum JSONReporter {
         ])
     }
 
-    /// One HTTP exchange.
-    private static func exchange(_ exchange: Exchange) -> Value {
+    /// One HTTP exchange (also a recording's, ``RecordingFile``).
+    package static func exchange(_ exchange: Exchange) -> Value {
         .object([
             "method": .string(exchange.method),
             "url": .string(exchange.url),

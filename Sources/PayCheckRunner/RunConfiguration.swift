@@ -45,6 +45,11 @@ package struct RunConfiguration: Sendable {
     /// with every request to the mock host and redacted like a secret.
     package var controlToken: String?
 
+    /// Where `--record DIR` collects the run's exchanges, case by case.
+    package var recording: RunRecording?
+    /// The recording `--target replay=DIR` plays back instead of sending anything.
+    package var replay: Replay?
+
     /// Whether a run that checked nothing may pass (`--allow-empty`); by default it exits 4.
     package var allowEmpty = false
 

@@ -46,10 +46,9 @@ package struct Runner: Sendable {
 
     /// The credentials a provider uses on the configured target.
     package func credentials(for provider: any Provider) -> [String: String] {
-        switch configuration.target {
-        case .mock, .url: provider.mockCredentials
-        case .live(let target): target.credentials(for: provider, environment: configuration.environment)
-        }
+        // A replay sends nothing: the mock's test values sign requests that only have to be built.
+        guard configuration.replay == nil, let target = configuration.target.live else { return provider.mockCredentials }
+        return target.credentials(for: provider, environment: configuration.environment)
     }
 
     /// Whether every credential of a provider is available for the sandbox.
@@ -267,7 +266,10 @@ package struct Runner: Sendable {
         let startedAt = Date()
         let tags = suite.tags + testCase.tags
         func skipped(_ reason: String) -> CaseResult {
-            CaseResult(name: testCase.name, location: testCase.location, verdict: .skipped, skipReason: reason, tags: tags, startedAt: startedAt)
+            configuration.recording?.add(RunRecording.Case(
+                file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: .skipped, skipReason: reason,
+                random: [], exchanges: []))
+            return CaseResult(name: testCase.name, location: testCase.location, verdict: .skipped, skipReason: reason, tags: tags, startedAt: startedAt)
         }
         if let reason = item.skipReason { return skipped(reason) }
         if context.stop.isSet { return skipped("not run: --fail-fast stopped the run after an earlier failure") }
@@ -277,6 +279,20 @@ package struct Runner: Sendable {
                 steps: [StepResult(name: "run timeout", location: testCase.location, issue: .runTimeout("not run: the run timeout was reached before this case started"))],
                 startedAt: startedAt)
         }
+        var caseRunner = self
+        if let id = suite.provider, let transport = context.providerTransports[id] { caseRunner.transport = transport }
+        var tape: RandomTape?
+        if let replay = configuration.replay {
+            let record = replay.cases[Replay.key(file: suite.file, suite: suite.name, name: testCase.name)]
+            guard let record, record.verdict != .skipped else {
+                return skipped(record?.skipReason ?? "not in the recording \(replay.directory)")
+            }
+            caseRunner.transport = ReplayTransport(record, directory: replay.directory)
+            tape = RandomTape(replaying: record.random, fallback: random)
+        } else if configuration.recording != nil {
+            tape = RandomTape(fallback: random)
+        }
+        if let tape { caseRunner.random = tape.next }
         context.onEvent(.caseStarted(suite: suite, name: testCase.name))
         let controlURL = context.controlURL
         var endpoints = CaseExecutor.Endpoints(controlURL: controlURL, providerURL: nil, credentials: [:])
@@ -290,8 +306,6 @@ package struct Runner: Sendable {
             }
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        var caseRunner = self
-        if let id = suite.provider, let transport = context.providerTransports[id] { caseRunner.transport = transport }
         var executor = CaseExecutor(runner: caseRunner, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
         let outputMark = configuration.merchant?.output?.mark
         var (verdict, steps) = await executor.run()
@@ -327,6 +341,9 @@ package struct Runner: Sendable {
         case .failed: verdict == .failed || verdict == .error
         case .none: false
         }
+        configuration.recording?.add(RunRecording.Case(
+            file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: verdict, skipReason: skipReason,
+            random: tape?.drawn ?? [], exchanges: steps.flatMap(\.exchanges)))
         if !keep {
             for index in steps.indices { (steps[index].exchanges, steps[index].evidence) = ([], []) }
         }

@@ -34,6 +34,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var profile: ProfileOptions
 
+    @Option(name: .long, help: ArgumentHelp("Record every exchange of a live run, case by case, redacted as the reports are, into this folder; '--target replay=DIR' replays it offline.", valueName: "dir"))
+    var record: String?
+
     @Option(name: [.short, .long], help: "Cases to run at once (default: the number of cores).")
     var jobs: Int?
 
@@ -94,8 +97,8 @@ struct RunCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard Target(parsing: target) != nil || (!target.isEmpty && target.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })) else {
-            throw ValidationError("--target must be 'mock', 'sandbox', a target of the profile or 'url=http(s)://host:port', got '\(target)'")
+        guard Target(parsing: target) != nil || (target.hasPrefix("replay=") && target.count > 7) || (!target.isEmpty && target.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })) else {
+            throw ValidationError("--target must be 'mock', 'sandbox', a target of the profile, 'url=http(s)://host:port' or 'replay=DIR', got '\(target)'")
         }
         if let jobs, !(1...512).contains(jobs) { throw ValidationError("--jobs must be between 1 and 512, got \(jobs)") }
         _ = try parsedShard()
@@ -179,7 +182,16 @@ struct RunCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
         let profile = try self.profile.load(output: output, colored: colored)
-        let configuration = try configuration(environment: environment, target: ProfileOptions.resolve(target, profile: profile, output: output))
+        let resolved = target.hasPrefix("replay=") ? Target.sandbox : try ProfileOptions.resolve(target, profile: profile, output: output)
+        var configuration = try configuration(environment: environment, target: resolved)
+        if target.hasPrefix("replay=") { try Self.replay(String(target.dropFirst(7)), into: &configuration, output: output) }
+        if record != nil {
+            guard configuration.target.live != nil, configuration.replay == nil else {
+                output.err("error: --record records a live target (sandbox or a profile's target); '\(target)' is not one")
+                throw ExitCode(2)
+            }
+            configuration.recording = RunRecording()
+        }
         // From here on a signal never leaves reports that could be taken for this run's (``RunInterruption``): the
         // baseline is read first, since it may be the JSON report this run replaces, then the old reports go.
         let interruption = RunInterruption(files: reports.files, target: configuration.target, output: output)
@@ -217,6 +229,19 @@ struct RunCommand: AsyncParsableCommand {
             _ = try interruption.write(.interruptedBeforeCases(while: "the run was starting", target: configuration.target))
             throw ExitCode(130)
         }
+        if let record, let recording = configuration.recording, let live = configuration.target.live {
+            let providers = ProfileOptions.providers
+            let header = RecordingFile.Header(
+                target: live.name, recordedAt: result.startedAt, version: payCheckVersion,
+                baseURLs: Dictionary(uniqueKeysWithValues: providers.all.map { ($0.id, live.baseURL(for: $0)) }))
+            do {
+                try RecordingFile.write(recording.all, header: header, to: record)
+                output.err("recorded \(recording.all.count) case(s) into \(record)")
+            } catch {
+                output.err("error: cannot write the recording into '\(record)': \(error)")
+                throw ExitCode(2)
+            }
+        }
         var finished = result
         finished.context = RunCommand.ciContext(environment: environment)
         reports.applyBaseline(to: &finished, previous: previous)
@@ -224,6 +249,27 @@ struct RunCommand: AsyncParsableCommand {
         reports.annotate(finished, output: output, environment: environment)
         output.raw(ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, write: { _ in }).summary(finished))
         throw ExitCode(finished.exitCode)
+    }
+
+    /// Makes `configuration` replay the recording in `directory`: a live target on the recorded base URLs whose answers
+    /// come from the recording.
+    /// - Throws: exit 2 when the folder is not a readable recording.
+    static func replay(_ directory: String, into configuration: inout RunConfiguration, output: Output) throws {
+        do {
+            let (header, cases) = try RecordingFile.read(directory)
+            var target = LiveTarget(name: "replay=\(directory)")
+            for (id, url) in header.baseURLs {
+                var endpoint = LiveTarget.Endpoint()
+                endpoint.baseURL = url
+                target.providers[id] = endpoint
+            }
+            target.retry.attempts = 1
+            configuration.target = .live(target)
+            configuration.replay = Replay(directory: directory, cases: cases)
+        } catch {
+            output.err("error: \(error)")
+            throw ExitCode(2)
+        }
     }
 
     /// The commit, branch and CI job of the run, from the CI's variables (GitHub Actions, GitLab CI, CircleCI,

@@ -3,7 +3,9 @@ import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
 import PayCheckRunner
+import PayCheckReports
 import PayCheckTestSupport
+import Synchronization
 import Testing
 
 /// The live path end to end: the built-in suites through a live target (the sandbox code path: the provider's own
@@ -32,7 +34,10 @@ struct LiveTLSTests {
     }
 
     /// Runs the built-in suites on `target`, with the mock's clock on the runner's.
-    static func run(_ suites: [Suite], on target: @escaping @Sendable (String) -> LiveTarget, serverCA clientCA: String? = nil, certificates: TestCertificates) async throws -> RunResult {
+    static func run(
+        _ suites: [Suite], on target: @escaping @Sendable (String) -> LiveTarget, serverCA clientCA: String? = nil, certificates: TestCertificates,
+        recording: RunRecording? = nil
+    ) async throws -> RunResult {
         let clock = VirtualClock()
         let host = MockHost(providers: MockRegistry.builtIn, clock: MockClock(base: { clock.now() }))
         let tls = try MockTLS.configuration(certificate: certificates.server.certificate, key: certificates.server.key, clientCA: clientCA)
@@ -41,6 +46,7 @@ struct LiveTLSTests {
             configuration.target = .live(target(base))
             configuration.environment = environment
             configuration.stepTimeout = 10
+            configuration.recording = recording
             let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
             return try await run.run(suites, clock: clock).0
         }
@@ -59,6 +65,50 @@ struct LiveTLSTests {
             #expect(ran.contains { $0.0.provider == provider && $0.1.verdict == .passed }, "no case of \(provider) ran")
         }
         #expect(result.exitCode == 0)
+    }
+
+    @Test("a recording of a run against the HTTPS mock replays offline with identical verdicts, and holds no secret")
+    func recordAndReplay() async throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        let suites = try CIFitTests.builtIn()
+        let recording = RunRecording()
+        let base = Mutex("")
+        let recorded = try await Self.run(suites, on: { url in
+            base.withLock { $0 = url }
+            return Self.target(url, tls: .init(ca: certificates.ca))
+        }, certificates: certificates, recording: recording)
+        let folder = certificates.folder.appendingPathComponent("recording").path
+        let target = Self.target(base.withLock { $0 }, tls: .init())
+        let baseURLs = Dictionary(uniqueKeysWithValues: MockRegistry.providers.all.map { ($0.id, target.baseURL(for: $0)) })
+        try RecordingFile.write(
+            recording.all, header: .init(target: "tls-mock", recordedAt: recorded.startedAt, version: "test", baseURLs: baseURLs), to: folder)
+
+        // No secret of the run is in any file of the recording.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+        let text = try files.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined()
+        #expect(files.count > 100 && text.contains("\"exchanges\""))
+        for provider in MockRegistry.providers.all {
+            for field in provider.credentialFields where field.secret {
+                guard let secret = provider.mockCredentials[field.name], secret.count >= 8 else { continue }
+                #expect(!text.contains(secret), "\(provider.id).\(field.name) is in the recording")
+            }
+        }
+
+        // Offline: no mock, no credentials; the same verdicts, case by case.
+        let (header, cases) = try RecordingFile.read(folder)
+        var replayTarget = LiveTarget(name: "replay")
+        for (id, url) in header.baseURLs { replayTarget.providers[id, default: .init()].baseURL = url }
+        replayTarget.retry.attempts = 1
+        var configuration = RunConfiguration()
+        configuration.target = .live(replayTarget)
+        configuration.replay = Replay(directory: folder, cases: cases)
+        let replayed = try await InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
+            .run(suites).0
+        let verdicts = { (result: RunResult) in result.suites.flatMap { suite in suite.cases.map { "\(suite.file) › \(suite.name) › \($0.name) = \($0.verdict)" } } }
+        let differing = zip(verdicts(recorded), verdicts(replayed)).filter { $0 != $1 }
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+        #expect(replayed.counts.passed == recorded.counts.passed && replayed.counts.passed > 50)
     }
 
     /// The cases that ran (not skipped), with their suite.

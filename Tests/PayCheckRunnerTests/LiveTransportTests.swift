@@ -109,4 +109,29 @@ struct LiveTransportTests {
         let gaps = Self.gaps(scripted.starts)
         #expect(gaps.count == 3 && gaps.allSatisfy { $0 >= 0.5 } && scripted.starts[0] == start, "\(gaps)")
     }
+
+    @Test("a replay answers a case's requests in order; another request, or one too many, is an error naming the recorded one")
+    func replay() async throws {
+        func exchange(_ method: String, _ url: String, _ status: Int) -> Exchange {
+            Exchange(method: method, url: url, requestHeaders: [], requestBody: "", status: status, responseHeaders: [("Content-Type", "application/json")],
+                     responseBody: #"{"ok":true}"#, duration: 0.1, error: nil)
+        }
+        let record = RunRecording.Case(
+            file: "s.yaml", suite: "s", provider: "acme", name: "c", verdict: .passed, skipReason: nil, random: [],
+            exchanges: [exchange("POST", "https://sandbox.example/v1/payments", 201), exchange("GET", "https://sandbox.example/v1/payments/\(Redactor.mask)?x=1", 200)])
+        let replay = ReplayTransport(record, directory: "rec")
+        // Another host is the same exchange; a masked token stands for any value.
+        let created = try await replay.send(HTTPRequestData(method: "POST", url: "http://other.host/v1/payments", headers: [], body: []), timeout: 1)
+        #expect(created.status == 201 && created.body == Array(#"{"ok":true}"#.utf8))
+        #expect(try await replay.send(HTTPRequestData(method: "GET", url: "https://x/v1/payments/tok_123?x=1", headers: [], body: []), timeout: 1).status == 200)
+        let extra = await #expect(throws: TransportError.self) {
+            try await replay.send(HTTPRequestData(method: "GET", url: "https://x/v1/payments", headers: [], body: []), timeout: 1)
+        }
+        #expect(extra?.message == "replay of rec: this case now sends GET /v1/payments, but the recording has only 2 exchange(s) for it")
+        let other = ReplayTransport(record, directory: "rec")
+        let changed = await #expect(throws: TransportError.self) {
+            try await other.send(HTTPRequestData(method: "POST", url: "https://x/v2/payments", headers: [], body: []), timeout: 1)
+        }
+        #expect(changed?.message == "replay of rec: exchange 1 of this case is now POST /v2/payments; the recording has POST /v1/payments")
+    }
 }
