@@ -62,9 +62,13 @@ package struct Replay: Sendable {
     package var directory: String
     /// The recorded cases by ``key(file:suite:name:)``.
     package var cases: [String: RunRecording.Case]
+    /// Whether the answers come from the recording (`--target replay=`); `false` replays only the random numbers,
+    /// for `paycheck drift`, which sends the same requests to the mock.
+    package var answers: Bool
 
     /// Creates a replay.
-    package init(directory: String, cases: [RunRecording.Case]) {
+    package init(directory: String, cases: [RunRecording.Case], answers: Bool = true) {
+        self.answers = answers
         self.directory = directory
         self.cases = Dictionary(cases.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -152,7 +156,7 @@ package final class ReplayTransport: HTTPTransport {
     }
 
     /// The path and query of a URL, without scheme and host (a replay may use other base URLs).
-    static func path(_ url: String) -> String {
+    package static func path(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"

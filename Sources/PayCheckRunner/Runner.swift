@@ -287,7 +287,7 @@ package struct Runner: Sendable {
             guard let record, record.verdict != .skipped else {
                 return skipped(record?.skipReason ?? "not in the recording \(replay.directory)")
             }
-            caseRunner.transport = ReplayTransport(record, directory: replay.directory)
+            if replay.answers { caseRunner.transport = ReplayTransport(record, directory: replay.directory) }
             tape = RandomTape(replaying: record.random, fallback: random)
         } else if configuration.recording != nil {
             tape = RandomTape(fallback: random)

@@ -90,6 +90,35 @@ package struct RunSession: Sendable {
 }
 
 extension RunSession {
+    /// Runs `suites` through the live code path (no control API, the providers' own signing) against an embedded
+    /// mock: every provider's base URL is the mock's. `paycheck drift` compares such a run with a recording.
+    package func runLiveOnEmbeddedMock(_ suites: [Suite], clock: any RunnerClock = SystemRunnerClock()) async throws -> RunResult {
+        let host = MockHost(providers: mocks, clock: MockClock(base: { clock.now() }))
+        let providers = self.providers
+        let session = self
+        return try await withRunningMock(host) { base in
+            var target = LiveTarget(name: "mock")
+            for provider in providers.all {
+                target.providers[provider.id, default: .init()].baseURL = base + (provider.mockBasePaths.first ?? "/" + provider.id)
+            }
+            target.retry.attempts = 1
+            var live = session
+            live.configuration.target = .live(target)
+            return try await live.run(suites, clock: clock)
+        }
+    }
+
+    /// The cases of a recording (`recorded`, read from `directory`) run again on an embedded mock through the live
+    /// path, each with the random numbers it drew, recorded the same way: what `paycheck drift` compares.
+    package static func rerunOnMock(_ suites: [Suite], recorded: [RunRecording.Case], directory: String) async throws -> [RunRecording.Case] {
+        var configuration = RunConfiguration()
+        configuration.replay = Replay(directory: directory, cases: recorded, answers: false)
+        configuration.recording = RunRecording()
+        configuration.progressInterval = nil
+        _ = try await RunSession.builtIn(configuration: configuration).runLiveOnEmbeddedMock(suites)
+        return configuration.recording?.all ?? []
+    }
+
     /// The result of a run whose selection has no case.
     static func nothingSelected(_ plan: RunPlan, configuration: RunConfiguration, hostname: String) -> RunResult {
         var result = RunResult(

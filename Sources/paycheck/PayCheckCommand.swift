@@ -43,7 +43,7 @@ struct PayCheckCommand: AsyncParsableCommand {
         version: BuildDescription.current.line,
         subcommands: [
             RunCommand.self, MergeCommand.self, LintCommand.self, ListCommand.self, MockCommand.self, ExplainCommand.self,
-            StatesCommand.self, SchemaCommand.self, InitCommand.self, TargetsCommand.self, VersionCommand.self,
+            StatesCommand.self, SchemaCommand.self, InitCommand.self, TargetsCommand.self, DriftCommand.self, VersionCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -4,6 +4,7 @@ import PayCheckMock
 import PayCheckProviders
 import PayCheckRunner
 import PayCheckReports
+import PayCheckSession
 import PayCheckTestSupport
 import Synchronization
 import Testing
@@ -109,6 +110,20 @@ struct LiveTLSTests {
         let differing = zip(verdicts(recorded), verdicts(replayed)).filter { $0 != $1 }
         #expect(differing.isEmpty, "\(differing.prefix(5))")
         #expect(replayed.counts.passed == recorded.counts.passed && replayed.counts.passed > 50)
+
+        // Drift: the same suites on the mock answer like the recording, but for noise; one field changed in one
+        // recorded answer is named — provider, operation, field — and nothing else.
+        let noise = { (id: String) in MockRegistry.providers[id]?.driftNoise ?? [] }
+        let rerun = try await RunSession.rerunOnMock(suites, recorded: cases, directory: folder)
+        let clean = DriftReport.compare(recorded: cases, mock: rerun, noise: noise)
+        #expect(clean.entries.isEmpty, "\(clean.entries.prefix(5))")
+        #expect(clean.casesCompared > 50 && clean.exchangesCompared > 100)
+        var changed = cases
+        let index = try #require(changed.firstIndex { $0.provider == "mollie" && $0.exchanges.first?.responseBody.contains(#""status":"open""#) == true })
+        changed[index].exchanges[0].responseBody = changed[index].exchanges[0].responseBody.replacingOccurrences(of: #""status":"open""#, with: #""status":"pending""#)
+        let drifted = DriftReport.compare(recorded: changed, mock: rerun, noise: noise)
+        #expect(drifted.entries.map { "\($0.provider) \($0.operation) \($0.field) \($0.kind)" } == ["mollie POST /mollie/v2/payments body.status value"])
+        #expect(drifted.entries.first?.recorded == #""pending""# && drifted.entries.first?.mock == #""open""#)
     }
 
     /// The cases that ran (not skipped), with their suite.

@@ -30,6 +30,8 @@ package struct KhipuProvider: Provider {
 
     /// The production host with a developer-mode account (§2.1); 3.0 requests go to `payment-api.khipu.com`.
     package var sandboxBaseURL: String { "https://khipu.com" }
+    /// Drift noise: messages are free text.
+    package var driftNoise: [String] { Self.commonDriftNoise + ["message"] }
 
     /// `status` and `status_detail` → canonical outcomes.
     package var outcomeMapping: OutcomeMapping { Self.mapping }

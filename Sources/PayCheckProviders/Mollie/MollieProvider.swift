@@ -20,6 +20,8 @@ package struct MollieProvider: Provider {
 
     /// `https://api.mollie.com` (operations are under `/v2`, §4.1).
     package var sandboxBaseURL: String { "https://api.mollie.com" }
+    /// Drift noise: an error's `detail` is free text (§4.9).
+    package var driftNoise: [String] { Self.commonDriftNoise + ["detail"] }
 
     package var outcomeMapping: OutcomeMapping { Self.mapping }
     package var errorCatalog: ErrorCatalog { Self.catalog }

@@ -38,6 +38,8 @@ package struct PlacetoPayProvider: Provider {
 
     /// The documented global test environment (providers.md §1.1).
     package var sandboxBaseURL: String { "https://checkout-test.placetopay.com" }
+    /// Drift noise: the status message is free text, and the processor's references are per payment (§1.4).
+    package var driftNoise: [String] { Self.commonDriftNoise + ["status.message", "message", "internalReference", "authorization", "receipt"] }
 
     /// Session and transaction states → canonical outcomes (providers.md §1.11, §6).
     package var outcomeMapping: OutcomeMapping { Self.mapping }

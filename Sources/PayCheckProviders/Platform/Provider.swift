@@ -57,6 +57,10 @@ package protocol Provider: Sendable {
     /// The media types the provider's API answers in (matched as substrings of `Content-Type`, e.g. `json`); a 2xx
     /// answer in another one, empty, or (for `json`) unreadable is an S-class service failure (DESIGN.md §3).
     var answerMediaTypes: [String] { get }
+    /// What `paycheck drift` lets differ between a recording of the live API and the mock: globs over an answer's
+    /// field names (`*_id`), or over whole paths when they have a dot (`status.date`), whose values legitimately
+    /// change between two runs — ids, timestamps, signatures, URLs with their host, free-text messages.
+    var driftNoise: [String] { get }
     /// The rules the mock checks a merchant's requests against (``MerchantRule``).
     var merchantRules: [MerchantRule] { get }
     /// The account a merchant's backend gets for a run in clock scope `scope`, notified at `notificationURL`;
@@ -67,6 +71,14 @@ package protocol Provider: Sendable {
 extension Provider {
     /// JSON (`application/json`, `application/hal+json`, …).
     package var answerMediaTypes: [String] { ["json"] }
+
+    /// The noise every provider shares: ids, timestamps, URLs, signatures and tokens.
+    package static var commonDriftNoise: [String] {
+        ["id", "*_id", "*Id", "*ID", "*_at", "*At", "*date*", "*time*", "*expir*", "*url*", "*uri*", "href", "*token*", "*signature*", "*hash*", "*secret*"]
+    }
+
+    /// ``commonDriftNoise``; a provider adds its own next to its adapter.
+    package var driftNoise: [String] { Self.commonDriftNoise }
     /// No merchant rules.
     package var merchantRules: [MerchantRule] { [] }
     /// The mock's own credentials, nothing to set up.

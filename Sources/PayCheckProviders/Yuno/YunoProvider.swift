@@ -31,6 +31,9 @@ package struct YunoProvider: Provider {
 
     /// `https://api-sandbox.y.uno` (operations are under `/v1`, §3.1).
     package var sandboxBaseURL: String { "https://api-sandbox.y.uno" }
+    /// Drift noise: the checkout and customer sessions are per run, like ids; the acquirer's authorization code is
+    /// per payment (§3.6).
+    package var driftNoise: [String] { Self.commonDriftNoise + ["*session", "authorization_code"] }
 
     package var outcomeMapping: OutcomeMapping { Self.mapping }
     package var errorCatalog: ErrorCatalog { Self.catalog }
