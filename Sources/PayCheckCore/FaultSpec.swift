@@ -25,6 +25,9 @@ package enum FaultKind: String, Sendable, CaseIterable {
     case lost
     /// Route the request, then send its body in small pieces `dripMs` apart.
     case slowDrip
+    /// Route the request, then set the JSON answer's `field` (a dotted path of object keys) to `value`: an answer
+    /// that changed under the merchant (a renamed state, a new enum value), which `paycheck drift` must name.
+    case field
     /// Webhooks: deliver the next notification twice.
     case duplicate
     /// Webhooks: hold the next notification until the one after it was delivered.
@@ -53,6 +56,7 @@ package enum FaultKind: String, Sendable, CaseIterable {
         case .contentType: ["contentType"]
         case .delay: ["delayMs", "jitterMs"]
         case .slowDrip: ["dripMs"]
+        case .field: ["field", "value"]
         case .delayedDelivery: ["delayMs"]
         case .malformed, .empty, .truncated, .reset, .lost, .duplicate, .outOfOrder, .tamperedSignature, .replay, .receiverTimeout: []
         }
@@ -116,6 +120,12 @@ package enum FaultSpec {
         number("jitterMs", 0...Double(self.maximumDelayMilliseconds))
         number("dripMs", 1...5_000)
         if kind == .status, members["status"] == nil { problems.append("fault kind 'status' needs 'status' (200–599)") }
+        if kind == .field {
+            if let field = members["field"], !templated.contains("field"), field.stringValue?.split(separator: ".").isEmpty != false {
+                problems.append("fault 'field' must be a dotted path of keys like status or details.card, got \(field.brief)")
+            }
+            if members["field"] == nil || members["value"] == nil { problems.append("fault kind 'field' needs 'field' and 'value'") }
+        }
         if kind == .delay || kind == .delayedDelivery, members["delayMs"] == nil {
             problems.append("fault kind '\(kindName)' needs 'delayMs'")
         }

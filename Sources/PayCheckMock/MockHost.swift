@@ -1,5 +1,5 @@
 package import Hummingbird
-import PayCheckCore
+package import PayCheckCore
 package import PayCheckProviders
 package import Logging
 import Synchronization
@@ -89,6 +89,12 @@ package final class MockHost: Sendable {
                 logger.logLevel = .warning
                 return logger
             }()
+    }
+
+    /// Injects a fault as `POST /__paycheck/faults` would (``FaultSpec``), for a host driven from code.
+    /// - Throws: ``MockHTTPError`` with the problem when the fault is invalid.
+    package func inject(fault: [String: Value]) throws(MockHTTPError) {
+        _ = try self.faults.add(json: fault)
     }
 
     /// The server's own base URL, e.g. `http://127.0.0.1:54321`, or `http://localhost` before it is bound.

@@ -92,7 +92,7 @@ struct MockMiddleware: RouterMiddleware {
         }
         if fromMerchant { response = try await self.journaled(request, body: body, response, findings: findings) }
         if fault?.kind == .lost { return Self.resetResponse() }
-        guard let fault, [.truncated, .contentType, .slowDrip].contains(fault.kind) else { return response }
+        guard let fault, [.truncated, .contentType, .slowDrip, .field].contains(fault.kind) else { return response }
         return try await Self.apply(fault, to: response, shutdown: self.shutdown)
     }
 
@@ -149,7 +149,7 @@ struct MockMiddleware: RouterMiddleware {
             return nil
         case .reset:
             return Self.resetResponse()
-        case .truncated, .contentType, .slowDrip, .lost:
+        case .truncated, .contentType, .slowDrip, .lost, .field:
             return nil  // applied to the routed answer
         case .duplicate, .outOfOrder, .delayedDelivery, .tamperedSignature, .replay, .receiverTimeout:
             return nil  // webhook faults never match a request
@@ -299,6 +299,14 @@ struct MockMiddleware: RouterMiddleware {
         case .contentType:
             headers[.contentType] = fault.parameters["contentType"]?.stringValue ?? "text/html"
             return Response(status: response.status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+        case .field:
+            // An answer that is not a JSON object is left as it is.
+            let path = (fault.parameters["field"]?.stringValue ?? "").split(separator: ".").map(String.init)
+            guard let value = fault.parameters["value"], let json = JSONText.parse(Array(buffer: bytes)), case .object = json else {
+                return Response(status: response.status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+            }
+            let changed = Self.setting(path[...], to: value, in: json)
+            return Response(status: response.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONText.encodeBytes(changed))))
         default:
             // slowDrip: pieces of 16 bytes, `dripMs` apart (real time, bounded by FaultSpec), ended early on shutdown.
             let pause = fault.number("dripMs", 100)
@@ -313,6 +321,14 @@ struct MockMiddleware: RouterMiddleware {
                     try await writer.finish(nil)
                 })
         }
+    }
+
+    /// `json` with the member at `path` (object keys, created where missing) set to `value`.
+    static func setting(_ path: ArraySlice<String>, to value: Value, in json: Value) -> Value {
+        guard let key = path.first else { return value }
+        guard case .object(var members) = json else { return json }
+        members[key] = setting(path.dropFirst(), to: value, in: members[key] ?? .object([:]))
+        return .object(members)
     }
 
     /// How reading a request body ended.

@@ -92,8 +92,12 @@ package struct RunSession: Sendable {
 extension RunSession {
     /// Runs `suites` through the live code path (no control API, the providers' own signing) against an embedded
     /// mock: every provider's base URL is the mock's. `paycheck drift` compares such a run with a recording.
-    package func runLiveOnEmbeddedMock(_ suites: [Suite], clock: any RunnerClock = SystemRunnerClock()) async throws -> RunResult {
+    /// `faults` are injected into the mock first (``FaultSpec``), e.g. a `field` fault that changes one answer.
+    package func runLiveOnEmbeddedMock(
+        _ suites: [Suite], clock: any RunnerClock = SystemRunnerClock(), faults: [[String: Value]] = []
+    ) async throws -> RunResult {
         let host = MockHost(providers: mocks, clock: MockClock(base: { clock.now() }))
+        for fault in faults { try host.inject(fault: fault) }
         let providers = self.providers
         let session = self
         return try await withRunningMock(host) { base in
@@ -110,12 +114,14 @@ extension RunSession {
 
     /// The cases of a recording (`recorded`, read from `directory`) run again on an embedded mock through the live
     /// path, each with the random numbers it drew, recorded the same way: what `paycheck drift` compares.
-    package static func rerunOnMock(_ suites: [Suite], recorded: [RunRecording.Case], directory: String) async throws -> [RunRecording.Case] {
+    package static func rerunOnMock(
+        _ suites: [Suite], recorded: [RunRecording.Case], directory: String, faults: [[String: Value]] = []
+    ) async throws -> [RunRecording.Case] {
         var configuration = RunConfiguration()
         configuration.replay = Replay(directory: directory, cases: recorded, answers: false)
         configuration.recording = RunRecording()
         configuration.progressInterval = nil
-        _ = try await RunSession.builtIn(configuration: configuration).runLiveOnEmbeddedMock(suites)
+        _ = try await RunSession.builtIn(configuration: configuration).runLiveOnEmbeddedMock(suites, faults: faults)
         return configuration.recording?.all ?? []
     }
 
