@@ -1,4 +1,6 @@
 package import Foundation
+import PayCheckMock
+import PayCheckProviders
 
 /// A throw-away certificate authority made at test time with `openssl`: a server certificate for 127.0.0.1, a client
 /// certificate, both signed by the CA, and a second CA that signed neither (the wrong-CA case). Nothing is kept.
@@ -61,4 +63,20 @@ package struct TestCertificates: Sendable {
             throw InProcessError(message: "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: text, as: UTF8.self))")
         }
     }
+}
+
+/// The mock's test credentials under each provider's `PAYCHECK_…` variable, as a merchant's CI sets them for a live
+/// target that is the mock.
+package enum MockCredentials {
+    /// Every provider's variables.
+    package static var environment: [String: String] {
+        var environment: [String: String] = [:]
+        for provider in MockRegistry.providers.all {
+            for field in provider.credentialFields { environment[field.environmentVariable] = provider.mockCredentials[field.name] }
+        }
+        return environment
+    }
+
+    /// The built-in provider ids.
+    package static var providerIDs: [String] { MockRegistry.providers.providerIDs }
 }

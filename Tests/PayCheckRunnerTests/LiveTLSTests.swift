@@ -14,13 +14,7 @@ import Testing
 @Suite("The live path over TLS", .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
 struct LiveTLSTests {
     /// The mock's test credentials under each provider's `PAYCHECK_…` variable, as a merchant's CI would set them.
-    static var environment: [String: String] {
-        var environment: [String: String] = [:]
-        for provider in MockRegistry.providers.all {
-            for field in provider.credentialFields { environment[field.environmentVariable] = provider.mockCredentials[field.name] }
-        }
-        return environment
-    }
+    static var environment: [String: String] { MockCredentials.environment }
 
     /// A live target whose every provider is the mock at `base`.
     static func target(_ base: String, tls: LiveTarget.TLSOptions) -> LiveTarget {

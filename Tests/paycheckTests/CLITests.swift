@@ -302,6 +302,46 @@ struct CLITests {
         }
     }
 
+    @Test("the live path from the command line: a profile on the HTTPS mock, --record, replay offline, drift; a wrong CA is exit 3",
+          .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
+    func livePathCommandLine() throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        let suites = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Suites").path
+        let cli = try CLI(files: [:])
+        let (mock, banner) = try cli.startMock(
+            ["--port", "0", "--tls-certificate", certificates.server.certificate, "--tls-key", certificates.server.key], until: "reference merchant")
+        defer { if mock.isRunning { mock.terminate() } }
+        let base = try #require(banner.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("https://") }.map(String.init))
+        func target(_ name: String, ca: String) -> String {
+            "  \(name):\n    tls: { ca: \"\(ca)\" }\n    providers:\n"
+                + MockCredentials.providerIDs.map { "      \($0): { baseURL: \"\(base)/\($0)\" }\n" }.joined()
+        }
+        try ("targets:\n" + target("local", ca: certificates.ca) + target("wrong-ca", ca: certificates.otherCA))
+            .write(to: cli.folder.appendingPathComponent("paycheck.yaml"), atomically: true, encoding: .utf8)
+        let environment = MockCredentials.environment.merging(["NO_COLOR": "1"]) { $1 }
+        // The counts line, without its wall time.
+        func summary(_ output: CLI.Output) -> String {
+            let line = output.stdout.split(separator: "\n").first { $0.contains(" cases: ") }.map(String.init) ?? ""
+            return line.components(separatedBy: " in ").first ?? line
+        }
+
+        let recorded = try cli.run(["run", suites, "--target", "local", "--record", "rec", "--no-reports", "-q"], environment: environment)
+        #expect(recorded.status == 0 && summary(recorded).contains(" passed, 0 failed, 0 errors"), "\(recorded.stdout.suffix(800))\(recorded.stderr.suffix(800))")
+        let wrong = try cli.run(["run", suites, "--target", "wrong-ca", "--no-reports", "-q"], environment: environment)
+        #expect(wrong.status == 3 && wrong.stdout.contains("the TLS handshake failed"), "\(wrong.stdout.suffix(600))")
+        mock.terminate()
+        mock.waitUntilExit()
+
+        // Offline, no credentials: the same verdicts.
+        let replayed = try cli.run(["run", suites, "--target", "replay=rec", "--no-reports", "-q"], environment: ["NO_COLOR": "1"])
+        #expect(replayed.status == 0 && summary(replayed) == summary(recorded), "\(summary(replayed)) vs \(summary(recorded))")
+        let drift = try cli.run(["drift", "rec", "--report-json", "drift.json", "--report-html", "drift.html"])
+        #expect(drift.status == 0 && drift.stdout.contains("exit 0: no drift"), "\(drift.stdout.suffix(1500))")
+        #expect(try cli.read("drift.json").contains(#""drifted": false"#) && (try cli.read("drift.html")).contains("no drift"))
+    }
+
     @Test("run: a run that checks nothing exits 4 and says so in every report; --allow-empty accepts it")
     func nothingChecked() throws {
         let cli = try CLI(files: ["m.yaml": "suite: m\ncases:\n  - name: needs the mock\n    requires: [mock]\n    steps:\n      - wait: 1ms\n"])
