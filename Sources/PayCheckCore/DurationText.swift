@@ -44,6 +44,14 @@ package enum DurationText {
         return try checked(sign * amount * factor, text: text)
     }
 
+    /// A duration above zero: a time limit, an interval.
+    /// - Throws: ``DurationError`` for text that is no duration, or one that is zero or negative.
+    package static func parsePositive(_ text: String) throws(DurationError) -> Double {
+        let seconds = try parse(text)
+        guard seconds > 0 else { throw DurationError(text: text, problem: .notADuration) }
+        return seconds
+    }
+
     /// `seconds` itself when it is finite and within ±``maximumSeconds``.
     /// - Parameter text: how the amount was written, quoted in the error.
     /// - Throws: ``DurationError`` otherwise.

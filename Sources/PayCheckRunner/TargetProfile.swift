@@ -143,9 +143,7 @@ package struct TargetProfile: Sendable {
         mutating func duration(_ node: Node, _ what: String) -> Double? {
             guard let text = text(node, what) else { return nil }
             do throws(DurationError) {
-                let seconds = try DurationText.parse(text)
-                guard seconds > 0 else { throw DurationError(text: text, problem: .notADuration) }
-                return seconds
+                return try DurationText.parsePositive(text)
             } catch {
                 self.error(node, "\(what) must be a positive duration like 30s or 500ms, got '\(text)'")
                 return nil

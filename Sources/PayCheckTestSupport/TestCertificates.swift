@@ -49,19 +49,8 @@ package struct TestCertificates: Sendable {
     package func remove() { try? FileManager.default.removeItem(at: folder) }
 
     private static func openssl(_ arguments: [String], in folder: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw InProcessError(message: "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: text, as: UTF8.self))")
-        }
+        let (status, output) = try TestProcess.run("/usr/bin/env", ["openssl"] + arguments, in: folder)
+        guard status == 0 else { throw InProcessError(message: "openssl \(arguments.joined(separator: " ")) failed: \(output)") }
     }
 }
 
@@ -79,4 +68,25 @@ package enum MockCredentials {
 
     /// The built-in provider ids.
     package static var providerIDs: [String] { MockRegistry.providers.providerIDs }
+}
+
+/// Runs a program to its end in a test, its output and errors read together.
+package enum TestProcess {
+    /// Runs `executable` with `arguments` in `folder`, with `environment` (the test's own when `nil`).
+    package static func run(
+        _ executable: String, _ arguments: [String], in folder: URL, environment: [String: String]? = nil
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }

@@ -128,9 +128,7 @@ struct RunCommand: AsyncParsableCommand {
     /// - Throws: `ValidationError` naming the flag and quoting the value.
     static func positiveDuration(_ text: String, flag: String, example: String) throws -> Double {
         do throws(DurationError) {
-            let seconds = try DurationText.parse(text)
-            guard seconds > 0 else { throw DurationError(text: text, problem: .notADuration) }
-            return seconds
+            return try DurationText.parsePositive(text)
         } catch where error.problem == .outOfBounds {
             throw ValidationError("\(flag) \(error.message)")
         } catch {

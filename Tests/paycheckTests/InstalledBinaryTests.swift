@@ -14,18 +14,8 @@ struct InstalledBinaryTests {
 
     /// Runs `executable` in `folder` with only a minimal environment: no toolchain on PATH, no LD_LIBRARY_PATH.
     static func run(_ executable: String, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path, "NO_COLOR": "1", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try TestProcess.run(
+            executable, arguments, in: folder, environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path, "NO_COLOR": "1", "LANG": "C.UTF-8"])
     }
 
     static func emptyFolder() throws -> URL {
