@@ -1,4 +1,5 @@
 package import Foundation
+import Dispatch
 import PayCheckMock
 import PayCheckProviders
 
@@ -23,6 +24,12 @@ package struct TestCertificates: Sendable {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/openssl")
         }
+    }
+
+    /// ``make()`` on a thread of its own: openssl runs as child processes, and waiting on them must not hold one of
+    /// the few threads every async test shares.
+    package static func made() async throws -> TestCertificates {
+        try await TestProcess.offPool { try make() }
     }
 
     /// Makes the files in a new temporary folder (EC P-256 keys, valid for two days).
@@ -72,6 +79,14 @@ package enum MockCredentials {
 
 /// Runs a program to its end in a test, its output and errors read together.
 package enum TestProcess {
+    /// Runs blocking work (child processes, pipes) on a Dispatch thread, off the Swift concurrency pool: on two
+    /// cores that pool has two threads, and a test blocking them stalls every async test of the run.
+    package static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     /// Runs `executable` with `arguments` in `folder`, with `environment` (the test's own when `nil`).
     package static func run(
         _ executable: String, _ arguments: [String], in folder: URL, environment: [String: String]? = nil

@@ -49,7 +49,7 @@ struct LiveTLSTests {
 
     @Test("every provider's suites pass through the live code path against the HTTPS-served mock")
     func suitesPassOverTLS() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
         let result = try await Self.run(try CIFitTests.builtIn(), on: { Self.target($0, tls: .init(ca: certificates.ca)) }, certificates: certificates)
         let ran = result.suites.flatMap { suite in suite.cases.filter { $0.verdict != .skipped }.map { (suite, $0) } }
@@ -64,7 +64,7 @@ struct LiveTLSTests {
 
     @Test("a recording of a run against the HTTPS mock replays offline with identical verdicts, and holds no secret")
     func recordAndReplay() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
         let suites = try CIFitTests.builtIn()
         let recording = RunRecording()
@@ -132,7 +132,7 @@ struct LiveTLSTests {
 
     @Test("a CA that did not sign the server's certificate makes every case that sends a TLS error, and the run exits 3")
     func wrongCA() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
         let suites = try CIFitTests.builtIn().filter { $0.provider == "mollie" || $0.provider == "placetopay" }
         let result = try await Self.run(suites, on: { Self.target($0, tls: .init(ca: certificates.otherCA)) }, certificates: certificates)
@@ -148,7 +148,7 @@ struct LiveTLSTests {
 
     @Test("a mock that asks for a client certificate gets the profile's, and refuses a client without one")
     func clientCertificate() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
         let suites = try CIFitTests.builtIn().filter { $0.provider == "khipu" }
         let client = certificates.client
@@ -162,7 +162,7 @@ struct LiveTLSTests {
 
     @Test("a provider whose host cannot be reached has its cases errors with the reason; the others pass; exit 3")
     func unreachableProvider() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
         let suites = try CIFitTests.builtIn().filter { $0.provider == "yuno" || $0.provider == "mollie" }
         let result = try await Self.run(suites, on: { base in

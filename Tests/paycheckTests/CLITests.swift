@@ -9,6 +9,18 @@ import NIOCore
 import NIOHTTP1
 
 /// Runs the built `paycheck` binary in a temporary folder holding the given suite files.
+/// A child process a test started, stopped from any thread.
+final class Running: @unchecked Sendable {
+    private let process: Process
+    init(_ process: Process) { self.process = process }
+    /// Terminates it and waits for its end.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
 struct CLI {
     let folder: URL
 
@@ -304,15 +316,19 @@ struct CLITests {
 
     @Test("the live path from the command line: a profile on the HTTPS mock, --record, replay offline, drift; a wrong CA is exit 3",
           .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
-    func livePathCommandLine() throws {
-        let certificates = try TestCertificates.make()
+    func livePathCommandLine() async throws {
+        let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
         let suites = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Suites").path
         let cli = try CLI(files: [:])
-        let (mock, banner) = try cli.startMock(
-            ["--port", "0", "--tls-certificate", certificates.server.certificate, "--tls-key", certificates.server.key], until: "reference merchant")
-        defer { if mock.isRunning { mock.terminate() } }
+        // Every command runs off the Swift concurrency pool (``TestProcess/offPool(_:)``): it waits on child processes.
+        let (mock, banner) = try await TestProcess.offPool {
+            let (process, banner) = try cli.startMock(
+                ["--port", "0", "--tls-certificate", certificates.server.certificate, "--tls-key", certificates.server.key], until: "reference merchant")
+            return (Running(process), banner)
+        }
+        defer { mock.stop() }
         let base = try #require(banner.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("https://") }.map(String.init))
         func target(_ name: String, ca: String) -> String {
             "  \(name):\n    tls: { ca: \"\(ca)\" }\n    providers:\n"
@@ -327,17 +343,16 @@ struct CLITests {
             return line.components(separatedBy: " in ").first ?? line
         }
 
-        let recorded = try cli.run(["run", suites, "--target", "local", "--record", "rec", "--no-reports", "-q"], environment: environment)
+        let recorded = try await TestProcess.offPool { try cli.run(["run", suites, "--target", "local", "--record", "rec", "--no-reports", "-q"], environment: environment) }
         #expect(recorded.status == 0 && summary(recorded).contains(" passed, 0 failed, 0 errors"), "\(recorded.stdout.suffix(800))\(recorded.stderr.suffix(800))")
-        let wrong = try cli.run(["run", suites, "--target", "wrong-ca", "--no-reports", "-q"], environment: environment)
+        let wrong = try await TestProcess.offPool { try cli.run(["run", suites, "--target", "wrong-ca", "--no-reports", "-q"], environment: environment) }
         #expect(wrong.status == 3 && wrong.stdout.contains("the TLS handshake failed"), "\(wrong.stdout.suffix(600))")
-        mock.terminate()
-        mock.waitUntilExit()
+        mock.stop()
 
         // Offline, no credentials: the same verdicts.
-        let replayed = try cli.run(["run", suites, "--target", "replay=rec", "--no-reports", "-q"], environment: ["NO_COLOR": "1"])
+        let replayed = try await TestProcess.offPool { try cli.run(["run", suites, "--target", "replay=rec", "--no-reports", "-q"], environment: ["NO_COLOR": "1"]) }
         #expect(replayed.status == 0 && summary(replayed) == summary(recorded), "\(summary(replayed)) vs \(summary(recorded))")
-        let drift = try cli.run(["drift", "rec", "--report-json", "drift.json", "--report-html", "drift.html"])
+        let drift = try await TestProcess.offPool { try cli.run(["drift", "rec", "--report-json", "drift.json", "--report-html", "drift.html"]) }
         #expect(drift.status == 0 && drift.stdout.contains("exit 0: no drift"), "\(drift.stdout.suffix(1500))")
         #expect(try cli.read("drift.json").contains(#""drifted": false"#) && (try cli.read("drift.html")).contains("no drift"))
     }
