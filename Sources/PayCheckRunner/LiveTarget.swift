@@ -28,6 +28,19 @@ package struct LiveTarget: Sendable, Hashable {
         self.profile = profile
     }
 
+    /// A target whose providers answer at `baseURLs`, by provider id (a recording's, the mock's).
+    package init(name: String, profile: String? = nil, baseURLs: [String: String]) {
+        self.init(name: name, profile: profile)
+        for (id, url) in baseURLs { providers[id, default: Endpoint()].baseURL = url }
+    }
+
+    /// The mock host at `base` as a live target: each provider at its mock base path.
+    package static func mock(at base: String, providers: [any Provider], name: String = "mock", profile: String? = nil) -> LiveTarget {
+        LiveTarget(name: name, profile: profile, baseURLs: Dictionary(uniqueKeysWithValues: providers.map { provider in
+            (provider.id, base + (provider.mockBasePaths.first ?? "/" + provider.id))
+        }))
+    }
+
     /// One provider on this target.
     package struct Endpoint: Sendable, Hashable {
         /// The API's base URL (the provider's sandbox when `nil`).

@@ -55,6 +55,15 @@ package struct RunConfiguration: Sendable {
 
     /// Creates the default configuration.
     package init() {}
+
+    /// Replays `cases`, recorded in `directory` on a target whose providers answered at `baseURLs`
+    /// (`--target replay=DIR`): a live target on those URLs, no retries, every answer from the recording.
+    package mutating func replay(_ cases: [RunRecording.Case], from directory: String, baseURLs: [String: String]) {
+        var target = LiveTarget(name: "replay=\(directory)", baseURLs: baseURLs)
+        target.retry.attempts = 1
+        self.target = .live(target)
+        self.replay = Replay(directory: directory, cases: cases)
+    }
 }
 
 /// Which cases keep their request/response exchanges for the reports.

@@ -101,10 +101,7 @@ extension RunSession {
         let providers = self.providers
         let session = self
         return try await withRunningMock(host) { base in
-            var target = LiveTarget(name: "mock")
-            for provider in providers.all {
-                target.providers[provider.id, default: .init()].baseURL = base + (provider.mockBasePaths.first ?? "/" + provider.id)
-            }
+            var target = LiveTarget.mock(at: base, providers: providers.all)
             target.retry.attempts = 1
             var live = session
             live.configuration.target = .live(target)

@@ -255,15 +255,7 @@ struct RunCommand: AsyncParsableCommand {
     static func replay(_ directory: String, into configuration: inout RunConfiguration, output: Output) throws {
         do {
             let (header, cases) = try RecordingFile.read(directory)
-            var target = LiveTarget(name: "replay=\(directory)")
-            for (id, url) in header.baseURLs {
-                var endpoint = LiveTarget.Endpoint()
-                endpoint.baseURL = url
-                target.providers[id] = endpoint
-            }
-            target.retry.attempts = 1
-            configuration.target = .live(target)
-            configuration.replay = Replay(directory: directory, cases: cases)
+            configuration.replay(cases, from: directory, baseURLs: header.baseURLs)
         } catch {
             output.err("error: \(error)")
             throw ExitCode(2)

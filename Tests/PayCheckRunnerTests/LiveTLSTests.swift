@@ -18,12 +18,7 @@ struct LiveTLSTests {
 
     /// A live target whose every provider is the mock at `base`.
     static func target(_ base: String, tls: LiveTarget.TLSOptions) -> LiveTarget {
-        var target = LiveTarget(name: "tls-mock", profile: "test")
-        for provider in MockRegistry.providers.all {
-            var endpoint = LiveTarget.Endpoint()
-            endpoint.baseURL = base + (provider.mockBasePaths.first ?? "/" + provider.id)
-            target.providers[provider.id] = endpoint
-        }
+        var target = LiveTarget.mock(at: base, providers: MockRegistry.providers.all, name: "tls-mock", profile: "test")
         target.tls = tls
         return target
     }
@@ -92,12 +87,8 @@ struct LiveTLSTests {
 
         // Offline: no mock, no credentials; the same verdicts, case by case.
         let (header, cases) = try RecordingFile.read(folder)
-        var replayTarget = LiveTarget(name: "replay")
-        for (id, url) in header.baseURLs { replayTarget.providers[id, default: .init()].baseURL = url }
-        replayTarget.retry.attempts = 1
         var configuration = RunConfiguration()
-        configuration.target = .live(replayTarget)
-        configuration.replay = Replay(directory: folder, cases: cases)
+        configuration.replay(cases, from: folder, baseURLs: header.baseURLs)
         let replayed = try await InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
             .run(suites).0
         let verdicts = { (result: RunResult) in result.suites.flatMap { suite in suite.cases.map { "\(suite.file) › \(suite.name) › \($0.name) = \($0.verdict)" } } }
