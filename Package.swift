@@ -172,7 +172,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),
-        .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
+        .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "paycheckTests",

@@ -36,6 +36,8 @@ struct MockMiddleware: RouterMiddleware {
     var malformedBodies: [(prefix: String, body: MalformedBody)] = []
     /// The body size limit and the body read timeout.
     var limits = MockLimits()
+    /// Watches the body read timeout of every request that is reading its body.
+    let bodyDeadlines = DeadlineSweeper()
     /// Each provider's path prefixes with its mock, whose own error shape answers a refused body.
     var errorAnswers: [(prefix: String, mock: any ProviderMock)] = []
 
@@ -242,8 +244,8 @@ struct MockMiddleware: RouterMiddleware {
     }
 
     /// Appends `request` with `body` (and the mock's answer to a merchant's request) to the journal, stamped with
-    /// mock time and the request's scope, with the provider's declared secret fields masked and every card number
-    /// cut to its last four digits.
+    /// mock time and the request's scope; the journal hands it out with the provider's declared secret fields masked
+    /// and every card number cut to its last four digits.
     @inline(never)
     private func record(_ request: Request, body: [UInt8], answer: RecordedRequest.Answer? = nil, findings: [Finding] = []) {
         let path = request.uri.path
@@ -261,7 +263,7 @@ struct MockMiddleware: RouterMiddleware {
         } else if let named = request.headers[ClockScopeMiddleware.header], ClockScope(named) != nil {
             recorded.scope = named
         }
-        self.journal.record((secrets.isEmpty ? recorded : recorded.masking(secrets)).maskingCardNumbers())
+        self.journal.record(recorded, secrets: secrets)
     }
 
     /// The findings on a merchant's request: those its provider's mock reported, and its provider's rule checks.
@@ -339,23 +341,31 @@ struct MockMiddleware: RouterMiddleware {
         case broken
     }
 
-    /// Reads the whole body (so routes can read it again), within the size limit and the body read timeout.
+    /// Reads the whole body (so routes can read it again), within the size limit and the body read timeout. A request
+    /// that declares no body (neither `Content-Length` nor `Transfer-Encoding`, RFC 9112 §6.3) has none to wait for;
+    /// any other body races its deadline, watched by ``bodyDeadlines``.
     @inline(never)
     private func collectBody(of request: inout Request) async -> BodyRead {
         let limit = self.limits.requestBodyBytes
-        let seconds = self.limits.bodyReadTimeoutSeconds
         let stream = request.body
-        let outcome: Result<ByteBuffer, any Error>? = await withTaskGroup(of: Result<ByteBuffer, any Error>?.self) { group in
-            group.addTask {
-                do { return .success(try await stream.collect(upTo: limit)) } catch { return .failure(error) }
+        let outcome: Result<ByteBuffer, any Error>?
+        if request.headers[.contentLength] == nil, request.headers[.transferEncoding] == nil {
+            do { outcome = .success(try await stream.collect(upTo: limit)) } catch { outcome = .failure(error) }
+        } else {
+            let deadlines = self.bodyDeadlines
+            let deadline = deadlines.register(after: .seconds(self.limits.bodyReadTimeoutSeconds))
+            outcome = await withTaskGroup(of: Result<ByteBuffer, any Error>?.self) { group in
+                group.addTask {
+                    do { return .success(try await stream.collect(upTo: limit)) } catch { return .failure(error) }
+                }
+                group.addTask {
+                    _ = await deadlines.wait(deadline)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                if first == nil { group.cancelAll() } else { deadlines.finish(deadline) }
+                return first
             }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
         switch outcome {
         case .success(let buffer)?:

@@ -102,6 +102,12 @@ extension RecordedRequest {
     /// What a masked secret reads as in the journal.
     static let maskedValue = "[redacted]"
 
+    /// This record as the journal hands it out: the fields named in `secretNames` (lower case) masked
+    /// (``masking(_:)``), then every card number cut to its last four digits (``maskingCardNumbers()``).
+    func masked(_ secretNames: Set<String>) -> RecordedRequest {
+        (secretNames.isEmpty ? self : self.masking(secretNames)).maskingCardNumbers()
+    }
+
     /// This record with every card number in its query, header values and body masked to the last four digits, by
     /// the rule the runner's reports use (``CardNumberMask``). Applied after ``masking(_:)``, which parses the body.
     func maskingCardNumbers() -> RecordedRequest {

@@ -6,11 +6,22 @@ import PayCheckCore
 ///
 /// It keeps at most ``capacity`` requests and ``byteCapacity`` bytes; past either bound the oldest records are
 /// evicted (and counted in ``evicted``), so recording stays amortised O(1) and memory stays bounded.
+///
+/// Secrets are masked when a record leaves the journal, never before: a record is kept as received with the names of
+/// its provider's secret fields, and ``entries(_:)`` hands out only masked copies (``RecordedRequest/masked(_:)``).
+/// Masking parses a JSON body and writes it again; done on every request, it was a tenth of the mock's CPU under
+/// load, while most records are evicted unread (docs/benchmarks.md).
 package final class RequestJournal: Sendable {
+    /// A record as received, with the secret field names (lower case) to mask when it is read.
+    private struct Item {
+        var record: RecordedRequest
+        var secrets: Set<String>
+    }
+
     /// Storage guarded by the mutex.
     private struct Storage {
         /// Stored records from `start` on; the slots before `start` were evicted and are compacted away.
-        var items: [RecordedRequest] = []
+        var items: [Item] = []
         /// Index of the oldest kept record.
         var start = 0
         /// Bytes of the kept records.
@@ -35,8 +46,9 @@ package final class RequestJournal: Sendable {
         self.byteCapacity = max(1, byteCapacity)
     }
 
-    /// Appends `request`, evicting the oldest records past the bounds.
-    package func record(_ request: RecordedRequest) {
+    /// Appends `request`, to be read with the fields named in `secrets` (lower case) masked and every card number cut
+    /// to its last four digits, evicting the oldest records past the bounds.
+    package func record(_ request: RecordedRequest, secrets: Set<String> = []) {
         let (capacity, byteCapacity) = (self.capacity, self.byteCapacity)
         let size = request.byteSize
         self.storage.withLock { storage in
@@ -44,12 +56,12 @@ package final class RequestJournal: Sendable {
             storage.lastSequence += 1
             request.sequence = storage.lastSequence
             for index in request.findings.indices { request.findings[index].sequence = storage.lastSequence }
-            storage.items.append(request)
+            storage.items.append(Item(record: request, secrets: secrets))
             storage.bytes += size
             while storage.items.count - storage.start > capacity
                 || (storage.bytes > byteCapacity && storage.items.count - storage.start > 1)
             {
-                storage.bytes -= storage.items[storage.start].byteSize
+                storage.bytes -= storage.items[storage.start].record.byteSize
                 storage.start += 1
                 storage.evicted += 1
             }
@@ -60,11 +72,9 @@ package final class RequestJournal: Sendable {
         }
     }
 
-    /// Returns the kept records, oldest first, whose path starts with `pathPrefix` (all when empty).
+    /// Returns the kept records, masked, oldest first, whose path starts with `pathPrefix` (all when empty).
     package func entries(pathPrefix: String = "") -> [RecordedRequest] {
-        let ordered = self.storage.withLock { Array($0.items[$0.start...]) }
-        guard !pathPrefix.isEmpty else { return ordered }
-        return ordered.filter { $0.path.hasPrefix(pathPrefix) }
+        self.entries(Filter(pathPrefix: pathPrefix))
     }
 
     /// Takes the next number for something that happened outside the journal (a webhook attempt), so it sorts
@@ -73,11 +83,12 @@ package final class RequestJournal: Sendable {
         self.storage.withLock { $0.lastSequence += 1; return $0.lastSequence }
     }
 
-    /// The kept records that match `filter`, oldest first.
+    /// The kept records that match `filter`, masked, oldest first. Masking happens outside the lock.
     package func entries(_ filter: Filter) -> [RecordedRequest] {
-        self.storage.withLock { storage in
-            storage.items[storage.start...].filter(filter.matches)
+        let items = self.storage.withLock { storage in
+            storage.items[storage.start...].filter { filter.matches($0.record) }
         }
+        return items.map { $0.record.masked($0.secrets) }
     }
 
     /// The sequence number the next record will get (records after a point in time are those with at least it).

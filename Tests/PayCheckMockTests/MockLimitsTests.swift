@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
+import NIOPosix
 import PayCheckMock
 import Testing
 
@@ -67,6 +69,37 @@ struct MockLimitsTests {
             #expect(khipu.object()["status"] as? Int == 413)
             let control = try await client.send(.post, "/__paycheck/kv", body: big)
             #expect(control.status == .contentTooLarge && control.errorMessage?.contains("exceeds the mock's limit") == true)
+        }
+    }
+
+    @Test("a body that stops arriving is answered 408 after the body read timeout; a whole one is not held")
+    func slowBodyTimesOut() async throws {
+        var limits = MockLimits()
+        limits.bodyReadTimeoutSeconds = 1
+        let host = MockHost(providers: MockRegistry.builtIn, clock: fixedClock(), limits: limits)
+        try await withRunningMock(host) { baseURL in
+            let port = try #require(URLComponents(string: baseURL)?.port)
+            let head = "PUT /__paycheck/kv/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            let started = ContinuousClock.now
+            let stalled = try await Self.exchange(port: port, head + "Content-Length: 10\r\n\r\n{\"a\"")
+            #expect(stalled.hasPrefix("HTTP/1.1 408"), "\(stalled)")
+            #expect(stalled.contains("did not arrive within 1s"), "\(stalled)")
+            #expect(ContinuousClock.now - started >= .seconds(1))
+            let whole = try await Self.exchange(port: port, head + "Content-Length: 7\r\n\r\n{\"a\":1}")
+            #expect(whole.hasPrefix("HTTP/1.1 2"), "\(whole)")
+        }
+    }
+
+    /// Writes `request` on a new connection and returns the first chunk of what comes back.
+    static func exchange(port: Int, _ request: String) async throws -> String {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: request))
+            var iterator = inbound.makeAsyncIterator()
+            return try await iterator.next().map { String(buffer: $0) } ?? ""
         }
     }
 

@@ -43,4 +43,20 @@ struct RecordedRequestMaskingTests {
         let masked = Self.record(#"{"a":1}"#, answer: #"{"secret":"hidden-one"}"#).masking(Self.names)
         #expect(masked.answer?.body == #"{"secret":"[redacted]"}"#)
     }
+
+    @Test("the journal keeps a record as received and hands it out only masked, card numbers included")
+    func journalMasksOnRead() {
+        let journal = RequestJournal()
+        var record = Self.record(#"{"auth":{"tranKey":"s3cr3t-value"},"card":"4111111111111111"}"#)
+        record.headers.append(.init(name: "Secret", value: "header-secret"))
+        journal.record(record, secrets: Self.names)
+        journal.record(Self.record(#"{"card":"5500000000000004"}"#))
+        let entries = journal.entries()
+        let text = entries.map { "\($0.body) \($0.headers) \($0.answer?.body ?? "")" }.joined()
+        for secret in ["s3cr3t-value", "header-secret", "4111111111111111", "5500000000000004"] {
+            #expect(!text.contains(secret), "\(text)")
+        }
+        #expect(entries.first?.body.contains("1111") == true)
+        #expect(journal.entries(.init(pathPrefix: "/api")).count == 2)
+    }
 }
