@@ -21,7 +21,6 @@ struct CaseExecutor {
     /// Warnings for the run, such as a `secret: true` capture too short to be redacted.
     var warnings: [String] = []
     /// Whether a `secret: true` capture was learnt: the exchanges recorded before it are redacted again.
-    var capturedSecret = false
 
     /// Where the current target serves things.
     struct Endpoints: Sendable {
@@ -57,15 +56,21 @@ struct CaseExecutor {
         TemplateRenderer(variables: variables, environment: runner.configuration.environment, now: runner.clock.now, random: runner.random)
     }
 
-    /// Runs the case and returns its steps and verdict (before xfail is applied).
+    /// Runs the case and returns its steps and verdict (before xfail is applied). The steps' exchanges are as sent and
+    /// received: ``redactExchanges(of:)`` redacts those a report or a recording keeps.
     mutating func run() async -> (Verdict, [StepResult]) {
-        var (verdict, results) = await runSteps()
-        if capturedSecret {
-            // A secret captured from a response was unknown when that exchange (and earlier ones) was recorded.
-            let redactor = recorder.redactor
-            for index in results.indices { results[index].exchanges = results[index].exchanges.map(redactor.redact) }
+        await runSteps()
+    }
+
+    /// Redacts the exchanges of `steps` with every secret the case knows by its end, also those captured from a
+    /// response after an exchange was recorded. Done once per kept case rather than per exchange as it is recorded:
+    /// most passing cases' transcripts are dropped, and redacting them was an eighth of the runner's CPU
+    /// (docs/benchmarks.md).
+    func redactExchanges(of steps: inout [StepResult]) {
+        let redactor = recorder.redactor
+        for index in steps.indices where !steps[index].exchanges.isEmpty {
+            steps[index].exchanges = steps[index].exchanges.map(redactor.redact)
         }
-        return (verdict, results)
     }
 
     /// Runs the steps in order until one does not pass.
@@ -293,7 +298,6 @@ struct CaseExecutor {
             }
             variables[capture.name] = value
             if capture.secret {
-                capturedSecret = true
                 if !recorder.addSecret(value.interpolated) {
                     warnings.append(
                         "\(testCase.location.file): case '\(testCase.name)': the secret capture '\(capture.name)' is shorter than "

@@ -2,8 +2,9 @@ import Foundation
 import PayCheckProviders
 import Synchronization
 
-/// Sends requests through the transport and keeps a redacted record of each exchange, plus the
-/// secrets discovered while a case runs (derived signatures, `secret: true` captures).
+/// Sends requests through the transport and keeps a record of each exchange as sent and received, plus the
+/// secrets discovered while a case runs (derived signatures, `secret: true` captures). The records are unredacted:
+/// they leave the case only through ``CaseExecutor/redactExchanges(of:)``.
 final class ExchangeRecorder: Sendable {
     private struct State {
         var exchanges: [Exchange] = []
@@ -50,19 +51,17 @@ final class ExchangeRecorder: Sendable {
     }
 
     private func record(_ request: HTTPRequestData, response: HTTPResponseData?, error: String?, duration: Double) {
-        state.withLock { s in
-            let r = s.redactor
-            s.exchanges.append(Exchange(
-                method: request.method,
-                url: r.redact(request.url),
-                requestHeaders: request.headers.map { ($0.name, r.redactHeader(name: $0.name, value: $0.value)) },
-                requestBody: r.redact(ExchangeRecorder.text(request.body)),
-                status: response?.status,
-                responseHeaders: response?.headers.map { ($0.name, r.redactHeader(name: $0.name, value: $0.value)) } ?? [],
-                responseBody: response.map { r.redact(ExchangeRecorder.text($0.body)) } ?? "",
-                duration: duration,
-                error: error.map { r.redact($0) }))
-        }
+        let exchange = Exchange(
+            method: request.method,
+            url: request.url,
+            requestHeaders: request.headers,
+            requestBody: ExchangeRecorder.text(request.body),
+            status: response?.status,
+            responseHeaders: response?.headers ?? [],
+            responseBody: response.map { ExchangeRecorder.text($0.body) } ?? "",
+            duration: duration,
+            error: error)
+        state.withLock { $0.exchanges.append(exchange) }
     }
 
     /// Body text for transcripts, cut at 64 KiB.

@@ -341,6 +341,8 @@ package struct Runner: Sendable {
         case .failed: verdict == .failed || verdict == .error
         case .none: false
         }
+        // The exchanges are as sent until here: redacted only when a report or the recording keeps them.
+        if keep || configuration.recording != nil { executor.redactExchanges(of: &steps) }
         configuration.recording?.add(RunRecording.Case(
             file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: verdict, skipReason: skipReason,
             random: tape?.drawn ?? [], exchanges: steps.flatMap(\.exchanges)))

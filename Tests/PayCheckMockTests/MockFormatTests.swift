@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckProviders
 import Testing
 
 @testable import PayCheckMock
@@ -48,6 +49,25 @@ struct MockFormatTests {
             #expect(MITDate.day(date) == reference("dd/MM/yyyy", date), "\(date.timeIntervalSince1970)")
             #expect(MITDate.time(date) == reference("HH:mm:ss", date), "\(date.timeIntervalSince1970)")
             #expect(MITDate.month(date) == Int(reference("yyyyMM", date)), "\(date.timeIntervalSince1970)")
+        }
+    }
+
+    @Test("MIT: the amount check and the tag search on bytes agree with the regular expression and Foundation's search")
+    func mitByteChecks() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789..-a \n<>/x")
+        for _ in 0..<20_000 {
+            let text = String((0..<Int.random(in: 0...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            // As the check uses it: with `Double(_:)`, which refuses the final line break `$` lets through.
+            let expected = text.range(of: #"^[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil && Double(text) != nil
+            #expect((MITLinkCheck.isDecimal(text) && Double(text) != nil) == expected, "\(text.debugDescription)")
+            let document = "<a>" + text + "</x>" + text + "</a>"
+            for name in ["a", "x"] {
+                let open = document.range(of: "<\(name)>")
+                let close = open.flatMap { document.range(of: "</\(name)>", range: $0.upperBound..<document.endIndex) }
+                let foundation = open.flatMap { open in close.map { String(document[open.upperBound..<$0.lowerBound]) } }
+                #expect(MITXML.inner(name, in: document) == foundation, "\(document.debugDescription)")
+            }
         }
     }
 }
