@@ -96,6 +96,8 @@ struct InterruptTests {
         case .writing:
             while process.isRunning, !writingStarted(in: folder) {}
         }
+        // A fast run can finish before the moment comes (its output is read as it arrives): then no signal reached it.
+        let signalled = process.isRunning
         kill(pid, SIGTERM)
         if double { kill(pid, SIGINT) }
         // Drain stdout while waiting, so the child never blocks on a full pipe.
@@ -109,7 +111,7 @@ struct InterruptTests {
         let stderr = (try? String(contentsOf: errPath, encoding: .utf8)) ?? ""
         let context = "\(label): exit \(status), stderr: \(stderr.suffix(400))"
         #expect(process.terminationReason == .exit, "\(context)")
-        #expect(status == 130 || (status == 0 && moment == .writing), "\(context)")
+        #expect(status == 130 || (status == 0 && (moment == .writing || !signalled)), "\(context)")
         for name in reports {
             let path = folder.appendingPathComponent(name).path
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
