@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""The mutation table of the merchant packs: every pack against every reference backend, correct and with each bug the
-backend can be told to make (SHOP_BUG). A correct backend must pass every case with no finding; each seeded bug that
-applies to a provider must make that provider's pack fail, and the table names the cases that caught it. A bug no case
-catches fails the run (exit 1).
+"""The mutation table of the merchant packs: every pack against every reference backend in each of its three correct
+designs (SHOP_DESIGN), correct and with each bug the backend can be told to make (SHOP_BUG).
+
+- A correct backend, in every design and with each of two amounts, must pass every case with no finding.
+- Each seeded bug must make the pack of every provider it breaks fail, in every design where the bug can show (the
+  few where it cannot are listed in NOT_APPLICABLE with the reason), and the table names the cases that caught it.
+
+A correct design that fails, or a bug that some design lets through, fails the run (exit 1). Runs go two at a time.
 
     python3 .ci/mutation_table.py PATH/TO/paycheck            # from the repository's root
     python3 .ci/mutation_table.py PATH/TO/paycheck --markdown # the table as docs/merchant.md shows it
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -19,26 +24,44 @@ BACKENDS = [
     ("reference-shop", "examples/reference-shop/contract.yaml", ["mollie", "placetopay", "khipu", "mit", "yuno"]),
     ("python-shop", "Tests/MerchantBackends/python-shop/contract.yaml", ["mollie", "placetopay", "khipu"]),
 ]
+# When the backend asks the provider about a payment: only on a notification; also on the payer's return; also on
+# every read of an order that is not final. All three are correct.
+DESIGNS = ["notify", "return", "read"]
+# A second amount per pack (the packs' own have minor units where the currency has them): every correct design must
+# pass with it too, so no expectation is a literal of the default amount.
+SECOND_AMOUNT = {"mollie": "1234.56", "placetopay": "35000.25", "khipu": "12990", "mit": "250.75", "yuno": "52000"}
 # Each seeded bug and the providers whose integration it breaks (Sources/ReferenceShop/ReferenceShop.swift, ShopBug).
 BUGS = {
     "trust-return": ["mollie", "placetopay", "khipu", "mit", "yuno"],
     "no-signature-check": ["mollie", "placetopay", "khipu", "yuno"],
     "double-fulfil": ["mollie", "placetopay", "khipu", "mit", "yuno"],
-    "decline-paid": ["mollie", "khipu", "mit", "yuno"],
+    "decline-paid": ["mollie", "placetopay", "khipu", "mit", "yuno"],
     "reuse-nonce": ["placetopay"],
     "pending-paid": ["mollie", "placetopay", "khipu", "yuno"],
+    "authorized-paid": ["mollie"],
+    "ignore-status-detail": ["khipu"],
     "ignore-expiry": ["mollie", "placetopay"],
     "other-amount": ["mollie", "placetopay", "khipu", "mit", "yuno"],
+    "drop-cents": ["mollie", "placetopay", "mit", "yuno"],
     "no-idempotency-key": ["mollie", "yuno"],
     "paid-moved-back": ["yuno"],
 }
+# (bug, provider, design): a correct-looking mistake no scenario can show in that design, with the reason.
+NOT_APPLICABLE = {
+    ("pending-paid", "placetopay", "notify"):
+        "PlacetoPay notifies final states only (§1.9): a notify-only backend never sees a payment pending at the bank",
+    ("pending-paid", "khipu", "notify"):
+        "khipu does not notify a transfer still verifying: a notify-only backend never sees it",
+}
 
 
-def run(binary, contract, pack, bug, report):
+def run(binary, contract, pack, bug, design, report, amount=None):
     """Runs one pack against one backend; returns (exit code, [failed or errored case names], findings count)."""
-    env = dict(os.environ, SHOP_BUG=bug)
+    env = dict(os.environ, SHOP_BUG=bug, SHOP_DESIGN=design)
     command = [binary, "run", "--contract", contract, "--pack", pack, "--fail-on", "findings", "--quiet",
                "--report-json", report, "--report-junit", "", "--report-html", ""]
+    if amount:
+        command += ["--var", f"amount={amount}"]
     status = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     try:
         with open(report) as handle:
@@ -60,43 +83,73 @@ def main():
         print(__doc__)
         return 2
     binary, markdown = os.path.abspath(sys.argv[1]), "--markdown" in sys.argv[2:]
-    problems, rows = [], []
-    with tempfile.TemporaryDirectory() as folder:
-        report = os.path.join(folder, "report.json")
+    names = [backend for backend, _, _ in BACKENDS]
+    problems = []
+    with tempfile.TemporaryDirectory() as folder, concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        counter = iter(range(1_000_000))
+
+        def submit(*args, amount=None):
+            report = os.path.join(folder, f"report-{next(counter)}.json")
+            return pool.submit(run, binary, *args, report, amount=amount)
+
+        clean = {}
         for backend, contract, packs in BACKENDS:
             for pack in packs:
-                status, failed, findings = run(binary, contract, pack, "none", report)
-                if status != 0 or failed or findings:
-                    problems.append(f"{backend} without a bug: the {pack} pack exited {status}, failed {failed}, {findings} findings")
+                for design in DESIGNS:
+                    for amount in (None, SECOND_AMOUNT[pack]):
+                        clean[(backend, pack, design, amount)] = submit(contract, pack, "none", design, amount=amount)
+        seeded = {}
+        for bug, providers in BUGS.items():
+            for pack in providers:
+                for backend, contract, packs in BACKENDS:
+                    if pack in packs:
+                        for design in DESIGNS:
+                            if (bug, pack, design) not in NOT_APPLICABLE:
+                                seeded[(bug, pack, backend, design)] = submit(contract, pack, bug, design)
+        for (backend, pack, design, amount), future in clean.items():
+            status, failed, findings = future.result()
+            if status != 0 or failed or findings:
+                problems.append(f"{backend} ({design}, amount {amount or 'of the pack'}) without a bug: the {pack} pack "
+                                f"exited {status}, failed {failed}, {findings} findings")
+        rows = []
         for bug, providers in BUGS.items():
             for pack in providers:
                 cells = []
-                for backend, contract, packs in BACKENDS:
+                for backend, _, packs in BACKENDS:
                     if pack not in packs:
                         cells.append("–")
                         continue
-                    status, failed, _ = run(binary, contract, pack, bug, report)
-                    if status == 0 or not failed:
-                        problems.append(f"{backend} with SHOP_BUG={bug}: no case of the {pack} pack caught it (exit {status})")
-                        cells.append("UNCAUGHT")
-                    else:
-                        cells.append("; ".join(sorted(set(failed))))
+                    caught = set()
+                    for design in DESIGNS:
+                        if (bug, pack, design) in NOT_APPLICABLE:
+                            continue
+                        status, failed, _ = seeded[(bug, pack, backend, design)].result()
+                        if status == 0 or not failed:
+                            problems.append(f"{backend} ({design}) with SHOP_BUG={bug}: no case of the {pack} pack caught it (exit {status})")
+                            caught.add("UNCAUGHT")
+                        caught.update(failed)
+                    cells.append("; ".join(sorted(caught)))
                 rows.append((pack, bug, cells))
-    names = [backend for backend, _, _ in BACKENDS]
     if markdown:
         print("| provider | seeded bug (`SHOP_BUG`) | " + " | ".join(f"caught in {n} by" for n in names) + " |")
         print("|---|---|" + "---|" * len(names))
         for pack, bug, cells in rows:
             print(f"| {pack} | `{bug}` | " + " | ".join(cells) + " |")
+        print()
+        print("| provider | seeded bug | design | why no scenario can show it there |")
+        print("|---|---|---|---|")
+        for (bug, pack, design), reason in NOT_APPLICABLE.items():
+            print(f"| {pack} | `{bug}` | `{design}` | {reason} |")
     else:
         for pack, bug, cells in rows:
-            print(f"{pack:<11} {bug:<19}")
+            print(f"{pack:<11} {bug:<21}")
             for name, cell in zip(names, cells):
                 print(f"    {name:<15} {cell}")
     for problem in problems:
         print("error: " + problem, file=sys.stderr)
     if not problems:
-        print(f"every seeded bug is caught: {len(rows)} provider × bug rows, {len(names)} backends", file=sys.stderr)
+        print(f"every correct design passes and every seeded bug is caught: {len(DESIGNS)} designs, {len(names)} backends, "
+              f"{len(rows)} provider × bug rows, {len(clean)} clean and {len(seeded)} seeded runs", file=sys.stderr)
     return 1 if problems else 0
 
 

@@ -19,6 +19,9 @@ package indirect enum Expression: Sendable {
         case random
         /// `env(NAME)` — an environment variable (empty when unset).
         case env
+        /// `number(text)` — a number written as text (`"10.50"` → `10.5`), so an expectation derived from a string
+        /// variable compares with the number an answer holds.
+        case number
 
         /// The accepted number of arguments.
         var arity: ClosedRange<Int> {
@@ -27,6 +30,7 @@ package indirect enum Expression: Sendable {
             case .now: 0...2
             case .random: 1...1
             case .env: 1...1
+            case .number: 1...1
             }
         }
     }

@@ -61,6 +61,9 @@ package struct ProviderDescription: Sendable {
     package var id: String
     /// The actions by step kind (`call` operations, `payer` actions, provider `mock` actions, `redirect`, `deeplink`).
     package var specs: [ProviderAction.Kind: [ActionSpec]]
+    /// Why a merchant contract's `providers.<id>.notificationUrl` does nothing for this provider (the backend gives the
+    /// provider its notification URL itself), or `nil` when the run installs it in the provider's account.
+    package var contractNotificationURLUnused: String?
 
     /// Creates a description from full specs.
     package init(id: String, specs: [ProviderAction.Kind: [ActionSpec]]) {

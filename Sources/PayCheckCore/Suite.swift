@@ -67,6 +67,9 @@ package struct Case: Sendable {
     package var xfail: String?
     /// Case-level `vars:`.
     package var vars: [Binding]
+    /// `catches:` — the mistake a failure of this case reveals ("backends that take an authorized payment as
+    /// paid"); reports show it beside the failure.
+    package var catches: String?
     /// The steps, in order, with `include:` already expanded.
     package var steps: [Step]
     /// Where the case starts.
@@ -75,9 +78,10 @@ package struct Case: Sendable {
     /// Creates a case.
     package init(
         name: String, tags: [String], requires: [String], skip: String?, xfail: String?, vars: [Binding],
-        steps: [Step], location: SourceLocation
+        steps: [Step], location: SourceLocation, catches: String? = nil
     ) {
         self.name = name
+        self.catches = catches
         self.tags = tags
         self.requires = requires
         self.skip = skip

@@ -1,7 +1,7 @@
 /// The keys each mapping of the suite language accepts.
 enum SuiteKeys {
     static let suite = ["suite", "provider", "description", "tags", "vars", "rows", "cases"]
-    static let `case` = ["name", "description", "tags", "requires", "skip", "xfail", "vars", "rows", "steps"]
+    static let `case` = ["name", "description", "catches", "tags", "requires", "skip", "xfail", "vars", "rows", "steps"]
     static let stepKinds = ["http", "call", "payer", "mock", "redirect", "deeplink", "merchant", "set", "wait", "include"]
     static let stepCommon = ["name", "expect", "capture", "retry", "timeout", "with", "auth"]
     static let http = ["method", "url", "headers", "query", "json", "form", "body"]

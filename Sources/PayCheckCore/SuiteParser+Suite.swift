@@ -129,6 +129,7 @@ extension SuiteParser {
         var requires: [String] = []
         var skip: String?
         var xfail: String?
+        var catches: String?
         var vars: [Binding] = []
         var steps: [Step] = []
         var sawSteps = false
@@ -143,6 +144,7 @@ extension SuiteParser {
                 }
             case "skip": skip = nonEmptyString(pair.value, "'skip' (the reason)")
             case "xfail": xfail = nonEmptyString(pair.value, "'xfail' (the reason)")
+            case "catches": catches = nonEmptyString(pair.value, "'catches' (the mistake the case catches)")
             case "vars": vars = bindings(pair.value, "'vars'")
             case "steps":
                 sawSteps = true
@@ -153,7 +155,7 @@ extension SuiteParser {
         if !pairs.contains(where: { $0.key == "name" }) { error(node, "a case needs a 'name'") }
         if !sawSteps { error(node, "case '\(name ?? "?")' has no 'steps'") }
         guard let name else { return nil }
-        return Case(name: name, tags: tags, requires: requires, skip: skip, xfail: xfail, vars: vars, steps: steps, location: location(node))
+        return Case(name: name, tags: tags, requires: requires, skip: skip, xfail: xfail, vars: vars, steps: steps, location: location(node), catches: catches)
     }
 
     mutating func parseSteps(_ node: Node) -> [Step] {

@@ -47,6 +47,7 @@ package enum SuiteSchema {
             "requires": { "type": "array", "items": { "enum": ["mock"] }, "description": "Skipped with a reason on targets without the mock's control API." },
             "skip": { "type": "string", "description": "Skip unconditionally, with this reason." },
             "xfail": { "type": "string", "description": "Expected to fail, with this reason; passing is a failure." },
+            "catches": { "type": "string", "minLength": 1, "description": "The mistake a failure of this case reveals, e.g. 'backends that take an authorized payment as paid'; reports show it beside the failure." },
             "vars": { "$ref": "#/definitions/vars" },
             "rows": { "$ref": "#/definitions/rows", "description": "A table: the case runs once per row, each {{ row.KEY }} replaced by the row's value; the name must use a row value." },
             "steps": { "$ref": "#/definitions/steps" }

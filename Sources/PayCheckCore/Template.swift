@@ -79,6 +79,16 @@ package indirect enum TemplateValue: Sendable {
     /// A mapping.
     case object([(key: String, value: TemplateValue)], SourceLocation)
 
+    /// Whether the value is written as a string: a quoted or plain text, or a template with text around its
+    /// expressions (`"{{ a }}"` alone keeps the type of `a`).
+    package var isDeclaredString: Bool {
+        switch self {
+        case .literal(.string, _): true
+        case .string(let template): template.parts.contains { if case .text = $0 { return true } else { return false } }
+        default: false
+        }
+    }
+
     /// Where the value is written.
     package var location: SourceLocation {
         switch self {

@@ -135,6 +135,11 @@ package struct TemplateRenderer: Sendable {
         case .env:
             let name = args.first?.interpolated ?? ""
             return .string(environment[name] ?? "")
+        case .number:
+            guard let number = args.first?.numberValue else {
+                throw RenderError(location: location, message: "number() takes a number or a text of one such as \"10.50\", got \(args.first?.brief ?? "nothing")")
+            }
+            return Value(number: number)
         case .now:
             var date = now()
             if let offset = args.first?.interpolated, !offset.isEmpty {

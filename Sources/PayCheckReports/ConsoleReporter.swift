@@ -187,6 +187,7 @@ package struct ConsoleReporter: Sendable {
         let failed = testCase.verdict == .failed
         let mark = failed ? style.red("✘") : style.yellow("!")
         var lines = ["\(mark) " + style.bold("\(suite.displayName) › \(testCase.name)")]
+        if let catches = testCase.catches { lines.append("  this scenario catches \(catches)") }
         guard let step = testCase.failingStep else {
             lines.append(diagnosticLine(testCase.location, failed ? "case failed" : "case could not run"))
             return lines.joined(separator: "\n")

@@ -86,6 +86,7 @@ package enum HTMLReporter {
             for testCase in suite.cases where testCase.verdict == .failed || testCase.verdict == .error {
                 out += "<article class=\(testCase.verdict.rawValue)><h3>\(testCase.verdict == .failed ? "✘" : "!") \(h(suite.displayName)) › "
                 out += "<a href=\"#\(anchor(suite, testCase))\">\(h(testCase.name))</a></h3>\n"
+                if let catches = testCase.catches { out += "<p class=catches>This scenario catches \(h(catches)).</p>\n" }
                 if let step = testCase.failingStep {
                     out += "<p>step <b>\(h(step.name))</b> at <code>\(h(step.location.description))</code></p>\n"
                     if !step.mismatches.isEmpty {

@@ -169,6 +169,7 @@ package enum JSONReporter {
             "duration": seconds(testCase.duration),
             "steps": .array(testCase.steps.map(step)),
             "backendOutput": optional(testCase.backendOutput),
+            "catches": optional(testCase.catches),
         ])
     }
 

@@ -103,11 +103,12 @@ package enum JUnitReporter {
             }
         case .failed:
             let (type, message, body) = failure(testCase)
-            children.append("<failure" + attributes([("message", message), ("type", type)]) + ">" + XMLText.text(body) + "</failure>")
+            children.append("<failure" + attributes([("message", message), ("type", type)]) + ">" + XMLText.text(catches(testCase) + body) + "</failure>")
         case .error:
             let (message, body) = error(testCase)
             children.append(
-                "<error" + attributes([("message", message), ("type", errorType(testCase.failingStep?.issue))]) + ">" + XMLText.text(body) + "</error>")
+                "<error" + attributes([("message", message), ("type", errorType(testCase.failingStep?.issue))]) + ">"
+                    + XMLText.text(catches(testCase) + body) + "</error>")
         case .skipped:
             let reason = testCase.skipReason ?? "skipped"
             // An xfail case that failed as expected keeps the explanation of its failure as the element's text.
@@ -119,6 +120,11 @@ package enum JUnitReporter {
         if !transcript.isEmpty { children.append("<system-out>" + XMLText.text(transcript) + "</system-out>") }
         if children.isEmpty { return out + "/>\n" }
         return out + ">\n" + children.map { "      \($0)\n" }.joined() + "    </testcase>\n"
+    }
+
+    /// "this scenario catches …" and a new line, when the case says what it catches.
+    private static func catches(_ testCase: CaseResult) -> String {
+        testCase.catches.map { "this scenario catches \($0)\n" } ?? ""
     }
 
     /// The failure `type` (the first mismatch's kind), `message` and text of a failed case.

@@ -101,6 +101,9 @@ struct CaseExecutor {
         for binding in suite.vars + testCase.vars {
             if let overridden = runner.configuration.variables[binding.name] {
                 variables[binding.name] = overridden
+                if binding.value.isDeclaredString, let text = runner.configuration.variableTexts[binding.name] {
+                    variables[binding.name] = .string(text)
+                }
                 continue
             }
             do {
@@ -109,7 +112,8 @@ struct CaseExecutor {
                 return StepResult(name: "vars", location: error.location, issue: .invalidStep(redacted(message(error))))
             }
         }
-        for (name, value) in runner.configuration.variables { variables[name] = value }
+        let bound = Set((suite.vars + testCase.vars).map(\.name))
+        for (name, value) in runner.configuration.variables where !bound.contains(name) { variables[name] = value }
         return nil
     }
 

@@ -9,6 +9,10 @@ package struct RunConfiguration: Sendable {
     package var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// `--var` values (override suite vars and the profile).
     package var variables: [String: Value] = [:]
+    /// The `--var` values as written on the command line: a variable the suite declares as a string
+    /// (`amount: "10.50"`) keeps the text given (`--var amount=12990` stays `"12990"`, not a number), so an override
+    /// never changes what the suite sends.
+    package var variableTexts: [String: String] = [:]
     /// `--secret` values: usable like variables, redacted from every output.
     package var secrets: [String: String] = [:]
     /// Only cases with one of these tags (empty = all).

@@ -130,6 +130,8 @@ package struct CaseResult: Sendable {
     package var startedAt: Date
     /// What the merchant's backend wrote while the case ran, kept when the case did not pass.
     package var backendOutput: String?
+    /// The case's `catches:`: the mistake its failure reveals.
+    package var catches: String?
 
     /// What the mock found wrong with the backend's requests during the case, from every step.
     package var findings: [Finding] { self.steps.flatMap(\.findings) }

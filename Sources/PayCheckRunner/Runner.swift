@@ -353,6 +353,7 @@ package struct Runner: Sendable {
             name: testCase.name, location: testCase.location, verdict: verdict, skipReason: skipReason, tags: tags, steps: steps,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)
         result.backendOutput = backendOutput
+        result.catches = testCase.catches
         return result
     }
 }

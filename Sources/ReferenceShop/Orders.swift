@@ -234,6 +234,12 @@ struct Amount: Sendable {
         return parts.count > 1 ? "\(units).\(parts[1])" : "\(units)"
     }
 
+    /// `text` (well formed) without its minor units: `"10.50"` → `"10.00"`, `"1500"` → `"1500"`.
+    static func majorUnitsOnly(_ text: String) -> String {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        return parts.count > 1 ? "\(parts[0]).\(String(repeating: "0", count: parts[1].count))" : text
+    }
+
     /// The amount with the currency's decimals, as Mollie's `value` wants it: `"10.00"`, `"1500"`.
     var text: String {
         self.fraction.isEmpty ? self.units : "\(self.units).\(self.fraction)"

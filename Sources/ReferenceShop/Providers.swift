@@ -110,6 +110,9 @@ struct MollieClient: Sendable {
     let publicURL: String
     /// Whether a create carries an `Idempotency-Key` (`false` only with `SHOP_BUG=no-idempotency-key`).
     let sendsIdempotencyKey: Bool
+    /// Whether an `authorized` payment is taken as paid (`true` only with `SHOP_BUG=authorized-paid`: wrong, it is
+    /// reserved, not captured, providers.md §4.4).
+    var authorizedIsPaid = false
     /// How to reach Mollie.
     let http: ProviderHTTP
 
@@ -172,6 +175,7 @@ struct MollieClient: Sendable {
         guard let status = answer["status"]?.stringValue.flatMap({ Self.statuses[$0] }) else {
             throw ProviderError(description: "Mollie answered an unknown status '\(answer["status"]?.text ?? "")'")
         }
+        if self.authorizedIsPaid, answer["status"]?.stringValue == "authorized" { return .paid }
         return status
     }
 }
@@ -349,6 +353,9 @@ struct KhipuClient: Sendable {
     let secret: String
     /// The shop's public base URL, for `return_url`, `cancel_url` and `notify_url`.
     let publicURL: String
+    /// Whether `status_detail` is ignored, so every `done` payment is paid (`true` only with
+    /// `SHOP_BUG=ignore-status-detail`: wrong, a payer's rejection is `done` too, providers.md §2.5).
+    var ignoresStatusDetail = false
     /// How to reach khipu.
     let http: ProviderHTTP
 
@@ -416,6 +423,7 @@ struct KhipuClient: Sendable {
         guard let status = Self.map(status: answer["status"]?.stringValue, detail: answer["status_detail"]?.stringValue) else {
             throw ProviderError(description: "khipu answered an unknown status '\(answer["status"]?.text ?? "")'")
         }
+        if self.ignoresStatusDetail, answer["status"]?.stringValue == "done" { return .paid }
         return status
     }
 

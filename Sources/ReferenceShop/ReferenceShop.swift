@@ -53,7 +53,7 @@ struct ReferenceShop {
         }
         let listening =
             "listening on http://127.0.0.1:\(config.port) (public \(config.publicURL)); "
-            + "providers: \(providers.map(\.rawValue).joined(separator: ", ")); bug: \(config.bug?.rawValue ?? "none")"
+            + "providers: \(providers.map(\.rawValue).joined(separator: ", ")); design: \(config.design.rawValue); bug: \(config.bug?.rawValue ?? "none")"
         var app = Application(
             responder: CallbackResponder<BasicRequestContext> { request, _ in await shop.respond(to: request) },
             configuration: .init(address: .hostname("127.0.0.1", port: config.port), serverName: "reference-shop/1.0"),
@@ -103,6 +103,23 @@ enum ShopBug: String, Sendable, CaseIterable {
     /// A Yuno webhook whose signature verifies is taken at its word, status included, even for an order that is
     /// already final: a late or out-of-order webhook moves a paid order back.
     case paidMovedBack = "paid-moved-back"
+    /// The payment is created for the order's major units only (`10.50` → `10.00`): amounts kept as whole units.
+    case dropCents = "drop-cents"
+    /// A Mollie `authorized` payment (reserved, not captured) is taken as paid.
+    case authorizedPaid = "authorized-paid"
+    /// A khipu `done` payment is taken as paid whatever its `status_detail` (`rejected-by-payer` included).
+    case ignoreStatusDetail = "ignore-status-detail"
+}
+
+/// When the shop asks the provider about a payment (`SHOP_DESIGN`). All three are correct designs; the packs must
+/// judge each of them right.
+enum ShopDesign: String, Sendable, CaseIterable {
+    /// Only when the provider notifies it.
+    case notify
+    /// Also when the payer comes back to the return URL.
+    case `return`
+    /// Also on every read of an order that is not final (the default).
+    case read
 }
 
 /// A payment provider the shop integrates.
@@ -160,6 +177,8 @@ struct ShopConfig: Sendable {
     var timeout: Double
     /// The seeded mistake, if any (`SHOP_BUG`; unset or `none` for none).
     var bug: ShopBug?
+    /// When the shop asks the provider (`SHOP_DESIGN`, default `read`).
+    var design: ShopDesign
 
     /// Reads the settings from `environment`.
     /// - Throws: ``ConfigError`` for a value that cannot be used, such as an unknown `SHOP_BUG`.
@@ -217,6 +236,11 @@ struct ShopConfig: Sendable {
             let expected = (["none"] + ShopBug.allCases.map(\.rawValue)).joined(separator: ", ")
             throw ConfigError(description: "unknown SHOP_BUG '\(bug)'; expected one of: \(expected)")
         }
+        let design = trimmed("SHOP_DESIGN", "read")
+        guard let known = ShopDesign(rawValue: design.isEmpty ? "read" : design) else {
+            throw ConfigError(description: "unknown SHOP_DESIGN '\(design)'; expected one of: \(ShopDesign.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.design = known
     }
 
     /// The providers whose variables are all set, in a fixed order.
@@ -300,13 +324,14 @@ struct Shop: Sendable {
         self.store = OrderStore(bug: config.bug)
         self.mollie = MollieClient(
             baseURL: config.mollieAPIURL, apiKey: config.mollieAPIKey, publicURL: config.publicURL,
-            sendsIdempotencyKey: config.bug != .noIdempotencyKey, http: http)
+            sendsIdempotencyKey: config.bug != .noIdempotencyKey, authorizedIsPaid: config.bug == .authorizedPaid, http: http)
         self.placetopay = PlacetoPayClient(
             baseURL: config.placetopayURL, login: config.placetopayLogin, secretKey: config.placetopaySecret,
             expirationMinutes: config.placetopayExpirationMinutes, publicURL: config.publicURL,
             reusedNonce: config.bug == .reuseNonce ? PlacetoPayClient.randomNonce() : nil, http: http)
         self.khipu = KhipuClient(
-            baseURL: config.khipuURL, apiKey: config.khipuAPIKey, secret: config.khipuSecret, publicURL: config.publicURL, http: http)
+            baseURL: config.khipuURL, apiKey: config.khipuAPIKey, secret: config.khipuSecret, publicURL: config.publicURL,
+            ignoresStatusDetail: config.bug == .ignoreStatusDetail, http: http)
         let mit = config.mit
         self.mit = MITClient(
             baseURL: mit["MIT_URL"] ?? "", idCompany: mit["MIT_ID_COMPANY"] ?? "", idBranch: mit["MIT_ID_BRANCH"] ?? "",
@@ -439,7 +464,7 @@ struct Shop: Sendable {
 
         var order = Order(id: self.store.newID(), provider: provider, amount: amount, currency: currency, description: description)
         // SHOP_BUG=other-amount: the provider is asked for another amount than the order's.
-        let charged = self.config.bug == .otherAmount ? order.withAmount(Amount.oneUnitMore(amount)) : order
+        let charged = self.charged(order)
         let created: (paymentID: String, checkoutURL: JSONValue, status: OrderStatus)
         do {
             switch provider {
@@ -466,9 +491,21 @@ struct Shop: Sendable {
             ])
     }
 
-    /// `GET /orders/<id>`: re-queries the provider while the order is not final, then answers the order.
+    /// The order as the provider is asked to charge it: the order itself, unless a seeded bug changes the amount
+    /// (`other-amount`: one major unit more; `drop-cents`: the minor units lost).
+    private func charged(_ order: Order) -> Order {
+        switch self.config.bug {
+        case .otherAmount: order.withAmount(Amount.oneUnitMore(order.amount))
+        case .dropCents: order.withAmount(Amount.majorUnitsOnly(order.amount))
+        default: order
+        }
+    }
+
+    /// `GET /orders/<id>`: answers the order; in the `read` design it first re-queries the provider while the order
+    /// is not final.
     private func getOrder(_ id: String) async -> Reply {
         guard let order = self.store.order(id) else { return .error(.notFound, "order not found") }
+        guard self.config.design == .read else { return Reply(status: .ok, body: order.json) }
         // On a provider error the stored status is shown.
         let current = await self.refresh(order, source: .query)
         return Reply(status: .ok, body: current.json)
@@ -480,6 +517,8 @@ struct Shop: Sendable {
         let current: Order
         if self.config.bug == .trustReturn {
             current = self.store.apply(.paid, to: id, source: .return) ?? order
+        } else if self.config.design == .notify {
+            current = order
         } else {
             current = await self.refresh(order, source: .return)
         }
@@ -547,7 +586,7 @@ struct Shop: Sendable {
         guard order.provider == .yuno, let session = order.paymentID else { return .error(.conflict, "only a Yuno order is paid with a token") }
         guard let token = JSONValue.parse(body)?["token"]?.stringValue, !token.isEmpty else { return .error(.badRequest, "token is required") }
         guard order.yunoPaymentID == nil else { return .error(.conflict, "the order already has a payment") }
-        let charged = self.config.bug == .otherAmount ? order.withAmount(Amount.oneUnitMore(order.amount)) : order
+        let charged = self.charged(order)
         do {
             let (paymentID, status) = try await self.yuno.pay(charged, session: session, token: token)
             self.store.attach(yunoPayment: paymentID, to: id)

@@ -130,6 +130,17 @@ struct InitCommand: ParsableCommand {
               request: { method: POST, url: "/orders/{{ order.id }}/pay", json: { token: "{{ token }}" } }
 
             """
+        // Where the provider notifies the backend: set in the account (installed by the run), or sent by the backend.
+        let notification = MockRegistry.providers[provider]?.contractNotificationURLUnused.map { unused in
+            "  \(provider): {}   # no notificationUrl here: \(unused)"
+        } ?? """
+              \(provider):
+                notificationUrl: "http://127.0.0.1:{{ port }}/webhooks/\(provider)"   # EDIT: where \(provider) notifies your backend (an account setting)
+            """
+        // Yuno has no return page: the app reports the SDK's result to the backend (docs/merchant.md).
+        let returnComment = provider == "yuno"
+            ? "# EDIT: where the app tells your backend what Yuno's SDK reported (remove 'return:' if it does not)"
+            : "# EDIT: the page the shopper comes back to (remove 'return:' if there is none)"
         return """
             # yaml-language-server: $schema=contract.schema.json
             # How PayCheck reaches your backend (docs/merchant.md). Edit the lines marked EDIT, then:
@@ -163,9 +174,9 @@ struct InitCommand: ParsableCommand {
               states: { open: pending, pending: pending, paid: succeeded, failed: declined, canceled: canceled, expired: expired }
               fulfilments: fulfilments  # optional: a count of fulfilments (goods shipped), to catch double fulfilment
             return:
-              request: { method: GET, url: "/return/{{ order.id }}" }   # EDIT: the page the shopper comes back to
+              request: { method: GET, url: "/return/{{ order.id }}" }   \(returnComment)
             \(pay)providers:
-              \(provider): {}   # notificationUrl: where \(provider) notifies your backend, if it is set in the account
+            \(notification)
 
             """
     }

@@ -25,6 +25,7 @@ struct ListCommand: ParsableCommand {
                 if let skip = c.skip { notes.append("skip: \(skip)") }
                 if let xfail = c.xfail { notes.append("xfail: \(xfail)") }
                 output.out("  - \(c.name)" + (notes.isEmpty ? "" : "  (" + notes.joined(separator: "; ") + ")"))
+                if let catches = c.catches { output.out("      catches \(catches)") }
             }
         }
     }

@@ -43,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
     /// `--jobs`, or the number of cores.
     var jobCount: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (overrides suite vars). Repeatable.", valueName: "name=value"))
+    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (overrides suite vars; one the suite declares as text stays text, so --var amount=10.50 keeps its zero). Repeatable.", valueName: "name=value"))
     var variables: [String] = []
 
     @Option(name: .customLong("secret"), help: ArgumentHelp("Set a secret variable, redacted from every output. Repeatable.", valueName: "name=value"))
@@ -156,7 +156,9 @@ struct RunCommand: AsyncParsableCommand {
         var configuration = RunConfiguration()
         configuration.target = target
         configuration.jobs = jobCount
-        for pair in variables { if let (k, v) = RunCommand.split(pair) { configuration.variables[k] = RunCommand.value(v) } }
+        for pair in variables {
+            if let (k, v) = RunCommand.split(pair) { (configuration.variables[k], configuration.variableTexts[k]) = (RunCommand.value(v), v) }
+        }
         for pair in secrets { if let (k, v) = RunCommand.split(pair) { configuration.secrets[k] = v } }
         configuration.tags = tags
         configuration.skipTags = skipTags

@@ -65,6 +65,27 @@ struct ValueTests {
         #expect(uuid.count == 36 && uuid.split(separator: "-").count == 5)
     }
 
+    @Test("number() reads a number written as text, so an expectation derived from a string variable compares with an answer's number")
+    func numberFunction() throws {
+        let renderer = TemplateRenderer(variables: ["amount": "10.50", "whole": "5000", "n": 7, "word": "ten"])
+        #expect(try renderer.render(Template.parse("{{ number(amount) }}", at: at)) == .double(10.5))
+        #expect(try renderer.render(Template.parse("{{ number(whole) }}", at: at)) == .int(5000))
+        #expect(try renderer.render(Template.parse("{{ number(n) }}", at: at)) == .int(7))
+        #expect(try renderer.render(Template.parse("{{ number(amount) }}", at: at)).matches(.double(10.50)))
+        #expect(throws: TemplateRenderer.RenderError.self) { try renderer.render(Template.parse("{{ number(word) }}", at: at)) }
+        #expect(throws: ExpressionError.self) { try Template.parse("{{ number() }}", at: at) }
+    }
+
+    @Test("a case's catches: is parsed, and an empty one is refused")
+    func catchesKey() throws {
+        let yaml = "suite: s\ncases:\n  - name: c\n    catches: backends that take pending as paid\n    steps:\n      - http: { url: 'http://x' }\n"
+        let (suite, diagnostics) = SuiteLoader().parse(text: yaml, file: "c.yaml")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(suite?.cases.first?.catches == "backends that take pending as paid")
+        let empty = SuiteLoader().parse(text: yaml.replacingOccurrences(of: "backends that take pending as paid", with: "''"), file: "c.yaml")
+        #expect(empty.1.hasErrors)
+    }
+
     @Test("matchers report expected and actual values at the matcher's location")
     func matchers() throws {
         let yaml = "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x' }\n        expect:\n          status: 201\n          body:\n            a: { gt: 5, matches: '^\\d+$' }\n            b: { in: [x, y] }\n            c: { exists: false }\n            d: { length: 2 }\n"

@@ -180,6 +180,23 @@ struct CLITests {
         #expect(try cli.read("Reports/report.html").hasPrefix("<!doctype html>"))
     }
 
+    @Test("run: --var keeps the type a suite declares (a text stays text, digits and all); an undeclared one is typed")
+    func varKeepsDeclaredType() throws {
+        let cli = try CLI(files: ["Suites/vars.yaml": """
+            suite: vars
+            vars: { amount: "10.50" }
+            cases:
+              - name: echo keeps the amount as text
+                steps:
+                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/a", json: { amount: "{{ amount }}", n: "{{ n }}" } }
+                    expect: { status: 200, body: { json.amount: { type: string }, json.n: { type: number } } }
+                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/b", json: { amount: "{{ number(amount) }}" } }
+                    expect: { status: 200, body: { json.amount: 12990 } }
+            """])
+        let result = try cli.run(["run", "--no-reports", "--var", "amount=12990", "--var", "n=3"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
     @Test("colour: FORCE_COLOR turns it on off a terminal, NO_COLOR wins over it, --color never wins over both")
     func forceColor() throws {
         let cli = try CLI(files: ["Suites/ok.yaml": passing])

@@ -90,8 +90,8 @@ package enum ContractSchema {
             "type": ["object", "null"],
             "additionalProperties": false,
             "properties": {
-              "notificationUrl": { "type": "string", "description": "Installed on the mock where the provider keeps it in the account (PlacetoPay's site)." },
-              "returnUrl": { "type": "string" }
+              "notificationUrl": { "type": "string", "description": "Installed on the mock where the provider keeps it in the account (PlacetoPay's site, MIT's response URL); refused by lint for the others, whose notification URL the backend sends itself." },
+              "returnUrl": { "type": "string", "description": "Refused by lint: it does nothing, the backend sends its return URL with each payment it creates." }
             }
           }
         }

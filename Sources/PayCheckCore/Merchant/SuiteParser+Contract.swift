@@ -47,8 +47,17 @@ extension SuiteParser {
                     checkKeys(fields, allowed: ContractKeys.provider, in: "provider '\(pair.key)'")
                     for field in fields {
                         switch field.key {
-                        case "notificationUrl": settings.notificationURL = template(field.value, "'notificationUrl'")
-                        case "returnUrl": settings.returnURL = template(field.value, "'returnUrl'")
+                        case "notificationUrl":
+                            settings.notificationURL = template(field.value, "'notificationUrl'")
+                            // A key that does nothing would let a scenario wait for a notification that never comes.
+                            if let unused = catalog.provider(pair.key)?.contractNotificationURLUnused {
+                                error(field.keyNode, "'notificationUrl' does nothing for \(pair.key): \(unused)",
+                                      hint: "remove it; the backend must give \(pair.key) its notification URL (docs/merchant.md)")
+                            }
+                        case "returnUrl":
+                            settings.returnURL = template(field.value, "'returnUrl'")
+                            error(field.keyNode, "'returnUrl' does nothing: the backend sends its return URL with each payment it creates",
+                                  hint: "remove it; the contract's 'return:' request is where the payer comes back")
                         default: break
                         }
                     }

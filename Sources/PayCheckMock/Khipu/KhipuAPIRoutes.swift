@@ -233,7 +233,7 @@ extension KhipuAPIRoutes {
         }
         guard payment.status == .pending else { return Self.payerPage(payment) }
         if fields["action"] == "reject" {
-            let refused = Self.reject(id, context)
+            let refused = await Self.reject(id, context)
             if let refused { return Self.payerPage(payment, message: refused) }
             return PayerPage.back(to: payment.fields["cancel_url"] ?? payment.fields["return_url"], lang: "es")
         }
@@ -242,14 +242,21 @@ extension KhipuAPIRoutes {
     }
 
     /// The payer's rejection of payment `id`; the reason it is refused, or `nil`.
-    private static func reject(_ id: String, _ context: KhipuContext) -> String? {
-        context.store.withState { state -> String? in
+    private static func reject(_ id: String, _ context: KhipuContext) async -> String? {
+        let now = context.environment.clock.now()
+        let outcome = context.store.withState { state -> Result<KhipuState.Notification?, MockHTTPError> in
             do throws(MockHTTPError) {
-                _ = try state.reject(id, abuse: false)
-                return nil
+                return .success(try state.reject(id, abuse: false, now: now).1)
             } catch {
-                return error.message
+                return .failure(error)
             }
+        }
+        switch outcome {
+        case .success(let notification):
+            if let notification { await context.deliver(notification) }
+            return nil
+        case .failure(let error):
+            return error.message
         }
     }
 

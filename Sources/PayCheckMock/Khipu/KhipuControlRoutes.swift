@@ -45,7 +45,10 @@ struct KhipuControlRoutes: Sendable {
         let json = try await Self.object(request)
         let id = try Self.paymentId(json)
         let abuse = json["abuse"]?.boolValue ?? false
-        return MockResponse.json(try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in try state.reject(id, abuse: abuse) })
+        let now = context.environment.clock.now()
+        let (answer, notification) = try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in try state.reject(id, abuse: abuse, now: now) }
+        if let notification { await context.deliver(notification) }
+        return MockResponse.json(answer)
     }
 
     private func conciliate(_ request: Request) async throws -> Response {
@@ -105,7 +108,7 @@ struct KhipuControlRoutes: Sendable {
         return MockResponse.json(.object(["forged": .bool(true), "url": .string(notification.url), "delivery": sent ?? .null]))
     }
 
-    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?, maxAmountDigits?}`.
+    /// `mock: account {conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?, maxAmountDigits?, notifyRejections?}`.
     private func account(_ request: Request) async throws -> Response {
         let json = try await Self.object(request)
         var delay: TimeInterval?
@@ -122,6 +125,7 @@ struct KhipuControlRoutes: Sendable {
             }
             retries = schedule
         }
+        let notifyRejections = json["notifyRejections"]?.boolValue
         let signer = json["signNotificationsWith"]?.stringValue
         if let signer, !["secret", "apiKey"].contains(signer) {
             throw MockHTTPError(.badRequest, "'signNotificationsWith' must be secret or apiKey")
@@ -150,6 +154,7 @@ struct KhipuControlRoutes: Sendable {
             if let wallet { state.account.refundWallet = wallet }
             if let balance { state.account.refundWalletBalance = balance }
             if let digits { state.account.maxAmountDigits = digits }
+            if let notifyRejections { state.account.notifyRejections = notifyRejections }
             return state.account
         }
         return MockResponse.json(.object([
@@ -157,7 +162,7 @@ struct KhipuControlRoutes: Sendable {
             "notificationRetries": .array(account.notificationRetries.retryOffsetTexts.map(Value.string)),
             "signNotificationsWith": .string(account.signNotificationsWith), "available": .bool(account.available),
             "refundWallet": .bool(account.refundWallet), "refundWalletBalance": Value(number: account.refundWalletBalance),
-            "maxAmountDigits": .int(account.maxAmountDigits),
+            "maxAmountDigits": .int(account.maxAmountDigits), "notifyRejections": .bool(account.notifyRejections),
         ]))
     }
 

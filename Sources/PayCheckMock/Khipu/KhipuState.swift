@@ -28,6 +28,11 @@ struct KhipuState: Sendable {
         /// The most digits before the point of an amount: khipu publishes no bound (§2.4); 12 by default, a choice
         /// (`mock: account {maxAmountDigits}`).
         var maxAmountDigits = AmountRule.defaultIntegerDigits
+        /// Whether a payment the payer rejects (`done`/`rejected-by-payer` or `marked-as-abuse`) is notified. khipu's
+        /// notification API 3.0 sends "success/failure" events (providers.md §2.7, docs.khipu.com/portal/en/payment-webhook),
+        /// so 3.0 notifies it by default; API 1.3 notifies reconciliation only (§2.7, §2.12 B8) and never does.
+        /// `mock: account {notifyRejections: false}` turns it off.
+        var notifyRejections = true
     }
 
     /// A notification to send.
@@ -255,13 +260,15 @@ struct KhipuState: Sendable {
     }
 
     /// The payer declares they will not pay: `done`/`rejected-by-payer`, or `marked-as-abuse` (§2.5).
-    mutating func reject(_ id: String, abuse: Bool) throws(MockHTTPError) -> Value {
+    /// The rejection is notified on API 3.0 (see ``Account/notifyRejections``), never on 1.3.
+    mutating func reject(_ id: String, abuse: Bool, now: Date) throws(MockHTTPError) -> (Value, Notification?) {
         guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
         guard payment.status == .pending else { throw MockHTTPError(.conflict, "payment \(id) is \(payment.status.rawValue), not pending") }
         payment.status = .done
         payment.statusDetail = abuse ? .markedAsAbuse : .rejectedByPayer
         payments[id] = payment
-        return .object(["payment": payment.json(receiverId: account.receiverId)])
+        let notifies = account.notifyRejections && payment.notifyAPIVersion == "3.0"
+        return (.object(["payment": payment.json(receiverId: account.receiverId)]), notifies ? notification(for: payment, now: now) : nil)
     }
 
     /// The merchant marks a pending payment paid by other means: `done`/`marked-paid-by-receiver`, notified.

@@ -39,7 +39,7 @@ extension KhipuProvider {
 /// | `payer: reject` `{payment_id, abuse?}` | the payer declares they will not pay: `done`/`rejected-by-payer` (or `marked-as-abuse`) |
 /// | `mock: conciliate` `{payment_id}` | khipu finishes verifying a `verifying` payment now: `done`/`normal`, notification sent |
 /// | `mock: markPaid` `{payment_id}` | the merchant marks a pending payment paid by other means in khipu's site: `done`/`marked-paid-by-receiver` |
-/// | `mock: account` `{conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?}` | the account's settings; `available: false` makes every API call answer 503 (§2.6); `refundWallet: false` an account without the refund wallet (§2.12 B4) |
+/// | `mock: account` `{conciliationDelay?, notificationRetries?, signNotificationsWith?, available?, refundWallet?, refundWalletBalance?, maxAmountDigits?, notifyRejections?}` | the account's settings (`notifyRejections: false`: a payer's rejection is not notified on API 3.0); `available: false` makes every API call answer 503 (§2.6); `refundWallet: false` an account without the refund wallet (§2.12 B4) |
 /// | `mock: forge` `{payment_id, url?}` | an attacker's API 3.0 notification: the payment claimed `done/normal`, signed with another key, sent once |
 /// | `mock: notifications` `{payment_id?}` | what was sent to `notify_url`, with the answers |
 /// | `mock: refundStatus` `{payment_id, refund_id, status}` | a refund row moves `pending` → `authorized` → `paid` (§2.12 B4) |
@@ -51,7 +51,7 @@ package enum KhipuControlAction {
         ControlAction(.mock, "conciliate", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "markPaid", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "forge", parameters: ["payment_id", "url"], required: ["payment_id"]),
-        ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance", "maxAmountDigits"], runsAlone: true),
+        ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance", "maxAmountDigits", "notifyRejections"], runsAlone: true),
         ControlAction(.mock, "notifications", parameters: ["payment_id"]),
         ControlAction(.mock, "refundStatus", parameters: ["payment_id", "refund_id", "status"], required: ["payment_id", "refund_id", "status"]),
     ]

@@ -66,6 +66,9 @@ extension PlacetoPayProvider {
     /// A site of its own for the run (a login derived from the scope, `secret` as its secret key), notified at
     /// `notificationURL`: PlacetoPay keeps the notification URL in the site's settings (§1.9), so runs sharing a
     /// mock each get a site.
+    /// Used: the notification URL is the site's setting (§1.9).
+    package var contractNotificationURLUnused: String? { nil }
+
     package func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
         let login = "merchant-" + String(StableDigest.of([scope]).prefix(16))
         var site: [String: Value] = ["login": .string(login), "secretKey": .string(secret)]

@@ -66,6 +66,9 @@ package protocol Provider: Sendable {
     /// The account a merchant's backend gets for a run in clock scope `scope`, notified at `notificationURL`;
     /// `secret` is a fresh random value the account may use as its secret.
     func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount
+    /// Why a contract's `notificationUrl` does nothing for this provider, or `nil` when ``merchantAccount(scope:notificationURL:secret:)``
+    /// installs it (the provider keeps it in the account's settings).
+    var contractNotificationURLUnused: String? { get }
 }
 
 extension Provider {
@@ -84,6 +87,10 @@ extension Provider {
     /// The mock's own credentials, nothing to set up.
     package func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
         MerchantAccount(credentials: mockCredentials)
+    }
+    /// The backend gives the provider its notification URL itself.
+    package var contractNotificationURLUnused: String? {
+        "\(id) takes the notification URL from the backend itself, with each payment it creates"
     }
     /// `/<id>`.
     package var mockBasePaths: [String] { ["/" + id] }
@@ -132,7 +139,9 @@ extension Provider {
         var specs: [ProviderAction.Kind: [ActionSpec]] = localActions
         specs[.call, default: []].insert(contentsOf: operations.map(\.spec), at: 0)
         for action in controlActions { specs[action.kind, default: []].append(action.spec) }
-        return ProviderDescription(id: id, specs: specs)
+        var description = ProviderDescription(id: id, specs: specs)
+        description.contractNotificationURLUnused = contractNotificationURLUnused
+        return description
     }
 
     /// Maps a native state (and reason) through the outcome table into `observation`; an unmapped state is a

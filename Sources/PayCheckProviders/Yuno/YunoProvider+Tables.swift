@@ -1,6 +1,11 @@
 import PayCheckCore
 
 extension YunoProvider {
+    /// Yuno calls the webhooks an account registers (providers.md §3.8, §3.13): the backend registers its own.
+    package var contractNotificationURLUnused: String? {
+        "Yuno calls the webhooks the backend registers itself (POST /v1/webhooks at start-up, or in Yuno's dashboard)"
+    }
+
     /// Every status × sub_status pair of §3.6 → canonical outcome (§3.9, §6). Only the documented pairs are mapped:
     /// any other pair a server answers is a conformance failure.
     package static let mapping: OutcomeMapping = {

@@ -5,7 +5,7 @@ package import PayCheckProviders
 /// khipu (providers.md §2.5, §2.8, §2.12 B3): a 3.0 payment is `pending`; the payer pays through DemoBank (twice at
 /// once) and it is `verifying`; reconciliation (`mock: conciliate` twice at once, or the mock clock passing the
 /// conciliation delay) makes it `done/normal` and notifies `notify_url` once (§2.7); the payer's refusal (twice at
-/// once) ends it `done/rejected-by-payer`, which khipu does not notify.
+/// once) ends it `done/rejected-by-payer`, which API 3.0 notifies too ("success/failure", §2.7).
 package struct KhipuStress: StressLifecycle {
     package init() {}
     package var provider: any Provider { KhipuProvider() }
@@ -56,7 +56,7 @@ package struct KhipuStress: StressLifecycle {
     }
 
     package func expectedWebhooks(_ history: [String]) -> Int {
-        history.contains { $0 == "done/normal" || $0 == "done/marked-paid-by-receiver" } ? 1 : 0
+        history.contains { $0 == "done/normal" || $0 == "done/marked-paid-by-receiver" || $0 == "done/rejected-by-payer" } ? 1 : 0
     }
 
     package func attribute(path: String, body: String, _ client: StressClient) async -> StressWebhook {

@@ -3,7 +3,12 @@
 
 Standard library only. Configuration comes from environment variables (see README.md next to this file).
 A deliberately wrong variant can be selected with SHOP_BUG (mutation tests); without it the shop is meant to
-be a correct integration:
+be a correct integration. SHOP_DESIGN picks one of three correct designs, which differ only in when the shop asks
+the provider about a payment:
+
+- `notify`: only when the provider notifies it (webhook or notification);
+- `return`: also when the payer comes back to the return URL;
+- `read` (the default): also on every read of an order that is not final.
 
 - Mollie (providers.md §4): payments are created server side with an Idempotency-Key; the webhook carries only
   `id=tr_...`, so the shop always re-fetches the payment and acts on the fetched status.
@@ -38,7 +43,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # ---------------------------------------------------------------------------------------------------------------
 
 KNOWN_BUGS = ("reuse-nonce", "trust-return", "no-signature-check", "double-fulfil", "decline-paid", "pending-paid",
-              "ignore-expiry", "other-amount", "no-idempotency-key")
+              "ignore-expiry", "other-amount", "no-idempotency-key", "drop-cents", "authorized-paid",
+              "ignore-status-detail")
+DESIGNS = ("notify", "return", "read")
 
 
 def _env(name, default=None, required=False):
@@ -76,6 +83,10 @@ class Config:
         elif bug not in KNOWN_BUGS:
             sys.exit(f"python-shop: unknown SHOP_BUG {bug!r}; expected one of: none, {', '.join(KNOWN_BUGS)}")
         self.bug = bug
+        design = (_env("SHOP_DESIGN", "") or "read").strip()
+        if design not in DESIGNS:
+            sys.exit(f"python-shop: unknown SHOP_DESIGN {design!r}; expected one of: {', '.join(DESIGNS)}")
+        self.design = design
 
     def providers(self):
         enabled = []
@@ -233,6 +244,15 @@ ZERO_DECIMAL_ISO = {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG
 ZERO_DECIMAL_MOLLIE = {"JPY", "ISK", "HUF"}
 
 
+def provider_amount(text, currency, zero_decimal):
+    """The amount the provider is asked for: the order's, or (SHOP_BUG=drop-cents, wrong on purpose) its major
+    units only, as a backend that stores amounts as integers of major units would."""
+    value = parse_amount(text, currency, zero_decimal)
+    if CONFIG.bug == "drop-cents":
+        value = value.to_integral_value(rounding=decimal.ROUND_DOWN).quantize(value)
+    return value
+
+
 def parse_amount(text, currency, zero_decimal):
     """The amount as a Decimal with the currency's decimals; ValueError when it does not fit."""
     value = decimal.Decimal(text)
@@ -253,7 +273,7 @@ def parse_amount(text, currency, zero_decimal):
 MOLLIE_STATUS = {
     "open": "open",
     "pending": "pending",
-    "authorized": "pending",
+    "authorized": "pending",  # reserved, not captured: not paid yet (providers.md §4.4)
     "paid": "paid",
     "failed": "failed",
     "canceled": "canceled",
@@ -279,7 +299,7 @@ def mollie_error(status, body):
 
 
 def mollie_create(order):
-    value = parse_amount(order.amount, order.currency, ZERO_DECIMAL_MOLLIE)
+    value = provider_amount(order.amount, order.currency, ZERO_DECIMAL_MOLLIE)
     payload = {
         "amount": {"currency": order.currency, "value": str(value)},
         "description": order.description,
@@ -325,6 +345,8 @@ def mollie_fetch_status(payment_id):
     if answer.get("id") != payment_id:
         raise ProviderError("Mollie answered another payment")
     mapped = MOLLIE_STATUS.get(answer.get("status"))
+    if CONFIG.bug == "authorized-paid" and answer.get("status") == "authorized":
+        mapped = "paid"  # wrong on purpose: an authorization is taken as the payment
     if mapped is None:
         raise ProviderError(f"Mollie answered an unknown status {answer.get('status')!r}")
     return mapped
@@ -367,7 +389,7 @@ def placetopay_error(status, body):
 
 
 def placetopay_create(order, client_ip):
-    value = parse_amount(order.amount, order.currency, ZERO_DECIMAL_ISO)
+    value = provider_amount(order.amount, order.currency, ZERO_DECIMAL_ISO)
     total = int(value) if value == value.to_integral_value() else float(value)
     payload = {
         "auth": placetopay_auth(),
@@ -492,6 +514,8 @@ def khipu_error(status, body):
 def khipu_map(status, detail):
     """done → paid, except a payer's rejection or abuse (failed) and a full refund or reversal (canceled);
     verifying → pending (transferred, not reconciled); pending → open (providers.md §2.9, §2.12 B3)."""
+    if status == "done" and CONFIG.bug == "ignore-status-detail":
+        return "paid"  # wrong on purpose: `done` taken as paid whatever its status_detail says
     if status == "done":
         if detail in ("rejected-by-payer", "marked-as-abuse"):
             return "failed"
@@ -502,7 +526,7 @@ def khipu_map(status, detail):
 
 
 def khipu_create(order):
-    amount = parse_amount(order.amount, order.currency, ZERO_DECIMAL_ISO)
+    amount = provider_amount(order.amount, order.currency, ZERO_DECIMAL_ISO)
     payload = {
         "subject": order.description, "currency": order.currency,
         "amount": int(amount) if amount == amount.to_integral_value() else float(amount),
@@ -724,7 +748,8 @@ class Handler(BaseHTTPRequestHandler):
         order = STORE.get(order_id)
         if order is None:
             return self.respond(404, {"error": "order not found"})
-        refresh(order, "query")  # on a provider error the stored status is shown
+        if CONFIG.design == "read":
+            refresh(order, "query")  # on a provider error the stored status is shown
         return self.respond(200, order.json())
 
     def shopper_return(self, order_id):
@@ -733,7 +758,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.respond(404, {"error": "order not found"})
         if CONFIG.bug == "trust-return":
             STORE.apply(order, "paid", "return")
-        else:
+        elif CONFIG.design in ("return", "read"):
             refresh(order, "return")
         return self.respond(200, {"id": order.id, "status": order.status})
 
@@ -831,7 +856,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", CONFIG.port), Handler)
     server.daemon_threads = True
     log(f"listening on http://127.0.0.1:{CONFIG.port} (public {CONFIG.public_url}); "
-        f"providers: {', '.join(providers)}; bug: {CONFIG.bug or 'none'}")
+        f"providers: {', '.join(providers)}; design: {CONFIG.design}; bug: {CONFIG.bug or 'none'}")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
