@@ -45,6 +45,7 @@ BUGS = {
     "drop-cents": ["mollie", "placetopay", "mit", "yuno"],
     "no-idempotency-key": ["mollie", "yuno"],
     "paid-moved-back": ["yuno"],
+    "no-notifications": ["mollie", "khipu", "yuno"],
 }
 # (bug, provider, design): a correct-looking mistake no scenario can show in that design, with the reason.
 NOT_APPLICABLE = {

@@ -69,7 +69,7 @@ package enum SuiteSchema {
             "mock": { "type": "string", "description": "clock, reset, journal, fault, or a provider mock action." },
             "redirect": { "type": "string" },
             "deeplink": { "type": "string" },
-            "merchant": { "enum": ["checkout", "order", "return", "pay", "payment"], "description": "A request to the merchant's own backend through its contract (`--contract`): checkout makes the order and its payment the case's ({{ order.id }}, {{ order.payment }}); order reads it (the outcome is the backend's state mapped by the contract); return lands on its return page; pay hands it what the provider's SDK made (Yuno's token) so it creates the payment; payment shows the payment the checkout created as the backend asked for it (id, amount, currency, payments)." },
+            "merchant": { "enum": ["checkout", "order", "return", "pay", "payment", "notified"], "description": "A request to the merchant's own backend through its contract (`--contract`): checkout makes the order and its payment the case's ({{ order.id }}, {{ order.payment }}); order reads it (the outcome is the backend's state mapped by the contract); return lands on its return page; pay hands it what the provider's SDK made (Yuno's token) so it creates the payment; payment shows the payment the checkout created as the backend asked for it (id, amount, currency, payments); notified checks the scenario's premise that at least `atLeast` (1) notifications reached the backend during the case, an error when they did not." },
             "set": { "$ref": "#/definitions/vars" },
             "wait": { "$ref": "#/definitions/duration" },
             "include": { "type": "string", "description": "A steps file, relative to this file." },

@@ -89,6 +89,7 @@ struct CaseExecutor {
             var result = await execute(step)
             if let from = cursor, let found = await evidence(since: from) {
                 (result.evidence, result.findings, cursor) = (found.evidence, found.findings, found.next)
+                checkPremise(of: step, in: &result, after: results)
             }
             results.append(result)
             if result.verdict != .passed { return (result.verdict, results) }

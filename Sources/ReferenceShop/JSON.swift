@@ -54,6 +54,13 @@ enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// The value of member `key` of an object; `nil` for a missing member or a value that is not an object.
+    /// The object without member `key` (anything else as it is).
+    func removing(_ key: String) -> JSONValue {
+        guard case .object(var members) = self else { return self }
+        members[key] = nil
+        return .object(members)
+    }
+
     subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members[key]

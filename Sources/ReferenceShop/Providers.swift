@@ -110,6 +110,8 @@ struct MollieClient: Sendable {
     let publicURL: String
     /// Whether a create carries an `Idempotency-Key` (`false` only with `SHOP_BUG=no-idempotency-key`).
     let sendsIdempotencyKey: Bool
+    /// Whether a create names the shop's webhook (`false` only with `SHOP_BUG=no-notifications`).
+    var asksForNotifications = true
     /// Whether an `authorized` payment is taken as paid (`true` only with `SHOP_BUG=authorized-paid`: wrong, it is
     /// reserved, not captured, providers.md §4.4).
     var authorizedIsPaid = false
@@ -142,13 +144,14 @@ struct MollieClient: Sendable {
     /// - Throws: ``ProviderError`` when Mollie does not create it.
     func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalMollie)
-        let payload: JSONValue = [
+        let full: JSONValue = [
             "amount": ["currency": .string(order.currency), "value": .string(amount.text)],
             "description": .string(order.description),
             "redirectUrl": .string("\(self.publicURL)/return/\(order.id)"),
             "webhookUrl": .string("\(self.publicURL)/webhooks/mollie"),
             "metadata": ["order_id": .string(order.id)],
         ]
+        let payload = self.asksForNotifications ? full : full.removing("webhookUrl")
         let key = self.sendsIdempotencyKey ? [("Idempotency-Key", UUID().uuidString.lowercased())] : []
         let headers = self.headers([("Content-Type", "application/json")] + key)
         let reply = try await self.http.createRetryingOnce("\(self.baseURL)/payments", headers: headers, body: payload.serialized)
@@ -353,6 +356,8 @@ struct KhipuClient: Sendable {
     let secret: String
     /// The shop's public base URL, for `return_url`, `cancel_url` and `notify_url`.
     let publicURL: String
+    /// Whether a create names the shop's notification URL (`false` only with `SHOP_BUG=no-notifications`).
+    var asksForNotifications = true
     /// Whether `status_detail` is ignored, so every `done` payment is paid (`true` only with
     /// `SHOP_BUG=ignore-status-detail`: wrong, a payer's rejection is `done` too, providers.md §2.5).
     var ignoresStatusDetail = false
@@ -395,13 +400,14 @@ struct KhipuClient: Sendable {
     /// - Throws: ``ProviderError`` when khipu does not create it.
     func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalISO)
-        let payload: JSONValue = [
+        let full: JSONValue = [
             "subject": .string(order.description), "currency": .string(order.currency), "amount": amount.number,
             "transaction_id": .string(order.id),
             "return_url": .string("\(self.publicURL)/return/\(order.id)"),
             "cancel_url": .string("\(self.publicURL)/return/\(order.id)"),
             "notify_url": .string("\(self.publicURL)/webhooks/khipu"), "notify_api_version": "3.0",
         ]
+        let payload = self.asksForNotifications ? full : full.removing("notify_url").removing("notify_api_version")
         let reply = try await self.http.call(
             "POST", "\(self.baseURL)/v3/payments", headers: self.headers + [("Content-Type", "application/json")], body: payload.serialized)
         guard reply.status == 200 || reply.status == 201, let answer = reply.answer, answer.isObject else {

@@ -42,7 +42,7 @@ struct ReferenceShop {
         }
         let client = ProviderHTTP.client(timeout: config.timeout)
         let shop = Shop(config: config, http: ProviderHTTP(client: client, timeout: config.timeout))
-        if providers.contains(.yuno) {
+        if providers.contains(.yuno), config.bug != .noNotifications {
             // Yuno notifies the webhooks registered for the account (§3.8): the shop registers its own.
             do {
                 try await shop.yuno.registerWebhook(url: "\(config.publicURL)/webhooks/yuno")
@@ -109,6 +109,9 @@ enum ShopBug: String, Sendable, CaseIterable {
     case authorizedPaid = "authorized-paid"
     /// A khipu `done` payment is taken as paid whatever its `status_detail` (`rejected-by-payer` included).
     case ignoreStatusDetail = "ignore-status-detail"
+    /// The shop never asks for notifications: Mollie creates without `webhookUrl`, khipu ones without `notify_url`,
+    /// no Yuno webhook registered. A premise every notification scenario needs, missing.
+    case noNotifications = "no-notifications"
 }
 
 /// When the shop asks the provider about a payment (`SHOP_DESIGN`). All three are correct designs; the packs must
@@ -324,14 +327,15 @@ struct Shop: Sendable {
         self.store = OrderStore(bug: config.bug)
         self.mollie = MollieClient(
             baseURL: config.mollieAPIURL, apiKey: config.mollieAPIKey, publicURL: config.publicURL,
-            sendsIdempotencyKey: config.bug != .noIdempotencyKey, authorizedIsPaid: config.bug == .authorizedPaid, http: http)
+            sendsIdempotencyKey: config.bug != .noIdempotencyKey, asksForNotifications: config.bug != .noNotifications,
+            authorizedIsPaid: config.bug == .authorizedPaid, http: http)
         self.placetopay = PlacetoPayClient(
             baseURL: config.placetopayURL, login: config.placetopayLogin, secretKey: config.placetopaySecret,
             expirationMinutes: config.placetopayExpirationMinutes, publicURL: config.publicURL,
             reusedNonce: config.bug == .reuseNonce ? PlacetoPayClient.randomNonce() : nil, http: http)
         self.khipu = KhipuClient(
             baseURL: config.khipuURL, apiKey: config.khipuAPIKey, secret: config.khipuSecret, publicURL: config.publicURL,
-            ignoresStatusDetail: config.bug == .ignoreStatusDetail, http: http)
+            asksForNotifications: config.bug != .noNotifications, ignoresStatusDetail: config.bug == .ignoreStatusDetail, http: http)
         let mit = config.mit
         self.mit = MITClient(
             baseURL: mit["MIT_URL"] ?? "", idCompany: mit["MIT_ID_COMPANY"] ?? "", idBranch: mit["MIT_ID_BRANCH"] ?? "",

@@ -117,6 +117,10 @@ package enum MerchantAction: String, Sendable, CaseIterable {
     /// backend asked for it: `body` has its `id`, `amount` (a number), `currency` and `payments` (how many payments
     /// the checkout created). It asks the backend nothing.
     case payment
+    /// `merchant: notified` (`with: { atLeast: N }`, 1 by default) — the premise of a scenario about notifications:
+    /// at least N of the provider's notifications reached the backend during the case. It asks the backend nothing;
+    /// when they did not, the scenario did not happen and the step is an error with the reason, never a pass.
+    case notified
 
     /// The lint spec. Every merchant step runs alone: the requests the backend sends meanwhile are the case's.
     package var spec: ActionSpec {
@@ -124,6 +128,7 @@ package enum MerchantAction: String, Sendable, CaseIterable {
         case .checkout: ActionSpec(rawValue, parameters: nil, runsAlone: true)
         case .order, .return: ActionSpec(rawValue, parameters: ["order"], runsAlone: true)
         case .payment: ActionSpec(rawValue, parameters: [], runsAlone: true)
+        case .notified: ActionSpec(rawValue, parameters: ["atLeast"], runsAlone: true)
         case .pay: ActionSpec(rawValue, parameters: nil, runsAlone: true)
         }
     }

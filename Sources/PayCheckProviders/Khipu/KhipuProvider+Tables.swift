@@ -50,7 +50,7 @@ package enum KhipuControlAction {
         ControlAction(.payer, "reject", parameters: ["payment_id", "abuse"], required: ["payment_id"]),
         ControlAction(.mock, "conciliate", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "markPaid", parameters: ["payment_id"], required: ["payment_id"]),
-        ControlAction(.mock, "forge", parameters: ["payment_id", "url"], required: ["payment_id"]),
+        ControlAction(.mock, "forge", parameters: ["payment_id", "url"], required: ["payment_id"], delivers: true),
         ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance", "maxAmountDigits", "notifyRejections"], runsAlone: true),
         ControlAction(.mock, "notifications", parameters: ["payment_id"]),
         ControlAction(.mock, "refundStatus", parameters: ["payment_id", "refund_id", "status"], required: ["payment_id", "refund_id", "status"]),

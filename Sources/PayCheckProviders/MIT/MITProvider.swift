@@ -95,7 +95,7 @@ package struct MITProvider: Provider {
         [
             ControlAction(.payer, "pay", parameters: ["url", "result", "card", "cd_error", "nb_error"], required: ["url"]),
             ControlAction(.mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification", "operationTypes", "maxAmount", "maxAmountDigits", "spanishResponse"], required: ["data0"]),
-            ControlAction(.mock, "forge", parameters: ["url"], required: ["url"]),
+            ControlAction(.mock, "forge", parameters: ["url"], required: ["url"], delivers: true),
         ]
     }
 

@@ -182,7 +182,7 @@ package enum MollieControlAction {
         ControlAction(.mock, "webhooks", parameters: ["id"]),
         // Calls the payment's webhookUrl now, whatever its status: a Mollie webhook carries only the id (§4.6), so
         // a call anyone can make; the merchant must fetch the payment to learn its status.
-        ControlAction(.mock, "notify", parameters: ["id"], required: ["id"]),
+        ControlAction(.mock, "notify", parameters: ["id"], required: ["id"], delivers: true),
     ]
 }
 

@@ -29,10 +29,10 @@ package enum PlacetoPayControlAction {
             ],
             required: ["login"]),
         ControlAction(.mock, "notifications", parameters: ["requestId"]),
-        ControlAction(.mock, "notify", parameters: ["requestId", "url"], required: ["requestId"]),
+        ControlAction(.mock, "notify", parameters: ["requestId", "url"], required: ["requestId"], delivers: true),
         // A notification for the session claiming `status`, signed without the site's secret key: what someone who
         // knows the notification URL, but not the key, can send (§1.9: the merchant must check the signature).
-        ControlAction(.mock, "forge", parameters: ["requestId", "status", "url"], required: ["requestId", "status"]),
+        ControlAction(.mock, "forge", parameters: ["requestId", "status", "url"], required: ["requestId", "status"], delivers: true),
     ]
 
     /// The `with:` keys of one action (the mock validates request bodies against the same list).

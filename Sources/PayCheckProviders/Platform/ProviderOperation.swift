@@ -174,14 +174,22 @@ package struct ControlAction: Sendable, Hashable {
     package var required: [String]
     /// Whether a case that performs it must run alone.
     package var runsAlone: Bool
+    /// Whether the action exists to send the merchant a notification (a forged one, one sent again): in a merchant
+    /// case, a step of it after which no notification reached the backend did not happen, and is an error rather
+    /// than a pass (docs/merchant.md, "No scenario passes vacuously").
+    package var delivers: Bool
 
     /// Creates an action.
-    package init(_ kind: ProviderAction.Kind, _ name: String, parameters: [String], required: [String] = [], runsAlone: Bool = false) {
+    package init(
+        _ kind: ProviderAction.Kind, _ name: String, parameters: [String], required: [String] = [], runsAlone: Bool = false,
+        delivers: Bool = false
+    ) {
         self.kind = kind
         self.name = name
         self.parameters = parameters
         self.required = required
         self.runsAlone = runsAlone
+        self.delivers = delivers
     }
 
     /// The lint spec of the action.

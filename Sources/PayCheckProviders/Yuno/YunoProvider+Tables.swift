@@ -131,7 +131,7 @@ package enum YunoControlAction {
                                                       "card_type", "card_category", "card_issuer"],
                       runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["payment_id", "webhook_id"]),
-        ControlAction(.mock, "forge", parameters: ["payment_id"], required: ["payment_id"]),
+        ControlAction(.mock, "forge", parameters: ["payment_id"], required: ["payment_id"], delivers: true),
     ]
 }
 

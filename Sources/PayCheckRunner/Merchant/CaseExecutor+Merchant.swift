@@ -122,6 +122,13 @@ extension CaseExecutor {
                 "id": id, "amount": created["amount"] ?? .null, "currency": created["currency"] ?? .null,
                 "payments": created["count"] ?? .null,
             ]))
+        case .notified:
+            // Checked once the step's evidence is in (``checkPremise(of:in:after:)``): the case's notifications so far.
+            guard case .object(let members) = parameters, let wanted = members["atLeast"] else { return Observation(status: nil) }
+            guard let count = wanted.wholeNumber, count >= 1 else {
+                throw ProviderError.invalidStep("'merchant: notified' takes 'atLeast' as a whole number of 1 or more, got \(wanted.brief)")
+            }
+            return Observation(status: nil)
         case .return:
             guard let request = contract.returnRequest else {
                 throw ProviderError.invalidStep("'merchant: return' needs a 'return:' request in the contract \(contract.file)")
@@ -279,6 +286,49 @@ extension CaseExecutor {
 }
 
 extension CaseExecutor {
+    /// A merchant case's scenario must not pass on a premise that never happened. A step whose action exists to
+    /// notify the backend (``ControlAction/delivers``) but after which no notification reached it is an error with
+    /// the reason; a read of the order that fails while no notification reached the backend in the whole case says
+    /// so beside the mismatch, since that is the usual cause (no webhook registered, a notification URL not set).
+    func checkPremise(of step: Step, in result: inout StepResult, after earlier: [StepResult]) {
+        guard case .provider(let action) = step.kind, let id = suite.provider, let provider = runner.providers[id] else { return }
+        let delivered = { (results: [StepResult]) in results.flatMap(\.evidence).filter { $0.kind == .notification && $0.status != nil }.count }
+        let reached = { (results: [StepResult]) in delivered(results) > 0 }
+        if action.kind == .merchant, action.name == MerchantAction.notified.rawValue, result.verdict == .passed {
+            let wanted = (try? renderer.render(action.parameters))?["atLeast"]?.wholeNumber ?? 1
+            let count = delivered(earlier + [result])
+            if count < wanted {
+                result.issue = .couldNotRun(
+                    "\(count) of the provider's notifications reached the backend during this case, this scenario needs at least \(wanted): "
+                        + "its premise did not happen. \(Self.notificationHint(provider))")
+            }
+            return
+        }
+        if result.verdict == .passed, action.kind == .payer || action.kind == .mock,
+            provider.controlActions.contains(where: { $0.kind == action.kind && $0.name == action.name && $0.delivers }),
+            !reached([result])
+        {
+            let tried = result.evidence.first { $0.kind == .notification }?.error.map { " (the mock tried: \($0))" } ?? ""
+            result.issue = .couldNotRun(
+                "'\(action.kind.rawValue): \(action.name)' sent no notification that reached the backend\(tried), so this scenario's premise did "
+                    + "not happen: \(Self.notificationHint(provider))")
+        }
+        if action.kind == .merchant, action.name == MerchantAction.order.rawValue, case .mismatches(var mismatches) = result.issue,
+            !reached(earlier + [result]), let index = mismatches.firstIndex(where: { $0.subject == "outcome" })
+        {
+            mismatches[index].actual += " — no notification reached the backend during this case: \(Self.notificationHint(provider))"
+            result.issue = .mismatches(mismatches)
+        }
+    }
+
+    /// How a backend gets the provider's notifications, for the messages above.
+    static func notificationHint(_ provider: any Provider) -> String {
+        if let own = provider.contractNotificationURLUnused {
+            return "\(own); check that it does (docs/merchant.md)"
+        }
+        return "set the contract's providers.\(provider.id).notificationUrl to the backend's notification route (docs/merchant.md)"
+    }
+
     /// Whether `step` is a `merchant:` step.
     static func isMerchant(_ step: Step) -> Bool {
         if case .provider(let action) = step.kind { return action.kind == .merchant }

@@ -44,7 +44,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 KNOWN_BUGS = ("reuse-nonce", "trust-return", "no-signature-check", "double-fulfil", "decline-paid", "pending-paid",
               "ignore-expiry", "other-amount", "no-idempotency-key", "drop-cents", "authorized-paid",
-              "ignore-status-detail")
+              "ignore-status-detail", "no-notifications")
 DESIGNS = ("notify", "return", "read")
 
 
@@ -307,6 +307,8 @@ def mollie_create(order):
         "webhookUrl": f"{CONFIG.public_url}/webhooks/mollie",
         "metadata": {"order_id": order.id},
     }
+    if CONFIG.bug == "no-notifications":
+        del payload["webhookUrl"]  # wrong on purpose: Mollie is never told where to call
     body = json.dumps(payload).encode("utf-8")
     headers = mollie_headers({"Content-Type": "application/json"})
     if CONFIG.bug != "no-idempotency-key":  # wrong on purpose with the bug: the retry below then makes a second payment
@@ -535,6 +537,8 @@ def khipu_create(order):
         "cancel_url": f"{CONFIG.public_url}/return/{order.id}",
         "notify_url": f"{CONFIG.public_url}/webhooks/khipu", "notify_api_version": "3.0",
     }
+    if CONFIG.bug == "no-notifications":
+        del payload["notify_url"], payload["notify_api_version"]  # wrong on purpose: khipu is never told where to notify
     status, answer = http_call("POST", f"{CONFIG.khipu_url}/v3/payments",
                                khipu_headers({"Content-Type": "application/json"}), json.dumps(payload).encode("utf-8"))
     if status not in (200, 201) or not isinstance(answer, dict) or not answer.get("payment_id"):

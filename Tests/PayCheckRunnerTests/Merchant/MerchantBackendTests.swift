@@ -149,6 +149,53 @@ struct MerchantBackendTests {
         }
     }
 
+    @Test("a scenario about notifications is an error, not a pass, when none reached the backend (a backend that asks on every read and never for notifications)")
+    func scenariosWithoutNotificationsAreNotGreen() async throws {
+        guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
+        // Mollie and khipu: the shop creates payments without a webhook URL; PlacetoPay: its site has none.
+        let original = try String(contentsOfFile: Self.contractFile, encoding: .utf8)
+        let silent = original.replacingOccurrences(of: "    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/placetopay\"\n", with: "")
+        #expect(silent != original, "the contract's PlacetoPay notification URL moved")
+        let file = URL(fileURLWithPath: Self.contractFile).deletingLastPathComponent().appendingPathComponent("silent-\(UUID().uuidString).yaml").path
+        try silent.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await Self.run(
+            packs: ["mollie", "placetopay", "khipu"], contractFile: file, environment: ["SHOP_DESIGN": "read", "SHOP_BUG": "no-notifications"])
+        let premised = [
+            "a webhook call for an unpaid payment changes nothing", "a duplicate webhook is fulfilled once",
+            "a notification with a forged signature is ignored", "a duplicate notification is fulfilled once",
+        ]
+        for suite in result.suites {
+            for testCase in suite.cases where premised.contains(testCase.name) {
+                #expect(testCase.verdict == .error, "\(suite.name) › \(testCase.name) is \(testCase.verdict.rawValue)")
+                #expect(testCase.failingStep?.error?.contains("premise did not happen") == true, "\(testCase.failingStep?.error ?? "")")
+            }
+        }
+        #expect(result.exitCode == 3)
+        guard Self.hasReferenceShop else { return }
+        // Yuno: no webhook registered; MIT: no response URL for the site.
+        let reference = try String(contentsOfFile: Self.referenceContract, encoding: .utf8)
+        let quiet = reference.replacingOccurrences(of: "    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/mit\"\n", with: "")
+            .replacingOccurrences(of: "  mit:\n", with: "  mit: {}\n")
+        #expect(quiet != reference, "the reference contract's MIT response URL moved")
+        let referenceFile = URL(fileURLWithPath: Self.referenceContract).deletingLastPathComponent().appendingPathComponent("quiet-\(UUID().uuidString).yaml").path
+        try quiet.write(toFile: referenceFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: referenceFile) }
+        let apps = try await Self.run(
+            packs: ["yuno", "mit"], contractFile: referenceFile, environment: ["SHOP_DESIGN": "read", "SHOP_BUG": "no-notifications"])
+        let appPremised = [
+            "a webhook with a forged signature is ignored", "a duplicate webhook is fulfilled once",
+            "a late webhook of an earlier state does not move a paid order back", "a result encrypted with another key is ignored",
+            "a duplicated result is fulfilled once",
+        ]
+        let checked = apps.suites.flatMap(\.cases).filter { appPremised.contains($0.name) }
+        #expect(checked.count == appPremised.count)
+        for testCase in checked {
+            #expect(testCase.verdict == .error && testCase.failingStep?.error?.contains("premise did not happen") == true,
+                    "\(testCase.name): \(testCase.verdict.rawValue) \(testCase.failingStep?.error ?? "")")
+        }
+    }
+
     @Test("contract keys that do nothing for a provider are refused with the reason")
     func uselessContractKeysAreRefused() throws {
         let text = try String(contentsOfFile: Self.contractFile, encoding: .utf8)
@@ -230,7 +277,8 @@ struct MerchantBackendTests {
     @Test("two runs sharing one standalone mock keep their clocks: one's abandoned checkout expires, the other's does not")
     func sharedMockKeepsClocksApart() async throws {
         guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
-        let host = MockHost(providers: MockRegistry.builtIn)
+        // The host delivers notifications (the packs' notification scenarios need them to reach the shop).
+        let host = MockHost(providers: MockRegistry.builtIn, outbound: AsyncOutboundHTTP(client: .shared))
         try await withRunningMock(host) { base in
             // Run A moves its clock 31 minutes (its abandoned checkout expires) while run B's orders, created and
             // paid at the same time on the same mock, go through the whole lifecycle on real time.
