@@ -19,6 +19,12 @@ struct ProviderHTTP: Sendable {
     let client: HTTPClient
     /// Seconds allowed per call.
     let timeout: Double
+    /// The User-Agent every call carries instead of the clients' own (`SHOP_BUG=app-calls-provider`: a mobile app's,
+    /// as when the app calls the provider itself with keys it should not hold); `nil` for the clients' own.
+    var userAgent: String? = nil
+    /// Whether a retried create gets a new idempotency key (`SHOP_BUG=new-idempotency-key`: wrong, the retry of a
+    /// create whose answer was lost must carry the same key).
+    var newKeyOnRetry = false
 
     /// The most a provider's answer may hold.
     static let maxAnswer = 8 << 20
@@ -40,7 +46,9 @@ struct ProviderHTTP: Sendable {
     {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        for (name, value) in headers {
+            request.headers.add(name: name, value: name.lowercased() == "user-agent" ? self.userAgent ?? value : value)
+        }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         do {
             let response = try await self.client.execute(request, timeout: .milliseconds(Int64(self.timeout * 1000)))
@@ -60,7 +68,10 @@ struct ProviderHTTP: Sendable {
             guard reply.status >= 500 else { return reply }
         } catch {}
         try? await Task.sleep(for: .milliseconds(500))
-        return try await self.call("POST", url, headers: headers, body: body)
+        let retried = !self.newKeyOnRetry ? headers : headers.map { header in
+            header.0.lowercased().hasSuffix("idempotency-key") ? (header.0, UUID().uuidString.lowercased()) : header
+        }
+        return try await self.call("POST", url, headers: retried, body: body)
     }
 
     /// A client that fails at once when a provider refuses the connection (AsyncHTTPClient's default is to retry
@@ -112,6 +123,8 @@ struct MollieClient: Sendable {
     let sendsIdempotencyKey: Bool
     /// Whether a create names the shop's webhook (`false` only with `SHOP_BUG=no-notifications`).
     var asksForNotifications = true
+    /// Whether a create names the shopper's return (`false` only with `SHOP_BUG=no-redirect-url`).
+    var sendsRedirectURL = true
     /// Whether an `authorized` payment is taken as paid (`true` only with `SHOP_BUG=authorized-paid`: wrong, it is
     /// reserved, not captured, providers.md §4.4).
     var authorizedIsPaid = false
@@ -151,7 +164,8 @@ struct MollieClient: Sendable {
             "webhookUrl": .string("\(self.publicURL)/webhooks/mollie"),
             "metadata": ["order_id": .string(order.id)],
         ]
-        let payload = self.asksForNotifications ? full : full.removing("webhookUrl")
+        let notified = self.asksForNotifications ? full : full.removing("webhookUrl")
+        let payload = self.sendsRedirectURL ? notified : notified.removing("redirectUrl")
         let key = self.sendsIdempotencyKey ? [("Idempotency-Key", UUID().uuidString.lowercased())] : []
         let headers = self.headers([("Content-Type", "application/json")] + key)
         let reply = try await self.http.createRetryingOnce("\(self.baseURL)/payments", headers: headers, body: payload.serialized)
@@ -197,6 +211,8 @@ struct PlacetoPayClient: Sendable {
     let expirationMinutes: Int?
     /// The shop's public base URL, for `returnUrl`.
     let publicURL: String
+    /// Whether a session names the payer's `ipAddress` and `userAgent` (`false` only with `SHOP_BUG=no-client-info`).
+    var sendsClientInfo = true
     /// The raw nonce of every request with `SHOP_BUG=reuse-nonce`; `nil` for a fresh one each time (correct).
     let reusedNonce: [UInt8]?
     /// How to reach PlacetoPay.
@@ -250,6 +266,7 @@ struct PlacetoPayClient: Sendable {
             "ipAddress": .string(clientIP.isEmpty ? "127.0.0.1" : clientIP),
             "userAgent": "reference-shop/1.0",
         ]
+        if !self.sendsClientInfo { (payload["ipAddress"], payload["userAgent"]) = (nil, nil) }
         if let minutes = self.expirationMinutes {
             let expires = Date().addingTimeInterval(TimeInterval(minutes * 60))
             payload["expiration"] = .string(timestamp(expires))
@@ -471,6 +488,10 @@ struct MITClient: Sendable {
     let data0: String
     /// The key, 32 hex characters; never logged.
     let keyHex: String
+    /// Whether the link request's data is encrypted (`false` only with `SHOP_BUG=plain-mit`).
+    var encrypts = true
+    /// One IV for every message (`SHOP_BUG=reuse-iv`: wrong, §5.1 draws a random one per message); `nil` for a new one.
+    var fixedIV: [UInt8]? = nil
     /// How to reach MIT.
     let http: ProviderHTTP
 
@@ -489,7 +510,7 @@ struct MITClient: Sendable {
     /// `text` encrypted: Base64(IV + AES-128-CBC(text)).
     func encrypt(_ text: String) throws -> String {
         guard let key else { throw ProviderError(description: "MIT_KEY must be 32 hex characters") }
-        let iv = (0..<16).map { _ in UInt8.random(in: 0...255) }
+        let iv = self.fixedIV ?? (0..<16).map { _ in UInt8.random(in: 0...255) }
         let sealed = try AES._CBC.encrypt(Array(text.utf8), using: key, iv: AES._CBC.IV(ivBytes: iv))
         return Data(iv + sealed).base64EncodedString()
     }
@@ -534,7 +555,8 @@ struct MITClient: Sendable {
             + "<user>\(e(self.user))</user><pwd>\(e(self.password))</pwd></business><url><reference>\(e(order.id))</reference>"
             + "<amount>\(amount.text)</amount><moneda>\(e(order.currency))</moneda><canal>W</canal><omitir_notif_default>1</omitir_notif_default>"
             + "</url><version>IntegraWPP</version></P>"
-        let envelope = "<pgs><data0>\(e(self.data0))</data0><data>\(try self.encrypt(document))</data></pgs>"
+        let data = self.encrypts ? try self.encrypt(document) : e(document)
+        let envelope = "<pgs><data0>\(e(self.data0))</data0><data>\(data)</data></pgs>"
         var form = URLComponents()
         form.queryItems = [URLQueryItem(name: "xml", value: envelope)]
         // Form encoding: `+` and the other reserved characters of Base64 percent-encoded.
@@ -581,6 +603,10 @@ struct YunoClient: Sendable {
     let country: String
     /// Whether a create carries an `X-Idempotency-Key` (`false` only with `SHOP_BUG=no-idempotency-key`).
     let sendsIdempotencyKey: Bool
+    /// Whether a payment names its checkout session (`false` only with `SHOP_BUG=no-checkout-session`).
+    var sendsCheckoutSession = true
+    /// Whether amounts are sent as text (`true` only with `SHOP_BUG=amount-as-text`: wrong, Yuno takes a number).
+    var amountAsText = false
     /// How to reach Yuno.
     let http: ProviderHTTP
 
@@ -629,13 +655,18 @@ struct YunoClient: Sendable {
         guard (200..<300).contains(reply.status) || reply.status == 409 else { throw Self.error(reply.status, reply.answer) }
     }
 
+    /// `amount.value` as the shop sends it: a number (§3.4), or its text with `SHOP_BUG=amount-as-text`.
+    private func value(_ amount: Amount) -> JSONValue {
+        self.amountAsText ? .string(amount.text) : amount.number
+    }
+
     /// Creates the checkout session for `order` (§3.5) the app's SDK pays in; answers its id and the status (`open`).
     /// - Throws: ``ProviderError`` when Yuno does not create it.
     func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalISO)
         let payload: JSONValue = [
             "account_id": .string(self.accountID), "merchant_order_id": .string(order.id), "payment_description": .string(order.description),
-            "country": .string(self.country), "amount": ["currency": .string(order.currency), "value": amount.number],
+            "country": .string(self.country), "amount": ["currency": .string(order.currency), "value": self.value(amount)],
         ]
         let reply = try await self.http.call("POST", "\(self.baseURL)/v1/checkout/sessions", headers: self.headers, body: payload.serialized)
         guard reply.status == 200 || reply.status == 201, let answer = reply.answer, answer.isObject else {
@@ -653,11 +684,12 @@ struct YunoClient: Sendable {
     /// - Throws: ``ProviderError`` when Yuno does not create it.
     func pay(_ order: Order, session: String, token: String) async throws -> (paymentID: String, status: OrderStatus?) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalISO)
-        let payload: JSONValue = [
+        let full: JSONValue = [
             "account_id": .string(self.accountID), "description": .string(order.description), "country": .string(self.country),
-            "merchant_order_id": .string(order.id), "amount": ["currency": .string(order.currency), "value": amount.number],
+            "merchant_order_id": .string(order.id), "amount": ["currency": .string(order.currency), "value": self.value(amount)],
             "checkout": ["session": .string(session)], "payment_method": ["token": .string(token)],
         ]
+        let payload = self.sendsCheckoutSession ? full : full.removing("checkout")
         let key = self.sendsIdempotencyKey ? [("X-Idempotency-Key", UUID().uuidString.lowercased())] : []
         let reply = try await self.http.createRetryingOnce("\(self.baseURL)/v1/payments", headers: self.headers + key, body: payload.serialized)
         guard reply.status == 200 || reply.status == 201, let answer = reply.answer, answer.isObject else {

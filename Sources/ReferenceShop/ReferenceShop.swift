@@ -41,7 +41,11 @@ struct ReferenceShop {
             Self.fail("configure MOLLIE_API_URL/MOLLIE_API_KEY, PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY, KHIPU_API_URL/KHIPU_API_KEY/KHIPU_SECRET, the MIT_* or the YUNO_* variables")
         }
         let client = ProviderHTTP.client(timeout: config.timeout)
-        let shop = Shop(config: config, http: ProviderHTTP(client: client, timeout: config.timeout))
+        let http = ProviderHTTP(
+            client: client, timeout: config.timeout,
+            userAgent: config.bug == .appCallsProvider ? "PayCheckShop/1.0 CFNetwork/1490.0.4 Darwin/23.2.0" : nil,
+            newKeyOnRetry: config.bug == .newIdempotencyKey)
+        let shop = Shop(config: config, http: http)
         if providers.contains(.yuno), config.bug != .noNotifications {
             // Yuno notifies the webhooks registered for the account (§3.8): the shop registers its own.
             do {
@@ -112,6 +116,26 @@ enum ShopBug: String, Sendable, CaseIterable {
     /// The shop never asks for notifications: Mollie creates without `webhookUrl`, khipu ones without `notify_url`,
     /// no Yuno webhook registered. A premise every notification scenario needs, missing.
     case noNotifications = "no-notifications"
+    /// Every provider call carries a mobile app's User-Agent, as when the app calls the provider itself with keys it
+    /// should not hold.
+    case appCallsProvider = "app-calls-provider"
+    /// A create retried after no answer gets a new idempotency key (Mollie: a second payment; Yuno: the spent token
+    /// refused while Yuno holds the first payment).
+    case newIdempotencyKey = "new-idempotency-key"
+    /// Mollie payments are created without a `redirectUrl`.
+    case noRedirectURL = "no-redirect-url"
+    /// PlacetoPay sessions are created without the payer's `ipAddress` and `userAgent`.
+    case noClientInfo = "no-client-info"
+    /// PlacetoPay sessions expire 2 minutes after they are created (PlacetoPay takes 5 or more).
+    case shortExpiration = "short-expiration"
+    /// Yuno payments are created without the checkout session the SDK's token belongs to.
+    case noCheckoutSession = "no-checkout-session"
+    /// Yuno amounts are sent as text ("52000.50") instead of a number.
+    case amountAsText = "amount-as-text"
+    /// MIT link requests carry their `<P>` document in clear instead of encrypted.
+    case plainMIT = "plain-mit"
+    /// MIT link requests are all encrypted under one IV.
+    case reuseIV = "reuse-iv"
 }
 
 /// When the shop asks the provider about a payment (`SHOP_DESIGN`). All three are correct designs; the packs must
@@ -328,10 +352,11 @@ struct Shop: Sendable {
         self.mollie = MollieClient(
             baseURL: config.mollieAPIURL, apiKey: config.mollieAPIKey, publicURL: config.publicURL,
             sendsIdempotencyKey: config.bug != .noIdempotencyKey, asksForNotifications: config.bug != .noNotifications,
-            authorizedIsPaid: config.bug == .authorizedPaid, http: http)
+            sendsRedirectURL: config.bug != .noRedirectURL, authorizedIsPaid: config.bug == .authorizedPaid, http: http)
         self.placetopay = PlacetoPayClient(
             baseURL: config.placetopayURL, login: config.placetopayLogin, secretKey: config.placetopaySecret,
-            expirationMinutes: config.placetopayExpirationMinutes, publicURL: config.publicURL,
+            expirationMinutes: config.bug == .shortExpiration ? 2 : config.placetopayExpirationMinutes, publicURL: config.publicURL,
+            sendsClientInfo: config.bug != .noClientInfo,
             reusedNonce: config.bug == .reuseNonce ? PlacetoPayClient.randomNonce() : nil, http: http)
         self.khipu = KhipuClient(
             baseURL: config.khipuURL, apiKey: config.khipuAPIKey, secret: config.khipuSecret, publicURL: config.publicURL,
@@ -340,13 +365,14 @@ struct Shop: Sendable {
         self.mit = MITClient(
             baseURL: mit["MIT_URL"] ?? "", idCompany: mit["MIT_ID_COMPANY"] ?? "", idBranch: mit["MIT_ID_BRANCH"] ?? "",
             user: mit["MIT_USER"] ?? "", password: mit["MIT_PASSWORD"] ?? "", data0: mit["MIT_DATA0"] ?? "", keyHex: mit["MIT_KEY"] ?? "",
-            http: http)
+            encrypts: config.bug != .plainMIT, fixedIV: config.bug == .reuseIV ? Array(repeating: 7, count: 16) : nil, http: http)
         let yuno = config.yuno
         self.yuno = YunoClient(
             baseURL: yuno["YUNO_API_URL"] ?? "", publicKey: yuno["YUNO_PUBLIC_API_KEY"] ?? "", privateKey: yuno["YUNO_PRIVATE_SECRET_KEY"] ?? "",
             accountID: yuno["YUNO_ACCOUNT_ID"] ?? "", webhookSecret: yuno["YUNO_WEBHOOK_SECRET"] ?? "",
             country: ProcessInfo.processInfo.environment["YUNO_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 } ?? "CO",
-            sendsIdempotencyKey: config.bug != .noIdempotencyKey, http: http)
+            sendsIdempotencyKey: config.bug != .noIdempotencyKey, sendsCheckoutSession: config.bug != .noCheckoutSession,
+            amountAsText: config.bug == .amountAsText, http: http)
     }
 
     // MARK: Dispatch

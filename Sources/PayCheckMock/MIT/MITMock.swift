@@ -57,6 +57,11 @@ package final class MITMock: ProviderMock {
         var sites: [String: Site] = [:]
         /// Suite mCommerce: card tokens, the token of each card, the references already charged.
         var suite = SuiteState()
+        /// The IVs of the link requests each `data0` sent, for `mit.iv-reused` (§5.1: a random IV per message); the
+        /// oldest forgotten past ``ivMemory``.
+        var ivs: [String: Set<[UInt8]>] = [:]
+        var ivOrder: [(data0: String, iv: [UInt8])] = []
+        static let ivMemory = 10_000
     }
 
     /// The adapter.
@@ -126,6 +131,7 @@ package final class MITMock: ProviderMock {
         guard let data = MITXML.inner("data", in: pgs), let plain = try? MITCipher.decrypt(data, keyHex: key) else {
             return clear("Error: no se pudo descifrar data")
         }
+        self.reportIV(of: data, data0: data0)
         let sealed = { (code: String, message: String, url: String) in
             let document = "<P_RESPONSE><cd_response>\(code)</cd_response><nb_response>\(MITXML.escape(message))</nb_response>"
                 + (url.isEmpty ? "" : "<nb_url>\(MITXML.escape(url))</nb_url>") + "</P_RESPONSE>"
@@ -140,6 +146,7 @@ package final class MITMock: ProviderMock {
         case .failure(let failure):
             return sealed(failure.code, "\(failure.code) -- \(failure.message)", "")
         case .success(let fields):
+            self.reportLinkFindings(fields, data0: data0)
             let link: Link = state.withState { state in
                 // 8 upper-case alphanumerics (§5.11 C8): "PC" and the link's number in base 36, so ids never repeat
                 // within a run (a number modulo 1000 overwrote the 1001st link's predecessor).
@@ -152,6 +159,43 @@ package final class MITMock: ProviderMock {
                 return link
             }
             return sealed("success", "", ProviderExecutor.join(base, "/mit/i/\(link.id)"))
+        }
+    }
+
+    // MARK: - Findings on a merchant's link requests (providers.md §5.1, §5.2)
+
+    /// Reports `mit.iv-reused` when `data0` already sent a message under the IV of `data` (its first 16 bytes).
+    private func reportIV(of data: String, data0: String) {
+        guard let bytes = try? MITCipher.decode(data, encoding: .base64), bytes.count >= 16 else { return }
+        let iv = Array(bytes.prefix(16))
+        let seen = state.withState { state -> Bool in
+            if state.ivs[data0, default: []].contains(iv) { return true }
+            state.ivs[data0, default: []].insert(iv)
+            state.ivOrder.append((data0, iv))
+            if state.ivOrder.count > State.ivMemory {
+                let oldest = state.ivOrder.removeFirst()
+                state.ivs[oldest.data0]?.remove(oldest.iv)
+            }
+            return false
+        }
+        if seen {
+            MerchantFindings.report(MITProvider.MerchantRules.ivReused, "IV \(iv.map { String(format: "%02x", $0) }.joined()) was already used by this merchant")
+        }
+    }
+
+    /// Reports `mit.amount-format` and `mit.reference-reused` for a link request that passed the checks.
+    private func reportLinkFindings(_ fields: MITLinkCheck.Fields, data0: String) {
+        let parts = fields.amount.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count != 2 || parts[1].count != 2 {
+            MerchantFindings.report(MITProvider.MerchantRules.amountFormat, "amount '\(fields.amount)' is not written with two decimals")
+        }
+        let other = state.withState { state in
+            state.links.values.first { $0.data0 == data0 && $0.reference == fields.reference && $0.amount != fields.amount }
+        }
+        if let other {
+            MerchantFindings.report(
+                MITProvider.MerchantRules.referenceReused,
+                "reference '\(fields.reference)' already names link \(other.id) for \(other.amount), this one is for \(fields.amount)")
         }
     }
 

@@ -112,9 +112,20 @@ struct YunoAPIRoutes: Sendable {
         guard let key = request.headers[idempotencyHeader], !key.isEmpty else { throw YunoFailure.invalid() }
         context.refreshGateway()
         try YunoState.validatePayment(body, account: Self.account, maxAmountDigits: context.store.withState { $0.gateway.maxAmountDigits })
+        // A token a create already spent, sent again under another key: the retry of a create whose answer was
+        // lost, made unsafe (§3.2: only the same key answers the payment already made).
+        let tokenId = body["payment_method"]?["token"]?.stringValue ?? ""
+        if !tokenId.isEmpty, let previous = context.store.withState({ $0.tokens[tokenId]?.spentUnder }), previous != key {
+            MerchantFindings.report(
+                YunoProvider.MerchantRules.idempotencyKeyChanged,
+                "token \(tokenId) was spent by a payment created under another X-Idempotency-Key; this create has a new one")
+        }
         let fingerprint = RequestFingerprint(method: "POST", path: "/yuno/v1/payments", body: [])
         let outcome = await context.environment.idempotency.perform(IdempotencyKey(provider: "yuno", key: key), fingerprint: fingerprint) {
             Self.runCreate(body, key: key, context)
+        }
+        if case .created(let stored) = outcome, stored.status == 201, !tokenId.isEmpty {
+            context.store.withState { $0.tokens[tokenId]?.spentUnder = key }
         }
         if case .created(let stored) = outcome, stored.status == 201, let id = JSONText.parse(stored.body)?["id"]?.stringValue,
             let payment = context.store.withState({ $0.payments[id] })

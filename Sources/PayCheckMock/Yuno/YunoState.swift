@@ -19,6 +19,8 @@ struct YunoState: Sendable {
         var number: String
         var card: YunoTestCards.Profile
         var used = false
+        /// The `X-Idempotency-Key` of the create that spent it, for `yuno.idempotency-key-changed`.
+        var spentUnder: String?
     }
 
     /// A card saved for a customer by a payment with `vault_on_success: true` (§3.5, §3.13 decision "saved cards").

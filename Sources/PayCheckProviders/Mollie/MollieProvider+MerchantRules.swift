@@ -41,8 +41,23 @@ extension MollieProvider {
                 + "refuses http webhook URLs in live mode. Use https, or a deep link for a mobile app's return.",
             source: "providers.md §4.2, §4.6")
 
+        /// A create without the URL the shopper comes back to (§4.2: required but for recurring and direct Apple Pay).
+        package static let missingRedirectURL = FindingRule(
+            "mollie.missing-redirect-url", .error, "a payment the shopper pays at Mollie has a redirectUrl",
+            explanation: "redirectUrl is required on POST /v2/payments (only recurring payments and Apple Pay paid directly go "
+                + "without): Mollie answers 422 without it, and a shopper who paid on Mollie's page has nowhere to come back "
+                + "to. Give the return page, or the app's deep link.",
+            source: "providers.md §4.2; Mollie create-payment")
+
         /// All of them.
         static let all: [MerchantRule] = [
+            MerchantRule(missingRedirectURL) { request in
+                guard request.method == "POST", request.path == "/v2/payments", let body = request.body,
+                    (body["redirectUrl"]?.stringValue ?? "").isEmpty
+                else { return [] }
+                let exempt = body["sequenceType"]?.stringValue == "recurring" || body["applePayPaymentToken"] != nil
+                return exempt ? [] : ["the payment was created without a redirectUrl"]
+            },
             MerchantRule(missingIdempotencyKey) { request in
                 request.method == "POST" && request.path == "/v2/payments" && request.header("Idempotency-Key") == nil
                     ? ["POST /v2/payments without an Idempotency-Key header"] : []

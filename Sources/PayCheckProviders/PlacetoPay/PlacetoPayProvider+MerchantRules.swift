@@ -1,4 +1,5 @@
 package import PayCheckCore
+import Foundation
 
 extension PlacetoPayProvider {
     /// The rules a merchant's backend is held to (findings, `paycheck explain <rule>`).
@@ -40,8 +41,37 @@ extension PlacetoPayProvider {
                 + "send the order's own id.",
             source: "providers.md §1.4")
 
+        /// A session without the payer's IP address or browser (§1.4: both required).
+        package static let missingClientInfo = FindingRule(
+            "placetopay.missing-client-info", .error, "a session names the payer's ipAddress and userAgent",
+            explanation: "ipAddress and userAgent are required on POST /api/session: PlacetoPay answers 400 without them, and "
+                + "its fraud checks run on them. Send the shopper's own address and User-Agent (from the app's request to the "
+                + "backend), not the backend's.",
+            source: "providers.md §1.4")
+        /// An expiration less than 5 minutes after the request (§1.4).
+        package static let expirationTooSoon = FindingRule(
+            "placetopay.expiration-too-soon", .error, "expiration is at least 5 minutes after the request",
+            explanation: "PlacetoPay refuses a session that expires less than 5 minutes after it is created (the default is 30 "
+                + "minutes): the payer could not finish paying. Leave expiration out, or set it 5 minutes or more ahead, with "
+                + "the offset of the time zone it is written in.",
+            source: "providers.md §1.4; PlacetoPay expiration.mdx")
+
         /// All of them.
         static let all: [MerchantRule] = [
+            MerchantRule(missingClientInfo) { request in
+                guard request.method == "POST", request.path == "/api/session", let body = request.body, body["payment"] != nil else { return [] }
+                return ["ipAddress", "userAgent"].compactMap { field in
+                    (body[field]?.stringValue ?? "").isEmpty ? "the session has no \(field)" : nil
+                }
+            },
+            MerchantRule(expirationTooSoon) { request in
+                guard request.method == "POST", request.path == "/api/session", let body = request.body,
+                    let expiration = body["expiration"]?.stringValue, let seed = body["auth"]?["seed"]?.stringValue,
+                    let expires = ISOTimestamp.parse(expiration), let sent = ISOTimestamp.parse(seed)
+                else { return [] }
+                let minutes = expires.timeIntervalSince(sent) / 60
+                return minutes < 5 ? ["expiration \(expiration) is \(Value.format((minutes * 10).rounded() / 10)) minutes after the request's seed \(seed)"] : []
+            },
             MerchantRule(nonceReused), MerchantRule(staleSeed), MerchantRule(sha1TranKey),
             MerchantRule(authFromMobileApp) { request in
                 request.body?["auth"] != nil && request.comesFromMobileApp
@@ -63,12 +93,12 @@ extension PlacetoPayProvider {
 
     package var merchantRules: [MerchantRule] { MerchantRules.all }
 
-    /// A site of its own for the run (a login derived from the scope, `secret` as its secret key), notified at
-    /// `notificationURL`: PlacetoPay keeps the notification URL in the site's settings (§1.9), so runs sharing a
-    /// mock each get a site.
     /// Used: the notification URL is the site's setting (§1.9).
     package var contractNotificationURLUnused: String? { nil }
 
+    /// A site of its own for the run (a login derived from the scope, `secret` as its secret key), notified at
+    /// `notificationURL`: PlacetoPay keeps the notification URL in the site's settings (§1.9), so runs sharing a
+    /// mock each get a site.
     package func merchantAccount(scope: String, notificationURL: String?, secret: String) -> MerchantAccount {
         let login = "merchant-" + String(StableDigest.of([scope]).prefix(16))
         var site: [String: Value] = ["login": .string(login), "secretKey": .string(secret)]

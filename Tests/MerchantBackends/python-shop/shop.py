@@ -44,7 +44,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 KNOWN_BUGS = ("reuse-nonce", "trust-return", "no-signature-check", "double-fulfil", "decline-paid", "pending-paid",
               "ignore-expiry", "other-amount", "no-idempotency-key", "drop-cents", "authorized-paid",
-              "ignore-status-detail", "no-notifications")
+              "ignore-status-detail", "no-notifications", "app-calls-provider", "new-idempotency-key", "no-redirect-url",
+              "no-client-info", "short-expiration")
+# SHOP_BUG=app-calls-provider: every provider call carries a mobile app's User-Agent, as when the app calls the
+# provider itself with keys it should not hold.
+MOBILE_USER_AGENT = "PayCheckShop/1.0 CFNetwork/1490.0.4 Darwin/23.2.0"
+
+
+def user_agent():
+    return MOBILE_USER_AGENT if CONFIG.bug == "app-calls-provider" else "python-shop/1.0"
 DESIGNS = ("notify", "return", "read")
 
 
@@ -285,7 +293,7 @@ def mollie_headers(extra=None):
     headers = {
         "Authorization": f"Bearer {CONFIG.mollie_api_key}",
         "Accept": "application/hal+json",
-        "User-Agent": "python-shop/1.0",
+        "User-Agent": user_agent(),
     }
     headers.update(extra or {})
     return headers
@@ -309,6 +317,8 @@ def mollie_create(order):
     }
     if CONFIG.bug == "no-notifications":
         del payload["webhookUrl"]  # wrong on purpose: Mollie is never told where to call
+    if CONFIG.bug == "no-redirect-url":
+        del payload["redirectUrl"]  # wrong on purpose: Mollie refuses it, the shopper has nowhere to come back to
     body = json.dumps(payload).encode("utf-8")
     headers = mollie_headers({"Content-Type": "application/json"})
     if CONFIG.bug != "no-idempotency-key":  # wrong on purpose with the bug: the retry below then makes a second payment
@@ -322,9 +332,13 @@ def mollie_create(order):
             if attempt == 2:
                 raise
             time.sleep(0.5)
+            if CONFIG.bug == "new-idempotency-key" and "Idempotency-Key" in headers:
+                headers["Idempotency-Key"] = str(uuid.uuid4())  # wrong on purpose: the retry must keep its key
             continue
         if status >= 500 and attempt == 1:
             time.sleep(0.5)
+            if CONFIG.bug == "new-idempotency-key" and "Idempotency-Key" in headers:
+                headers["Idempotency-Key"] = str(uuid.uuid4())  # wrong on purpose: the retry must keep its key
             continue
         break
     if status != 201 or not isinstance(answer, dict):
@@ -379,7 +393,7 @@ def placetopay_auth():
 
 def placetopay_post(path, payload):
     body = json.dumps(payload).encode("utf-8")
-    headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "python-shop/1.0"}
+    headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": user_agent()}
     return http_call("POST", f"{CONFIG.placetopay_url}{path}", headers, body)
 
 
@@ -405,10 +419,12 @@ def placetopay_create(order, client_ip):
         "ipAddress": client_ip or "127.0.0.1",
         "userAgent": "python-shop/1.0",
     }
-    if CONFIG.placetopay_expiration_minutes:
-        expires = datetime.datetime.now(datetime.timezone.utc).astimezone() + datetime.timedelta(
-            minutes=CONFIG.placetopay_expiration_minutes)
+    minutes = 2 if CONFIG.bug == "short-expiration" else CONFIG.placetopay_expiration_minutes  # 2: wrong on purpose
+    if minutes:
+        expires = datetime.datetime.now(datetime.timezone.utc).astimezone() + datetime.timedelta(minutes=minutes)
         payload["expiration"] = expires.isoformat(timespec="seconds")
+    if CONFIG.bug == "no-client-info":
+        del payload["ipAddress"], payload["userAgent"]  # wrong on purpose: both are required
     status, answer = placetopay_post("/api/session", payload)
     ok = (status == 200 and isinstance(answer, dict) and isinstance(answer.get("status"), dict)
           and answer["status"].get("status") == "OK")
@@ -501,7 +517,7 @@ def placetopay_signature_valid(notification):
 
 
 def khipu_headers(extra=None):
-    headers = {"x-api-key": CONFIG.khipu_api_key, "Accept": "application/json", "User-Agent": "python-shop/1.0"}
+    headers = {"x-api-key": CONFIG.khipu_api_key, "Accept": "application/json", "User-Agent": user_agent()}
     headers.update(extra or {})
     return headers
 

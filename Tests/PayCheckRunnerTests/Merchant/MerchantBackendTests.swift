@@ -246,6 +246,37 @@ struct MerchantBackendTests {
         #expect(result.exitCode == 1)
     }
 
+    @Test("each seeded bug raises its error rule, so --fail-on findings:error fails it on every provider", arguments: [
+        ("app-calls-provider", "mollie", "mollie.key-in-mobile-app"), ("app-calls-provider", "placetopay", "placetopay.auth-from-mobile-app"),
+        ("app-calls-provider", "khipu", "khipu.key-in-mobile-app"), ("app-calls-provider", "yuno", "yuno.secret-in-mobile-app"),
+        ("new-idempotency-key", "yuno", "yuno.idempotency-key-changed"), ("no-redirect-url", "mollie", "mollie.missing-redirect-url"),
+        ("no-client-info", "placetopay", "placetopay.missing-client-info"), ("short-expiration", "placetopay", "placetopay.expiration-too-soon"),
+        ("no-checkout-session", "yuno", "yuno.missing-checkout-session"), ("amount-as-text", "yuno", "yuno.amount-format"),
+        ("plain-mit", "mit", "mit.plain-data"), ("reuse-iv", "mit", "mit.iv-reused"),
+    ])
+    func seededBugsRaiseTheirRule(bug: String, pack: String, rule: String) async throws {
+        guard Self.hasReferenceShop else { print("skipped: .build/debug/reference-shop is not built (swift build)"); return }
+        var result = try await Self.run(packs: [pack], contractFile: Self.referenceContract, environment: ["SHOP_BUG": bug])
+        let findings = result.suites.flatMap(\.cases).flatMap(\.findings)
+        let found = try #require(findings.first { $0.rule == rule }, "\(bug) raised \(Set(findings.map(\.rule)))")
+        #expect(found.severity == .error)
+        #expect(!found.request.isEmpty && !found.source.isEmpty)
+        result.failOn = .findingErrors
+        #expect(result.exitCode == 1)
+    }
+
+    @Test("every rule of every provider is listed in docs/merchant.md and explained")
+    func everyRuleIsDocumented() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/merchant.md"), encoding: .utf8)
+        for provider in MockRegistry.providers.all {
+            #expect(!provider.merchantRules.isEmpty, "\(provider.id) has no merchant rules")
+            for rule in provider.merchantRules {
+                #expect(page.contains("`\(rule.rule.id)`"), "\(rule.rule.id) is not in docs/merchant.md")
+                #expect(rule.rule.id.hasPrefix(provider.id + ".") && !rule.rule.explanation.isEmpty)
+            }
+        }
+    }
+
     @Test("a shop that reuses its PlacetoPay nonce gets a finding naming the rule and the request, and --fail-on findings fails")
     func reusedNonceIsFound() async throws {
         guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
