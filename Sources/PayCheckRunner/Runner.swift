@@ -79,6 +79,18 @@ package struct Runner: Sendable {
         return await scoped.execute(plan, controlURL: controlURL, onEvent: onEvent)
     }
 
+    /// The redactor of a run: every secret it knows (`--secret` values, the control token, each provider's secret
+    /// credentials, the merchant accounts' secrets) and the providers' secret field names.
+    package var redactor: Redactor {
+        var secrets = Array(configuration.secrets.values)
+        if let controlToken = configuration.controlToken { secrets.append(controlToken) }
+        for provider in providers.all {
+            let creds = credentials(for: provider)
+            for field in provider.credentialFields where field.secret { if let v = creds[field.name] { secrets.append(v) } }
+        }
+        return Redactor(secrets: secrets, fieldNames: Redactor.FieldNames(providers.all.flatMap(\.secretFieldNames)))
+    }
+
     /// Runs the plan with the transport as it is.
     private func execute(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunResult {
         let startedAt = Date()
@@ -86,13 +98,7 @@ package struct Runner: Sendable {
         let deadline = configuration.runTimeout.map { clock.now().addingTimeInterval($0) }
         onEvent(.started(total: plan.items.count, target: configuration.target.description))
 
-        var baseSecrets = Array(configuration.secrets.values)
-        if let controlToken = configuration.controlToken { baseSecrets.append(controlToken) }
-        for provider in providers.all {
-            let creds = credentials(for: provider)
-            for field in provider.credentialFields where field.secret { if let v = creds[field.name] { baseSecrets.append(v) } }
-        }
-        let redactor = Redactor(secrets: baseSecrets, fieldNames: Redactor.FieldNames(providers.all.flatMap(\.secretFieldNames)))
+        let redactor = self.redactor
         let warnings = WarningLog(onEvent: onEvent)
         for warning in shortSecretWarnings() { warnings.add(warning) }
         let tracker = Mutex(Tracker(plan: plan))

@@ -11,77 +11,83 @@ extension RunSession {
         _ plan: RunPlan, contract: MerchantContract, runner: Runner, controlURL: String, onEvent: @escaping @Sendable (RunEvent) -> Void
     ) async throws -> RunResult {
         var runner = runner
-        let scope = runner.configuration.clockScope ?? "run-" + Self.randomHex(12)
-        runner.configuration.clockScope = scope
-        // The backend is given the mock under the run's scoped root: its requests share the run's clock.
-        let mockURL = controlURL + ControlAPI.scopedRoot(scope)
-        // `{{ port }}`: a free port for the backend to listen on, so runs side by side never collide.
-        var variables: [String: Value] = [
-            "mock": .object(["url": .string(mockURL), "control": .string(controlURL)]), "port": .int(Self.freePort() ?? 8099),
-        ]
-        let renderer = { (variables: [String: Value]) in
-            TemplateRenderer(variables: variables, environment: runner.configuration.environment, now: runner.clock.now, random: runner.random)
-        }
-        let backendURL = try Self.rendered(contract.backend.url, renderer(variables))
-        variables["backend"] = .object(["url": .string(backendURL)])
+        // Whatever keeps the backend from running is reported with every secret of the run masked: its start-up
+        // output may print the credentials it was handed, a template error the values it could not use.
+        do {
+            let scope = runner.configuration.clockScope ?? "run-" + Self.randomHex(12)
+            runner.configuration.clockScope = scope
+            // The backend is given the mock under the run's scoped root: its requests share the run's clock.
+            let mockURL = controlURL + ControlAPI.scopedRoot(scope)
+            // `{{ port }}`: a free port for the backend to listen on, so runs side by side never collide.
+            var variables: [String: Value] = [
+                "mock": .object(["url": .string(mockURL), "control": .string(controlURL)]), "port": .int(Self.freePort() ?? 8099),
+            ]
+            let renderer = { (variables: [String: Value]) in
+                TemplateRenderer(variables: variables, environment: runner.configuration.environment, now: runner.clock.now, random: runner.random)
+            }
+            let backendURL = try Self.rendered(contract.backend.url, renderer(variables))
+            variables["backend"] = .object(["url": .string(backendURL)])
 
-        // Each provider's account for this run: its credentials, and the mock set up for it.
-        var credentials: [String: Value] = [:]
-        let providerIDs = Set(contract.providers.keys).union(plan.suites.compactMap(\.provider))
-        for id in providerIDs.sorted() {
-            guard let provider = self.providers[id] else { continue }
-            let notificationURL = try contract.providers[id]?.notificationURL.map { try Self.rendered($0, renderer(variables)) }
-            // A backend the user started has its credentials already: the mock's own (its provider pages say how to
-            // set up, say, a PlacetoPay site for its notifications). A backend the run starts gets an account of its own.
-            let account = contract.backend.start == nil
-                ? MerchantAccount(credentials: provider.mockCredentials)
-                : provider.merchantAccount(scope: scope, notificationURL: notificationURL, secret: Self.randomHex(16))
-            if let setup = account.setup {
-                try await Self.perform(setup, provider: id, controlURL: controlURL, scope: scope, transport: runner.transport, configuration: runner.configuration)
+            // Each provider's account for this run: its credentials, and the mock set up for it.
+            var credentials: [String: Value] = [:]
+            let providerIDs = Set(contract.providers.keys).union(plan.suites.compactMap(\.provider))
+            for id in providerIDs.sorted() {
+                guard let provider = self.providers[id] else { continue }
+                let notificationURL = try contract.providers[id]?.notificationURL.map { try Self.rendered($0, renderer(variables)) }
+                // A backend the user started has its credentials already: the mock's own (its provider pages say how to
+                // set up, say, a PlacetoPay site for its notifications). A backend the run starts gets an account of its own.
+                let account = contract.backend.start == nil
+                    ? MerchantAccount(credentials: provider.mockCredentials)
+                    : provider.merchantAccount(scope: scope, notificationURL: notificationURL, secret: Self.randomHex(16))
+                if let setup = account.setup {
+                    try await Self.perform(setup, provider: id, controlURL: controlURL, scope: scope, transport: runner.transport, configuration: runner.configuration)
+                }
+                credentials[id] = .object(account.credentials.mapValues(Value.string))
+                for field in provider.credentialFields where field.secret {
+                    if let value = account.credentials[field.name] { runner.configuration.secrets["merchant_\(id)_\(field.name)"] = value }
+                }
             }
-            credentials[id] = .object(account.credentials.mapValues(Value.string))
-            for field in provider.credentialFields where field.secret {
-                if let value = account.credentials[field.name] { runner.configuration.secrets["merchant_\(id)_\(field.name)"] = value }
-            }
-        }
-        variables["credentials"] = .object(credentials)
+            variables["credentials"] = .object(credentials)
 
-        var process: BackendProcess?
-        if let start = contract.backend.start {
-            let configured = runner.configuration.environment
-            var environment = configured.isEmpty ? ProcessInfo.processInfo.environment : configured
-            for (name, value) in start.environment { environment[name] = try Self.rendered(value, renderer(variables)) }
-            let folder = URL(fileURLWithPath: contract.file).deletingLastPathComponent()
-            let directory = start.directory.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : folder.appendingPathComponent($0) } ?? folder
-            let command = try Self.rendered(start.command, renderer(variables))
-            // The command as written: rendered, it may carry a credential.
-            onEvent(.note("starting the backend: \(start.command.source) (in \(directory.path))"))
-            let started: BackendProcess
-            do {
-                started = try BackendProcess(command: command, directory: directory.path, environment: environment)
-            } catch {
-                throw RunSessionError.backend("could not start the backend '\(start.command.source)' in \(directory.path): \(error)")
+            var process: BackendProcess?
+            if let start = contract.backend.start {
+                let configured = runner.configuration.environment
+                var environment = configured.isEmpty ? ProcessInfo.processInfo.environment : configured
+                for (name, value) in start.environment { environment[name] = try Self.rendered(value, renderer(variables)) }
+                let folder = URL(fileURLWithPath: contract.file).deletingLastPathComponent()
+                let directory = start.directory.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : folder.appendingPathComponent($0) } ?? folder
+                let command = try Self.rendered(start.command, renderer(variables))
+                // The command as written: rendered, it may carry a credential.
+                onEvent(.note("starting the backend: \(start.command.source) (in \(directory.path))"))
+                let started: BackendProcess
+                do {
+                    started = try BackendProcess(command: command, directory: directory.path, environment: environment)
+                } catch {
+                    throw RunSessionError.backend("could not start the backend '\(start.command.source)' in \(directory.path): \(error)")
+                }
+                process = started
+                let health = try Self.rendered(start.health, renderer(variables))
+                let healthURL = health.hasPrefix("/") ? (backendURL.hasSuffix("/") ? String(backendURL.dropLast()) : backendURL) + health : health
+                do {
+                    try await Self.waitUntilHealthy(healthURL, process: started, timeout: start.timeout, transport: runner.transport)
+                } catch {
+                    await started.stop()
+                    throw error
+                }
             }
-            process = started
-            let health = try Self.rendered(start.health, renderer(variables))
-            let healthURL = health.hasPrefix("/") ? (backendURL.hasSuffix("/") ? String(backendURL.dropLast()) : backendURL) + health : health
-            do {
-                try await Self.waitUntilHealthy(healthURL, process: started, timeout: start.timeout, transport: runner.transport)
-            } catch {
-                await started.stop()
-                throw error
-            }
+            var shared = variables
+            shared["backendMock"] = shared.removeValue(forKey: "mock")
+            runner.configuration.merchant = MerchantTarget(contract: contract, backendURL: backendURL, output: process, variables: shared)
+            // A pack scenario the contract cannot drive (no return page, no pay request) is skipped and reported as not
+            // covered, not failed.
+            var plan = plan
+            plan.skipContractGaps(contract)
+            let result = await runner.run(plan, controlURL: controlURL, onEvent: onEvent)
+            await process?.stop()
+            return result
+        } catch RunSessionError.backend(let message) {
+            throw RunSessionError.backend(runner.redactor.redact(message))
         }
-        var shared = variables
-        shared["backendMock"] = shared.removeValue(forKey: "mock")
-        runner.configuration.merchant = MerchantTarget(contract: contract, backendURL: backendURL, output: process, variables: shared)
-        // A pack scenario the contract cannot drive (no return page, no pay request) is skipped and reported as not
-        // covered, not failed.
-        var plan = plan
-        plan.skipContractGaps(contract)
-        let result = await runner.run(plan, controlURL: controlURL, onEvent: onEvent)
-        await process?.stop()
-        return result
     }
 
     /// Polls `url` (real time, every 100 ms) until it answers 2xx, the process exits, or `timeout` passes.

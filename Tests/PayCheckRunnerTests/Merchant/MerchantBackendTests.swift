@@ -235,7 +235,7 @@ struct MerchantBackendTests {
     }
 
     @Test("each seeded bug of the reference shop fails the cases that catch it", arguments: [
-        ("reuse-nonce", 12), ("trust-return", 4), ("no-signature-check", 7), ("double-fulfil", 2), ("pending-paid", 7),
+        ("reuse-nonce", 12), ("trust-return", 4), ("no-signature-check", 7), ("double-fulfil", 3), ("pending-paid", 7),
         ("ignore-expiry", 2), ("other-amount", 2), ("no-idempotency-key", 1), ("decline-paid", 3), ("authorized-paid", 1),
         ("drop-cents", 2),
     ])
@@ -361,6 +361,37 @@ struct MerchantBackendTests {
             let result = try await run.run(loaded.suites, clock: SystemRunnerClock(), controlURL: base).0
             await shop.stop()
             #expect(result.exitCode == 0, "\(result.suites.flatMap(\.cases).filter { $0.verdict != .passed }.map { ($0.name, $0.failingStep?.error) })")
+        }
+    }
+
+    @Test("a backend that fails to start and prints the credentials it was handed: its output is shown with them masked")
+    func failedStartIsRedacted() async throws {
+        let key = MollieProvider().mockCredentials["apiKey"]!
+        let contract = """
+            contract: leaky
+            backend:
+              url: "http://127.0.0.1:{{ port }}"
+              start:
+                command: 'echo "starting with key $LEAKY_KEY and ${LEAKY_KEY}-suffix"; exit 1'
+                env: { LEAKY_KEY: "{{ credentials.mollie.apiKey }}" }
+                health: /health
+                timeout: 5s
+            checkout:
+              request: { method: POST, url: /orders, json: { amount: "{{ amount }}" } }
+              order: id
+            order:
+              request: { url: "/orders/{{ order.id }}" }
+              state: status
+              states: { paid: succeeded }
+            """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("leaky-\(UUID().uuidString).yaml").path
+        try contract.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        await #expect {
+            _ = try await Self.run(packs: ["mollie"], contractFile: file)
+        } throws: { error in
+            guard case RunSessionError.backend(let message) = error else { return false }
+            return message.contains("starting with key") && !message.contains(key) && message.contains(Redactor.mask)
         }
     }
 
