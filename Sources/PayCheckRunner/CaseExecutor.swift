@@ -107,6 +107,11 @@ struct CaseExecutor {
                 }
                 continue
             }
+            // `--secret name=value` overrides a suite variable of the same name, as `--var` does.
+            if let secret = runner.configuration.secrets[binding.name] {
+                variables[binding.name] = .string(secret)
+                continue
+            }
             do {
                 variables[binding.name] = try renderer.render(binding.value)
             } catch {

@@ -16,6 +16,11 @@ enum Main {
         } catch {
             let code = PayCheckCommand.exitCode(for: error)
             let message = PayCheckCommand.fullMessage(for: error)
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if code == .validationFailure, arguments.first == "run" {
+                // A run whose command line is wrong still replaces the previous run's reports with ones that say so.
+                RunCommand.refuseUnparsed(Array(arguments.dropFirst()), message: PayCheckCommand.message(for: error))
+            }
             if !message.isEmpty {
                 let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
                 handle.write(Data((message + "\n").utf8))

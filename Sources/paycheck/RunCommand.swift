@@ -115,6 +115,27 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// A `run` whose command line did not parse or validate: the reports at the paths it names (or the default ones)
+    /// are replaced by reports of a refused run that say `message`, so a CI job never publishes the previous run's.
+    static func refuseUnparsed(_ arguments: [String], message: String) {
+        let valued = ["--report-junit", "--report-json", "--report-html", "--report-codequality"]
+        var kept: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--no-reports" || argument == "--junit-locations" || valued.contains(where: { argument.hasPrefix($0 + "=") }) {
+                kept.append(argument)
+            } else if valued.contains(argument), index + 1 < arguments.count {
+                kept += [argument, arguments[index + 1]]
+                index += 1
+            }
+            index += 1
+        }
+        guard let options = try? ReportOptions.parse(kept) else { return }
+        let interruption = RunInterruption(files: options.files, target: .mock, output: Output())
+        _ = try? interruption.refuse("the command line was refused: " + message)
+    }
+
     func parsedShard() throws -> (Int, Int)? {
         guard let shard else { return nil }
         let parts = shard.split(separator: "/").map { Int($0) }
@@ -178,26 +199,39 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let output = Output()
+        let output = Output(keepingErrors: true)
         let environment = ProcessInfo.processInfo.environment
         let colored = suites.colored(environment: environment)
-        let profile = try self.profile.load(output: output, colored: colored)
-        let resolved = target.hasPrefix("replay=") ? Target.sandbox : try ProfileOptions.resolve(target, profile: profile, output: output)
-        var configuration = try configuration(environment: environment, target: resolved)
-        if target.hasPrefix("replay=") { try Self.replay(String(target.dropFirst(7)), into: &configuration, output: output) }
-        if record != nil {
-            guard configuration.target.live != nil, configuration.replay == nil else {
-                output.err("error: --record records a live target (sandbox or a profile's target); '\(target)' is not one")
-                throw ExitCode(2)
-            }
-            configuration.recording = RunRecording()
-        }
-        // From here on a signal never leaves reports that could be taken for this run's (``RunInterruption``): the
-        // baseline is read first, since it may be the JSON report this run replaces, then the old reports go.
-        let interruption = RunInterruption(files: reports.files, target: configuration.target, output: output)
+        // From the first step a signal never leaves reports that could be taken for this run's (``RunInterruption``),
+        // and no configuration error leaves the previous run's: the baseline is read first, since it may be the JSON
+        // report this run replaces, then the old reports go, then the options and the profile are read.
+        let interruption = RunInterruption(files: reports.files, target: Target(parsing: target) ?? .mock, output: output)
         interruption.watch()
-        let previous = try reports.readBaseline(output: output)
-        interruption.removeStaleReports()
+        let previous: RunResult?
+        var configuration: RunConfiguration
+        do {
+            previous = try reports.readBaseline(output: output)
+            interruption.removeStaleReports()
+            let profile = try self.profile.load(output: output, colored: colored)
+            let resolved = target.hasPrefix("replay=") ? Target.sandbox : try ProfileOptions.resolve(target, profile: profile, output: output)
+            interruption.resolved(resolved)
+            configuration = try self.configuration(environment: environment, target: resolved)
+            if target.hasPrefix("replay=") { try Self.replay(String(target.dropFirst(7)), into: &configuration, output: output) }
+            if record != nil {
+                guard configuration.target.live != nil, configuration.replay == nil else {
+                    output.err("error: --record records a live target (sandbox or a profile's target); '\(target)' is not one")
+                    throw ExitCode(2)
+                }
+                configuration.recording = RunRecording()
+            }
+            interruption.resolved(configuration.target)
+        } catch let error as ExitCode {
+            guard error == ExitCode(2) else { throw error }
+            throw try interruption.refuse(output.errorText)
+        } catch {
+            output.err("error: \(error)")
+            throw try interruption.refuse(output.errorText)
+        }
         var loaded = suites.load(external: Set(configuration.variables.keys).union(configuration.secrets.keys))
         let contract = suites.loadContract(into: &loaded)
         if output.report(loaded, colored: colored) {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PayCheckRunner
 import Synchronization
@@ -34,14 +35,15 @@ final class RunInterruption: Sendable {
 
     private let state = Mutex(State())
     private let files: [ReportFile.Kind]
-    private let target: Target
+    /// The run's target, once resolved (the one asked for until then).
+    private let target: Mutex<Target>
     private let output: Output
     private let watcher = Mutex<SignalWatcher?>(nil)
 
     /// Prepares for `files` (the reports this run writes); ``watch()`` starts listening.
     init(files: [ReportFile.Kind], target: Target, output: Output) {
         self.files = files
-        self.target = target
+        self.target = Mutex(target)
         self.output = output
     }
 
@@ -49,6 +51,20 @@ final class RunInterruption: Sendable {
     func watch() {
         let watcher = SignalWatcher { [self] _, count in self.signalled(count: count) }
         self.watcher.withLock { $0 = watcher }
+    }
+
+    /// The run's target, once the options and the profile resolved it.
+    func resolved(_ target: Target) {
+        self.target.withLock { $0 = target }
+    }
+
+    /// Writes reports of a run refused before any case, saying `message` (a configuration error the console already
+    /// showed), and answers the exit code: 2, or 130 when a signal came meanwhile.
+    func refuse(_ message: String) throws -> ExitCode {
+        removeStaleReports()
+        let text = message.isEmpty ? "the run's configuration could not be used (see the console)" : message
+        let written = try write(.refused([(file: "configuration", message: text)], target: target.withLock { $0 }))
+        return ExitCode(written.interrupted ? 130 : 2)
     }
 
     /// Removes the reports an earlier run left at the configured paths.
@@ -127,7 +143,7 @@ final class RunInterruption: Sendable {
         switch action {
         case .writeInterrupted:
             output.err("\ninterrupted while loading the suites: no case ran; writing reports that say so (signal again to quit now)")
-            do { try writeAll(.interruptedBeforeCases(while: "the suites were loading", target: target)) } catch {}
+            do { try writeAll(.interruptedBeforeCases(while: "the suites were loading", target: target.withLock { $0 })) } catch {}
             Foundation.exit(130)
         case .cancel(let task):
             output.err("\ninterrupted: stopping (running steps are cancelled, reports will be written; signal again to quit now)")

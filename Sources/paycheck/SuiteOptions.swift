@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
@@ -168,6 +169,23 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
 
 /// Writes to stdout and stderr without interleaving partial lines.
 struct Output: Sendable {
+    /// What was written to stderr, kept by a command that may have to say it again in its reports (`run`).
+    final class ErrorLog: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+    let errors: ErrorLog?
+
+    /// An output; `keepingErrors` keeps a copy of what goes to stderr (``errorText``).
+    init(keepingErrors: Bool = false) {
+        self.errors = keepingErrors ? ErrorLog() : nil
+    }
+
+    /// What was written to stderr so far, without colours; empty unless the output keeps errors.
+    var errorText: String {
+        let text = errors?.lines.withLock { $0.joined(separator: "\n") } ?? ""
+        return text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    }
+
     /// Writes text (a newline is added) to stdout.
     func out(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
@@ -181,6 +199,7 @@ struct Output: Sendable {
     /// Writes text (a newline is added) to stderr.
     func err(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+        errors?.lines.withLock { $0.append(text) }
     }
 
     /// Prints load diagnostics to stderr with source lines, and returns whether there were errors.

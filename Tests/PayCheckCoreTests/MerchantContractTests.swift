@@ -80,4 +80,22 @@ struct MerchantContractTests {
             """, file: "s.yaml")
         #expect(bad.diagnostics.contains { $0.message == "unknown merchant action 'chekout'" && $0.hint == "did you mean 'checkout'?" })
     }
+
+    @Test("a contract that is not UTF-8, or too large, is refused in one located line, never with its bytes")
+    func unreadableContractIsOneLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = folder.appendingPathComponent("binary.yaml")
+        try Data([0x63, 0x6F, 0x6E, 0x3A, 0x20, 0xFF, 0xFE] + Array(repeating: 0x41, count: 100_000)).write(to: binary)
+        let large = folder.appendingPathComponent("large.yaml")
+        try Data(repeating: 0x41, count: (4 << 20) + 10).write(to: large)
+        for file in [binary, large] {
+            let (contract, diagnostics) = MerchantContract.load(file: file.path, catalog: TestCatalog())
+            #expect(contract == nil)
+            let text = diagnostics.map(\.description).joined(separator: "\n")
+            #expect(diagnostics.count == 1 && text.count < 400, "\(text.prefix(500))")
+            #expect(text.contains("the contract") && text.contains(file.lastPathComponent))
+        }
+    }
 }

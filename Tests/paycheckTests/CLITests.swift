@@ -180,6 +180,51 @@ struct CLITests {
         #expect(try cli.read("Reports/report.html").hasPrefix("<!doctype html>"))
     }
 
+    @Test("run: every configuration error replaces the previous run's green reports with reports of this run that say what was wrong")
+    func configurationErrorsReplaceReports() throws {
+        let cli = try CLI(files: ["Suites/ok.yaml": passing])
+        let refused: [[String]] = [
+            ["--timeout", "abc"], ["-j", "0"], ["--shard", "3/2"], ["--secret", "novalue"], ["--var", "novalue"], ["--no-such-flag"],
+            ["--target", "nosuch"], ["--record", "rec"], ["--baseline", "missing.json"], ["--profile", "missing.yaml"],
+            ["--target", "replay=missing"], ["--fail-on", "new-failures"], ["--run-timeout", "-1s"], ["--quiet", "--verbose"],
+            ["--clock-scope", "bad scope"], ["--fail-on", "nothing"], ["--color", "purple"], ["--transcripts", "some"],
+        ]
+        for arguments in refused {
+            let green = try cli.run(["run", "--quiet"])
+            #expect(green.status == 0, "\(green.stderr)")
+            let result = try cli.run(["run"] + arguments)
+            #expect(result.status == 2, "\(arguments): exit \(result.status) \(result.stderr)")
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(try cli.read("Reports/report.json").utf8)) as? [String: Any], "\(arguments): no JSON report")
+            #expect(report["exitCode"] as? Int == 2, "\(arguments): the JSON report is not this run's")
+            #expect((report["counts"] as? [String: Any])?["passed"] as? Int == 0, "\(arguments): the previous run's green report survived")
+            let junit = try cli.read("Reports/junit.xml")
+            #expect(junit.contains("<error"), "\(arguments): the JUnit report does not say the run was refused")
+            #expect(try cli.read("Reports/report.html").contains("configuration") || junit.contains("command line"), "\(arguments)")
+        }
+        // A report path named on a refused command line is the one replaced.
+        _ = try cli.run(["run", "--quiet", "--report-json", "elsewhere.json"])
+        #expect(try cli.run(["run", "--report-json", "elsewhere.json", "--timeout", "x"]).status == 2)
+        let elsewhere = try JSONSerialization.jsonObject(with: Data(try cli.read("elsewhere.json").utf8)) as? [String: Any]
+        #expect(elsewhere?["exitCode"] as? Int == 2)
+    }
+
+    @Test("run: --secret overrides a suite variable of the same name, as --var does")
+    func secretOverridesSuiteVariable() throws {
+        let cli = try CLI(files: ["Suites/secret.yaml": """
+            suite: secret
+            vars: { token: public-default }
+            cases:
+              - name: the secret is sent
+                steps:
+                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/s", json: { token: "{{ token }}" } }
+                    expect: { status: 200, body: { json.token: { ne: public-default } } }
+            """])
+        let result = try cli.run(["run", "--quiet", "--secret", "token=sentinel-secret-4711"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!(try cli.read("Reports/report.json")).contains("sentinel-secret-4711"))
+    }
+
     @Test("run: --var keeps the type a suite declares (a text stays text, digits and all); an undeclared one is typed")
     func varKeepsDeclaredType() throws {
         let cli = try CLI(files: ["Suites/vars.yaml": """

@@ -203,8 +203,12 @@ extension MerchantContract {
         let text: String
         do {
             text = try loader.readFile(file)
+        } catch let error as SuiteTextError {
+            // Located like a suite file's: one line, never the file's bytes.
+            let hint = "a contract is UTF-8 YAML text of at most \(SuiteLoader.maximumFileBytes >> 20) MiB"
+            return (nil, [Diagnostic(at: error.location(in: file), "the contract \(error.message.replacingOccurrences(of: "the file ", with: ""))", hint: hint)])
         } catch {
-            return (nil, [Diagnostic(at: SourceLocation(file: file, line: 1, column: 1), "cannot read the contract '\(file)': \(error)")])
+            return (nil, [Diagnostic(at: SourceLocation(file: file, line: 1, column: 1), "cannot read the contract '\(file)': \(error.localizedDescription)")])
         }
         return Self.parse(text: text, file: file, catalog: catalog)
     }
