@@ -21,6 +21,10 @@ struct MollieAPIRoutes: Sendable {
         router.get("mollie/v2/payments/{id}/refunds/{refundId}") { request, requestContext in
             try await Self.getRefund(request, requestContext, context)
         }
+        router.delete("mollie/v2/payments/{id}/refunds/{refundId}") { request, requestContext in
+            try await Self.cancelRefund(request, requestContext, context)
+        }
+        router.get("mollie/v2/refunds") { request, _ in try await Self.allRefunds(request, context) }
         router.get("mollie/v2/methods") { request, _ in try await Self.methods(request, context) }
         router.get("mollie/v2/methods/all") { request, _ in try await Self.methods(request, context, all: true) }
         router.get("mollie/v2/methods/{id}") { request, requestContext in try await Self.method(request, requestContext, context) }
@@ -162,6 +166,48 @@ struct MollieAPIRoutes: Sendable {
             throw MollieFailure(code: 404, detail: "No refund exists with token \(refundId).")
         }
         return MollieResponse.hal(refund.json(base: Self.base(request)))
+    }
+
+    /// `DELETE /v2/payments/{id}/refunds/{refundId}` → 204 (§4.12 2.6; mollie-api-php `paymentRefunds->cancelForId()`).
+    static func cancelRefund(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let refundId = requestContext.parameters.get("refundId") ?? ""
+        try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.cancelRefund(Self.id(requestContext), refundId) }
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v2/refunds`: every refund of the account, newest first, `from` inclusive, `limit` 1–250 (default 50), in
+    /// the list envelope (mollie-api-php `refunds->page()`, docs "List all refunds").
+    static func allRefunds(_ request: Request, _ context: MollieContext) async throws -> Response {
+        try authenticate(request)
+        let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
+        var limit = 50
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...250).contains(value) else {
+                throw MollieFailure(code: 400, detail: "The limit must be between 1 and 250", field: "limit")
+            }
+            limit = value
+        }
+        let refunds = context.store.withState { $0.allRefunds }
+        var start = 0
+        if let from = query["from"] {
+            guard let index = refunds.firstIndex(where: { $0.id == from }) else { throw MollieFailure(code: 400, detail: "Invalid cursor value", field: "from") }
+            start = index
+        }
+        let end = min(refunds.count, start + limit)
+        let page = Array(refunds[start..<end])
+        let base = Self.base(request)
+        let link = { (from: String) in MollieFormat.link("\(base)/v2/refunds?from=\(from)&limit=\(limit)") }
+        return MollieResponse.hal(.object([
+            "count": .int(page.count),
+            "_embedded": .object(["refunds": .array(page.map { $0.json(base: base) })]),
+            "_links": .object([
+                "self": MollieFormat.link("\(base)/v2/refunds?limit=\(limit)"),
+                "previous": start > 0 ? link(refunds[max(0, start - limit)].id) : .null,
+                "next": end < refunds.count ? link(refunds[end].id) : .null,
+                "documentation": MollieFormat.link("https://docs.mollie.com/reference/list-all-refunds", type: "text/html"),
+            ]),
+        ]))
     }
 
     /// `GET /v2/payments`: newest first, `from` inclusive, `limit` 1–250 (default 50), `count` = this page

@@ -26,8 +26,10 @@ package struct MollieMock: ProviderMock {
     /// 404 "No entity at …" for an unknown path, 405 "Method Not Allowed" for another method on a known one, both as
     /// Mollie's hal+json error (§4.8; the 405 is the mock's choice, docs/providers/mollie.md).
     package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
-        allowed.isEmpty
-            ? errorAnswer(status: 404, message: "No entity at \(method) \(path).", now: now)
+        // The path as the client addressed Mollie: without the mock's own `/mollie` prefix.
+        let own = provider.mockBasePaths.first { path.hasPrefix($0 + "/") }.map { String(path.dropFirst($0.count)) } ?? path
+        return allowed.isEmpty
+            ? errorAnswer(status: 404, message: "No entity at \(method) \(own).", now: now)
             : errorAnswer(status: 405, message: "The method \(method) is not supported for this resource.", now: now)
     }
 

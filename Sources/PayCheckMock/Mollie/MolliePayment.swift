@@ -76,11 +76,13 @@ struct MollieRefund: Sendable {
     let description: String
     let metadata: Value
     let createdAt: Date
+    /// `pending` until canceled (the mock's refunds do not move on by themselves; §4.12 2.6 lists the statuses).
+    var status = "pending"
 
     func json(base: String) -> Value {
         .object([
             "resource": "refund", "id": .string(id), "mode": "test", "amount": MollieFormat.amount(value, currency),
-            "status": "pending", "createdAt": .string(MollieFormat.date(createdAt)), "description": .string(description),
+            "status": .string(status), "createdAt": .string(MollieFormat.date(createdAt)), "description": .string(description),
             "metadata": metadata, "paymentId": .string(paymentId),
             "_links": .object([
                 "self": MollieFormat.link("\(base)/v2/payments/\(paymentId)/refunds/\(id)"),

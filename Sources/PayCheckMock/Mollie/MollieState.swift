@@ -75,9 +75,17 @@ struct MollieState: Sendable {
         return payment
     }
 
-    /// `{currency, value}`: `value` a string with exactly the currency's decimals (§4.2, §4.12 4.10).
+    /// The currencies Mollie accepts payments in (docs.mollie.com/docs/multicurrency, "Supported currencies"); any
+    /// other, such as `XYZ`, is 422 "The amount contains an invalid currency".
+    static let currencies: Set<String> = [
+        "AED", "AUD", "BGN", "BRL", "CAD", "CHF", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "ILS", "ISK", "JPY", "MXN", "MYR",
+        "NOK", "NZD", "PHP", "PLN", "RON", "RUB", "SEK", "SGD", "THB", "TWD", "USD", "ZAR",
+    ]
+
+    /// `{currency, value}`: `value` a string with exactly the currency's decimals (§4.2, §4.12 4.10), in a currency
+    /// Mollie supports.
     static func amount(_ amount: [String: Value]) throws(MollieFailure) -> (Decimal, String) {
-        guard let currency = amount["currency"]?.stringValue, currency.count == 3, currency.allSatisfy({ $0.isUppercase }) else {
+        guard let currency = amount["currency"]?.stringValue, currencies.contains(currency) else {
             throw .invalid("The amount contains an invalid currency", field: "amount.currency")
         }
         return (try Self.amountValue(amount["value"], currency: currency), currency)
@@ -175,5 +183,25 @@ struct MollieState: Sendable {
         payment.refunds.append(refund)
         payments[id] = payment
         return refund
+    }
+
+    /// Cancels refund `refundId` of payment `id` (§4.12 2.6: only a `queued` or `pending` refund, 204); its amount is
+    /// refundable again. Unknown: 404; already canceled (or further on): 422.
+    mutating func cancelRefund(_ id: String, _ refundId: String) throws(MollieFailure) {
+        var payment = try self.payment(id)
+        guard let index = payment.refunds.firstIndex(where: { $0.id == refundId }) else {
+            throw MollieFailure(code: 404, detail: "No refund exists with token \(refundId).")
+        }
+        guard ["queued", "pending"].contains(payment.refunds[index].status) else {
+            throw .invalid("The refund cannot be canceled", field: nil)
+        }
+        payment.refunds[index].status = "canceled"
+        payment.refunded -= payment.refunds[index].value
+        payments[id] = payment
+    }
+
+    /// Every refund of every payment, newest first (`GET /v2/refunds`).
+    var allRefunds: [MollieRefund] {
+        payments.values.flatMap(\.refunds).sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
 }

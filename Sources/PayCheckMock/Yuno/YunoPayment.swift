@@ -4,6 +4,13 @@ import PayCheckProviders
 
 /// A payment of the Yuno mock (providers.md §3.5, §3.6, §3.13 P1-6/P1-7).
 struct YunoPayment: Sendable {
+    /// `card_data.three_d_secure` of a card payment without 3-D Secure: an object whose members are all null, as in
+    /// every Yuno example (yuno-docs `recipes/create-payment-response.md`; the OpenAPI file types it an object).
+    static let noThreeDSecure = Value.object(Dictionary(uniqueKeysWithValues: [
+        "token", "collect_url", "setup_reference_id", "developer_id", "solution_id", "code", "version",
+        "electronic_commerce_indicator", "cryptogram", "transaction_id", "acs_id", "ds_id", "pares_status",
+    ].map { ($0, Value.null) }))
+
     struct Transaction: Sendable {
         var id: String
         var type: String
@@ -188,7 +195,7 @@ struct YunoPayment: Sendable {
                 "authorization_code": approved > 0 ? .string(String(id.prefix(6))) : "",
                 "card_data": .object([
                     "brand": .string(brand), "iin": .string(iin), "lfd": .string(lfd), "issuer_name": .string(card.issuerName),
-                    "type": .string(card.type), "category": .string(card.category), "three_d_secure": .null,
+                    "type": .string(card.type), "category": .string(card.category), "three_d_secure": Self.noThreeDSecure,
                 ]),
             ])
         }

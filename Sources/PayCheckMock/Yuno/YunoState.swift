@@ -267,7 +267,8 @@ struct YunoState: Sendable {
         else { throw .invalid() }
         let profile = YunoTestCards.profile(number, unknown: gateway.unknownCard)
         tokens[token] = Token(token: token, session: id, number: number, card: profile)
-        let holder = card["holder_name"] ?? .null
+        // A string in the schema: empty when the SDK was given no holder's name (§3.13; the OpenAPI file types it string).
+        let holder = card["holder_name"].flatMap { $0 == .null ? nil : $0 } ?? .string("")
         return .object([
             "token": .string(token), "vaulted_token": .null, "vault_on_success": method["vault_on_success"] ?? .bool(false),
             "type": "CARD",

@@ -59,6 +59,12 @@ package struct MollieProvider: Provider {
                               bodyCodec: .none, authKeys: keys, headers: headers),
             ProviderOperation("getRefund", method: "GET", path: "/v2/payments/{id}/refunds/{refundId}", parameters: [id, P("refundId", .path, required: true)],
                               bodyCodec: .none, authKeys: keys, headers: headers),
+            // §4.12 2.6: a queued or pending refund is canceled with DELETE (204); mollie-api-php cancelForId().
+            ProviderOperation("cancelRefund", method: "DELETE", path: "/v2/payments/{id}/refunds/{refundId}",
+                              parameters: [id, P("refundId", .path, required: true)], bodyCodec: .none, authKeys: keys, headers: headers),
+            // "List all refunds" of the account; mollie-api-php refunds->page().
+            ProviderOperation("listAllRefunds", method: "GET", path: "/v2/refunds", parameters: ["from", "limit"].map { P($0, .query) },
+                              bodyCodec: .none, authKeys: keys, headers: headers),
             ProviderOperation("listMethods", method: "GET", path: "/v2/methods", parameters: methodQuery, bodyCodec: .none,
                               authKeys: keys, headers: headers),
             ProviderOperation("listAllMethods", method: "GET", path: "/v2/methods/all", parameters: methodQuery, bodyCodec: .none,

@@ -76,8 +76,10 @@ extension YunoProvider {
                     ? ["private-secret-key sent with User-Agent '\(request.header("User-Agent") ?? "")'"] : []
             },
             MerchantRule(missingCheckoutSession) { request in
+                // Required when `workflow` is SDK_CHECKOUT or absent; not for DIRECT or REDIRECT (§3.13 P1-4).
                 guard request.method == "POST", request.path == "/v1/payments", let body = request.body,
-                    body["payment_method"]?["token"]?.stringValue != nil
+                    body["payment_method"]?["token"]?.stringValue != nil,
+                    !["DIRECT", "REDIRECT"].contains(body["workflow"]?.stringValue ?? "")
                 else { return [] }
                 return (body["checkout"]?["session"]?.stringValue ?? "").isEmpty ? ["a payment from a one-time token without checkout.session"] : []
             },
