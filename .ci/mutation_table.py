@@ -57,7 +57,24 @@ BUGS = {
     "amount-as-text": ["yuno"],
     "plain-mit": ["mit"],
     "reuse-iv": ["mit"],
+    # Each raises a warning (or an earlier error rule); docs/merchant.md, "Findings", maps every rule to its bug.
+    "public-http": ["mollie", "placetopay", "khipu", "yuno"],
+    "amount-as-number": ["mollie"],
+    "live-key": ["mollie"],
+    "stale-seed": ["placetopay"],
+    "sha1-trankey": ["placetopay"],
+    "no-reference": ["placetopay"],
+    "no-notify-version": ["khipu"],
+    "no-transaction-id": ["khipu"],
+    "clp-decimals": ["khipu"],
+    "wrong-country": ["yuno"],
+    "mit-amount-format": ["mit"],
+    "reuse-reference": ["mit"],
 }
+# The bugs only the reference shop can be told to make (python-shop exits on an unknown SHOP_BUG).
+REFERENCE_ONLY = {"public-http", "amount-as-number", "live-key", "stale-seed", "sha1-trankey", "no-reference",
+                  "no-notify-version", "no-transaction-id", "clp-decimals", "wrong-country", "mit-amount-format",
+                  "reuse-reference"}
 # (bug, provider, design): a correct-looking mistake no scenario can show in that design, with the reason.
 NOT_APPLICABLE = {
     ("pending-paid", "placetopay", "notify"):
@@ -118,7 +135,7 @@ def main():
         for bug, providers in BUGS.items():
             for pack in providers:
                 for backend, contract, packs in BACKENDS:
-                    if pack in packs:
+                    if pack in packs and (backend == "reference-shop" or bug not in REFERENCE_ONLY):
                         for design in DESIGNS:
                             if (bug, pack, design) not in NOT_APPLICABLE:
                                 seeded[(bug, pack, backend, design)] = submit(contract, pack, bug, design)
@@ -132,7 +149,7 @@ def main():
             for pack in providers:
                 cells = []
                 for backend, _, packs in BACKENDS:
-                    if pack not in packs:
+                    if pack not in packs or (backend != "reference-shop" and bug in REFERENCE_ONLY):
                         cells.append("–")
                         continue
                     caught = set()

@@ -54,6 +54,13 @@ enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// The value of member `key` of an object; `nil` for a missing member or a value that is not an object.
+    /// The object with member `key` set to `value` (left out when `value` is `nil`; anything else as it is).
+    func setting(_ key: String, _ value: JSONValue?) -> JSONValue {
+        guard case .object(var members) = self, let value else { return self }
+        members[key] = value
+        return .object(members)
+    }
+
     /// The object without member `key` (anything else as it is).
     func removing(_ key: String) -> JSONValue {
         guard case .object(var members) = self else { return self }

@@ -125,6 +125,12 @@ struct MollieClient: Sendable {
     var asksForNotifications = true
     /// Whether a create names the shopper's return (`false` only with `SHOP_BUG=no-redirect-url`).
     var sendsRedirectURL = true
+    /// The base of the shopper's return URL when it is not `publicURL` (`SHOP_BUG=public-http`: a plain-http host).
+    var returnBase: String? = nil
+    /// Whether `amount.value` is sent as a number (`SHOP_BUG=amount-as-number`: wrong, Mollie takes a string).
+    var amountAsNumber = false
+    /// Whether the key is sent as a live one (`SHOP_BUG=live-key`: the production key in a test setup).
+    var liveKey = false
     /// Whether an `authorized` payment is taken as paid (`true` only with `SHOP_BUG=authorized-paid`: wrong, it is
     /// reserved, not captured, providers.md §4.4).
     var authorizedIsPaid = false
@@ -139,7 +145,8 @@ struct MollieClient: Sendable {
 
     /// The headers of every call, plus `extra`.
     private func headers(_ extra: [(String, String)] = []) -> [(String, String)] {
-        [("Authorization", "Bearer \(self.apiKey)"), ("Accept", "application/hal+json"), ("User-Agent", "reference-shop/1.0")]
+        let key = self.liveKey ? "live_" + self.apiKey.drop { $0 != "_" }.dropFirst() : Substring(self.apiKey)
+        return [("Authorization", "Bearer \(key)"), ("Accept", "application/hal+json"), ("User-Agent", "reference-shop/1.0")]
             + extra
     }
 
@@ -158,9 +165,9 @@ struct MollieClient: Sendable {
     func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalMollie)
         let full: JSONValue = [
-            "amount": ["currency": .string(order.currency), "value": .string(amount.text)],
+            "amount": ["currency": .string(order.currency), "value": self.amountAsNumber ? amount.number : .string(amount.text)],
             "description": .string(order.description),
-            "redirectUrl": .string("\(self.publicURL)/return/\(order.id)"),
+            "redirectUrl": .string("\(self.returnBase ?? self.publicURL)/return/\(order.id)"),
             "webhookUrl": .string("\(self.publicURL)/webhooks/mollie"),
             "metadata": ["order_id": .string(order.id)],
         ]
@@ -213,6 +220,14 @@ struct PlacetoPayClient: Sendable {
     let publicURL: String
     /// Whether a session names the payer's `ipAddress` and `userAgent` (`false` only with `SHOP_BUG=no-client-info`).
     var sendsClientInfo = true
+    /// The base of `returnUrl` when it is not `publicURL` (`SHOP_BUG=public-http`: a plain-http host).
+    var returnBase: String? = nil
+    /// Seconds the seed lags behind the clock (`SHOP_BUG=stale-seed`: 600, a seed PlacetoPay no longer takes).
+    var seedLag: TimeInterval = 0
+    /// Whether the tranKey is the legacy SHA-1 one (`SHOP_BUG=sha1-trankey`).
+    var sha1TranKey = false
+    /// Whether a session names the order in `payment.reference` (`false` only with `SHOP_BUG=no-reference`).
+    var sendsReference = true
     /// The raw nonce of every request with `SHOP_BUG=reuse-nonce`; `nil` for a fresh one each time (correct).
     let reusedNonce: [UInt8]?
     /// How to reach PlacetoPay.
@@ -227,10 +242,11 @@ struct PlacetoPayClient: Sendable {
     /// tranKey = Base64(SHA-256(rawNonce + seed + secretKey)).
     func auth() -> JSONValue {
         let rawNonce = self.reusedNonce ?? Self.randomNonce()
-        let seed = timestamp(Date())
-        let digest = SHA256.hash(data: rawNonce + Array(seed.utf8) + Array(self.secretKey.utf8))
+        let seed = timestamp(Date().addingTimeInterval(-self.seedLag))
+        let material = rawNonce + Array(seed.utf8) + Array(self.secretKey.utf8)
+        let digest = self.sha1TranKey ? Data(Insecure.SHA1.hash(data: material)) : Data(SHA256.hash(data: material))
         return [
-            "login": .string(self.login), "tranKey": .string(Data(digest).base64EncodedString()),
+            "login": .string(self.login), "tranKey": .string(digest.base64EncodedString()),
             "nonce": .string(Data(rawNonce).base64EncodedString()), "seed": .string(seed),
         ]
     }
@@ -262,11 +278,12 @@ struct PlacetoPayClient: Sendable {
                 "reference": .string(order.id), "description": .string(order.description),
                 "amount": ["currency": .string(order.currency), "total": amount.number],
             ],
-            "returnUrl": .string("\(self.publicURL)/return/\(order.id)"),
+            "returnUrl": .string("\(self.returnBase ?? self.publicURL)/return/\(order.id)"),
             "ipAddress": .string(clientIP.isEmpty ? "127.0.0.1" : clientIP),
             "userAgent": "reference-shop/1.0",
         ]
         if !self.sendsClientInfo { (payload["ipAddress"], payload["userAgent"]) = (nil, nil) }
+        if !self.sendsReference { payload["payment"] = payload["payment"]?.removing("reference") }
         if let minutes = self.expirationMinutes {
             let expires = Date().addingTimeInterval(TimeInterval(minutes * 60))
             payload["expiration"] = .string(timestamp(expires))
@@ -375,6 +392,14 @@ struct KhipuClient: Sendable {
     let publicURL: String
     /// Whether a create names the shop's notification URL (`false` only with `SHOP_BUG=no-notifications`).
     var asksForNotifications = true
+    /// The base of `return_url` and `cancel_url` when it is not `publicURL` (`SHOP_BUG=public-http`).
+    var returnBase: String? = nil
+    /// Whether a create says `notify_api_version: "3.0"` (`false` only with `SHOP_BUG=no-notify-version`).
+    var sendsNotifyVersion = true
+    /// Whether a create names the order in `transaction_id` (`false` only with `SHOP_BUG=no-transaction-id`).
+    var sendsTransactionID = true
+    /// Whether half a unit is added to the amount (`SHOP_BUG=clp-decimals`: a floating conversion left decimals).
+    var addsHalfUnit = false
     /// Whether `status_detail` is ignored, so every `done` payment is paid (`true` only with
     /// `SHOP_BUG=ignore-status-detail`: wrong, a payer's rejection is `done` too, providers.md §2.5).
     var ignoresStatusDetail = false
@@ -418,13 +443,16 @@ struct KhipuClient: Sendable {
     func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalISO)
         let full: JSONValue = [
-            "subject": .string(order.description), "currency": .string(order.currency), "amount": amount.number,
+            "subject": .string(order.description), "currency": .string(order.currency),
+            "amount": self.addsHalfUnit ? .double((Double(amount.text) ?? 0) + 0.5) : amount.number,
             "transaction_id": .string(order.id),
-            "return_url": .string("\(self.publicURL)/return/\(order.id)"),
-            "cancel_url": .string("\(self.publicURL)/return/\(order.id)"),
+            "return_url": .string("\(self.returnBase ?? self.publicURL)/return/\(order.id)"),
+            "cancel_url": .string("\(self.returnBase ?? self.publicURL)/return/\(order.id)"),
             "notify_url": .string("\(self.publicURL)/webhooks/khipu"), "notify_api_version": "3.0",
         ]
-        let payload = self.asksForNotifications ? full : full.removing("notify_url").removing("notify_api_version")
+        var payload = self.asksForNotifications ? full : full.removing("notify_url").removing("notify_api_version")
+        if !self.sendsNotifyVersion { payload = payload.removing("notify_api_version") }
+        if !self.sendsTransactionID { payload = payload.removing("transaction_id") }
         let reply = try await self.http.call(
             "POST", "\(self.baseURL)/v3/payments", headers: self.headers + [("Content-Type", "application/json")], body: payload.serialized)
         guard reply.status == 200 || reply.status == 201, let answer = reply.answer, answer.isObject else {
@@ -492,6 +520,10 @@ struct MITClient: Sendable {
     var encrypts = true
     /// One IV for every message (`SHOP_BUG=reuse-iv`: wrong, §5.1 draws a random one per message); `nil` for a new one.
     var fixedIV: [UInt8]? = nil
+    /// Whether the amount drops its trailing zeros (`SHOP_BUG=mit-amount-format`: `100.5`, not the documented `100.50`).
+    var shortAmount = false
+    /// One reference for every link (`SHOP_BUG=reuse-reference`); `nil` for the order's id.
+    var fixedReference: String? = nil
     /// How to reach MIT.
     let http: ProviderHTTP
 
@@ -552,8 +584,8 @@ struct MITClient: Sendable {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: [])
         let e = Self.escape
         let document = "<P><business><id_company>\(e(self.idCompany))</id_company><id_branch>\(e(self.idBranch))</id_branch>"
-            + "<user>\(e(self.user))</user><pwd>\(e(self.password))</pwd></business><url><reference>\(e(order.id))</reference>"
-            + "<amount>\(amount.text)</amount><moneda>\(e(order.currency))</moneda><canal>W</canal><omitir_notif_default>1</omitir_notif_default>"
+            + "<user>\(e(self.user))</user><pwd>\(e(self.password))</pwd></business><url><reference>\(e(self.fixedReference ?? order.id))</reference>"
+            + "<amount>\(self.shortAmount && amount.text.contains(".") ? String(amount.text.reversed().drop { $0 == "0" }.reversed()) : amount.text)</amount><moneda>\(e(order.currency))</moneda><canal>W</canal><omitir_notif_default>1</omitir_notif_default>"
             + "</url><version>IntegraWPP</version></P>"
         let data = self.encrypts ? try self.encrypt(document) : e(document)
         let envelope = "<pgs><data0>\(e(self.data0))</data0><data>\(data)</data></pgs>"
@@ -607,6 +639,9 @@ struct YunoClient: Sendable {
     var sendsCheckoutSession = true
     /// Whether amounts are sent as text (`true` only with `SHOP_BUG=amount-as-text`: wrong, Yuno takes a number).
     var amountAsText = false
+    /// Where the payer comes back after a redirect (`callback_url`), when the shop gives one (`SHOP_BUG=public-http`:
+    /// a plain-http host).
+    var callbackURL: String? = nil
     /// How to reach Yuno.
     let http: ProviderHTTP
 
@@ -664,10 +699,11 @@ struct YunoClient: Sendable {
     /// - Throws: ``ProviderError`` when Yuno does not create it.
     func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: Amount.zeroDecimalISO)
-        let payload: JSONValue = [
+        let session: JSONValue = [
             "account_id": .string(self.accountID), "merchant_order_id": .string(order.id), "payment_description": .string(order.description),
             "country": .string(self.country), "amount": ["currency": .string(order.currency), "value": self.value(amount)],
         ]
+        let payload = session.setting("callback_url", self.callbackURL.map(JSONValue.string))
         let reply = try await self.http.call("POST", "\(self.baseURL)/v1/checkout/sessions", headers: self.headers, body: payload.serialized)
         guard reply.status == 200 || reply.status == 201, let answer = reply.answer, answer.isObject else {
             throw Self.error(reply.status, reply.answer)

@@ -136,6 +136,31 @@ enum ShopBug: String, Sendable, CaseIterable {
     case plainMIT = "plain-mit"
     /// MIT link requests are all encrypted under one IV.
     case reuseIV = "reuse-iv"
+    /// The payer's return URLs (Mollie `redirectUrl`, PlacetoPay `returnUrl`, khipu `return_url`/`cancel_url`, Yuno
+    /// `callback_url`) on a plain-http public host.
+    case publicHTTP = "public-http"
+    /// Mollie amounts are sent as a number (10.5) instead of a string with the currency's decimals.
+    case amountAsNumber = "amount-as-number"
+    /// The Mollie key is sent as a live one (`live_…`) to the test environment.
+    case liveKey = "live-key"
+    /// PlacetoPay's seed lags 10 minutes behind the clock.
+    case staleSeed = "stale-seed"
+    /// PlacetoPay's tranKey is the legacy SHA-1 one.
+    case sha1TranKey = "sha1-trankey"
+    /// PlacetoPay sessions are created without `payment.reference`.
+    case noReference = "no-reference"
+    /// khipu payments ask for a notification without `notify_api_version: "3.0"`.
+    case noNotifyVersion = "no-notify-version"
+    /// khipu payments are created without `transaction_id`.
+    case noTransactionID = "no-transaction-id"
+    /// Yuno sessions and payments are made for Mexico with the order's (Colombian) currency.
+    case wrongCountry = "wrong-country"
+    /// MIT amounts drop their trailing zeros (`100.5`).
+    case mitAmountFormat = "mit-amount-format"
+    /// Every MIT link names one fixed reference instead of the order's.
+    case reuseReference = "reuse-reference"
+    /// khipu CLP amounts go through a floating conversion that leaves decimals (5000 → 5000.5).
+    case clpDecimals = "clp-decimals"
 }
 
 /// When the shop asks the provider about a payment (`SHOP_DESIGN`). All three are correct designs; the packs must
@@ -342,6 +367,9 @@ struct Shop: Sendable {
     let mit: MITClient
     let yuno: YunoClient
 
+    /// A public host on plain http, for `SHOP_BUG=public-http`.
+    static let plainHost = "http://shop.example"
+
     /// The most a request body may hold.
     static let maxBody = 1 << 20
 
@@ -352,27 +380,34 @@ struct Shop: Sendable {
         self.mollie = MollieClient(
             baseURL: config.mollieAPIURL, apiKey: config.mollieAPIKey, publicURL: config.publicURL,
             sendsIdempotencyKey: config.bug != .noIdempotencyKey, asksForNotifications: config.bug != .noNotifications,
-            sendsRedirectURL: config.bug != .noRedirectURL, authorizedIsPaid: config.bug == .authorizedPaid, http: http)
+            sendsRedirectURL: config.bug != .noRedirectURL, returnBase: config.bug == .publicHTTP ? Self.plainHost : nil,
+            amountAsNumber: config.bug == .amountAsNumber, liveKey: config.bug == .liveKey, authorizedIsPaid: config.bug == .authorizedPaid,
+            http: http)
         self.placetopay = PlacetoPayClient(
             baseURL: config.placetopayURL, login: config.placetopayLogin, secretKey: config.placetopaySecret,
             expirationMinutes: config.bug == .shortExpiration ? 2 : config.placetopayExpirationMinutes, publicURL: config.publicURL,
-            sendsClientInfo: config.bug != .noClientInfo,
+            sendsClientInfo: config.bug != .noClientInfo, returnBase: config.bug == .publicHTTP ? Self.plainHost : nil,
+            seedLag: config.bug == .staleSeed ? 600 : 0, sha1TranKey: config.bug == .sha1TranKey, sendsReference: config.bug != .noReference,
             reusedNonce: config.bug == .reuseNonce ? PlacetoPayClient.randomNonce() : nil, http: http)
         self.khipu = KhipuClient(
             baseURL: config.khipuURL, apiKey: config.khipuAPIKey, secret: config.khipuSecret, publicURL: config.publicURL,
-            asksForNotifications: config.bug != .noNotifications, ignoresStatusDetail: config.bug == .ignoreStatusDetail, http: http)
+            asksForNotifications: config.bug != .noNotifications, returnBase: config.bug == .publicHTTP ? Self.plainHost : nil,
+            sendsNotifyVersion: config.bug != .noNotifyVersion, sendsTransactionID: config.bug != .noTransactionID,
+            addsHalfUnit: config.bug == .clpDecimals,
+            ignoresStatusDetail: config.bug == .ignoreStatusDetail, http: http)
         let mit = config.mit
         self.mit = MITClient(
             baseURL: mit["MIT_URL"] ?? "", idCompany: mit["MIT_ID_COMPANY"] ?? "", idBranch: mit["MIT_ID_BRANCH"] ?? "",
             user: mit["MIT_USER"] ?? "", password: mit["MIT_PASSWORD"] ?? "", data0: mit["MIT_DATA0"] ?? "", keyHex: mit["MIT_KEY"] ?? "",
-            encrypts: config.bug != .plainMIT, fixedIV: config.bug == .reuseIV ? Array(repeating: 7, count: 16) : nil, http: http)
+            encrypts: config.bug != .plainMIT, fixedIV: config.bug == .reuseIV ? Array(repeating: 7, count: 16) : nil,
+            shortAmount: config.bug == .mitAmountFormat, fixedReference: config.bug == .reuseReference ? "PAYCHECK-ORDER" : nil, http: http)
         let yuno = config.yuno
         self.yuno = YunoClient(
             baseURL: yuno["YUNO_API_URL"] ?? "", publicKey: yuno["YUNO_PUBLIC_API_KEY"] ?? "", privateKey: yuno["YUNO_PRIVATE_SECRET_KEY"] ?? "",
             accountID: yuno["YUNO_ACCOUNT_ID"] ?? "", webhookSecret: yuno["YUNO_WEBHOOK_SECRET"] ?? "",
-            country: ProcessInfo.processInfo.environment["YUNO_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 } ?? "CO",
+            country: config.bug == .wrongCountry ? "MX" : ProcessInfo.processInfo.environment["YUNO_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 } ?? "CO",
             sendsIdempotencyKey: config.bug != .noIdempotencyKey, sendsCheckoutSession: config.bug != .noCheckoutSession,
-            amountAsText: config.bug == .amountAsText, http: http)
+            amountAsText: config.bug == .amountAsText, callbackURL: config.bug == .publicHTTP ? Self.plainHost + "/return" : nil, http: http)
     }
 
     // MARK: Dispatch

@@ -190,12 +190,13 @@ package final class MITMock: ProviderMock {
             MerchantFindings.report(MITProvider.MerchantRules.amountFormat, "amount '\(fields.amount)' is not written with two decimals")
         }
         let other = state.withState { state in
-            state.links.values.first { $0.data0 == data0 && $0.reference == fields.reference && $0.amount != fields.amount }
+            state.links.values.first { link in
+                link.data0 == data0 && link.reference == fields.reference && (link.amount != fields.amount || link.response == .approved)
+            }
         }
         if let other {
-            MerchantFindings.report(
-                MITProvider.MerchantRules.referenceReused,
-                "reference '\(fields.reference)' already names link \(other.id) for \(other.amount), this one is for \(fields.amount)")
+            let why = other.response == .approved ? "which was paid" : "for \(other.amount), this one is for \(fields.amount)"
+            MerchantFindings.report(MITProvider.MerchantRules.referenceReused, "reference '\(fields.reference)' already names link \(other.id), \(why)")
         }
     }
 

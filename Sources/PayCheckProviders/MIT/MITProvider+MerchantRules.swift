@@ -18,12 +18,14 @@ extension MITProvider {
                 + "user and password) and breaks the cipher's guarantees. Draw 16 random bytes for every message, as MIT's "
                 + "own samples do.",
             source: "providers.md §5.1")
-        /// One reference for two links of different amounts (§5.2 `reference`: the merchant's order).
+        /// One reference for two orders: a link for a reference whose link was paid, or for another amount (§5.2
+        /// `reference`: the merchant's order).
         package static let referenceReused = FindingRule(
-            "mit.reference-reused", .warning, "a reference names one order: a second link for it has the same amount",
-            explanation: "MIT's result names the link's reference; two links with one reference and different amounts make "
-                + "the result ambiguous, and the order may be marked paid for the cheaper one. Give each order its own "
-                + "reference, or keep the amount when a link is made again for the same order.",
+            "mit.reference-reused", .warning, "a reference names one order: no new link after it was paid, none for another amount",
+            explanation: "MIT's result names the link's reference; a second link for a reference already paid charges the order "
+                + "twice, and two links with one reference and different amounts make the result ambiguous, so the order may "
+                + "be marked paid for the cheaper one. Give each order its own reference, and keep the amount when a link is "
+                + "made again for an unpaid order.",
             source: "providers.md §5.2, §5.3")
         /// An amount not written with two decimals (§5.11 C4: the portal's format).
         package static let amountFormat = FindingRule(
