@@ -62,8 +62,18 @@ extension ProviderMock {
     /// 405 for a known path with another method, else 404, in the provider's error shape.
     package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
         allowed.isEmpty
-            ? errorAnswer(status: 404, message: "No resource at \(method) \(path)", now: now)
+            ? errorAnswer(status: 404, message: "No resource at \(method) \(path)" + Self.doubledSegmentHint(path), now: now)
             : errorAnswer(status: 405, message: "The method \(method) is not supported for \(path); use \(allowed.joined(separator: ", "))", now: now)
+    }
+
+    /// A hint for a path whose version segment is doubled (`/yuno/v1/v1/payments`): the client's base URL already ended
+    /// in it. Empty otherwise.
+    package static func doubledSegmentHint(_ path: String) -> String {
+        let segments = path.split(separator: "/")
+        for (a, b) in zip(segments, segments.dropFirst()) where a == b && a.first == "v" && a.dropFirst().allSatisfy(\.isNumber) {
+            return " (the path has '/\(a)/\(b)/': the base URL given to the client already ends in '/\(a)'; give it without)"
+        }
+        return ""
     }
 
     /// What a `malformed` fault answers on this provider's routes: by default a JSON body cut short.

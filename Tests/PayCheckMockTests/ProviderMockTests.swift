@@ -7,6 +7,14 @@ import Testing
 
 @Suite("Provider mocks hosted by MockHost")
 struct ProviderMockTests {
+    @Test("a 404 for a path whose version segment is doubled says the base URL already ended in it")
+    func doubledVersionSegment() {
+        #expect(YunoMock.doubledSegmentHint("/yuno/v1/v1/payments").contains("already ends in '/v1'"))
+        #expect(YunoMock.doubledSegmentHint("/mollie/v2/v2/payments").contains("'/v2'"))
+        #expect(YunoMock.doubledSegmentHint("/yuno/v1/payments").isEmpty)
+        #expect(YunoMock.doubledSegmentHint("/khipu/v3/payments/v3").isEmpty)
+    }
+
     @Test("provider routes are served under their id and journaled")
     func servedAndJournaled() async throws {
         let provider = FakeProvider(id: "fakepay")

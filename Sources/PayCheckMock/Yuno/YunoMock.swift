@@ -29,7 +29,13 @@ package struct YunoMock: ProviderMock {
     /// An unknown path is 404 `NOT_FOUND` "Not Found" (§3.13 P1-11); another method on a known path is 405
     /// `UNSUPPORTED_METHOD` "Unsupported method" (§3.7), decided before the keys are checked.
     package func unrouted(method: String, path: String, allowed: [String], now: Date) -> HTTPResponseData {
-        allowed.isEmpty ? YunoFailure(404, "NOT_FOUND", "Not Found").data : YunoFailure(405, "UNSUPPORTED_METHOD", "Unsupported method").data
+        guard allowed.isEmpty else { return YunoFailure(405, "UNSUPPORTED_METHOD", "Unsupported method").data }
+        let hint = Self.doubledSegmentHint(path)
+        guard !hint.isEmpty else { return YunoFailure(404, "NOT_FOUND", "Not Found").data }
+        // Yuno's own text first; the mock's hint for a base URL that already ended in /v1 second.
+        return HTTPResponseData.json(status: 404, .object([
+            "code": "NOT_FOUND", "messages": .array([.string("Not Found"), .string("PayCheck mock:" + hint)]),
+        ]))
     }
 
     package func reset() async { store.reset() }
