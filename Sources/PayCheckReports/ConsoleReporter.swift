@@ -224,6 +224,12 @@ package struct ConsoleReporter: Sendable {
             return "exit 0: no new failures (\(ReportFormat.plural(failing, "case")) failing in the baseline too, forgiven by --fail-on new-failures)"
         case 1 where failing == 0 && !result.gatingFindings.isEmpty:
             return "exit 1: findings on the merchant's backend (--fail-on \(result.failOn.rawValue))"
+        case 4 where !result.nothingRan:
+            return "exit 4: not every selected provider was checked (--require-all-providers): " + result.providersNotChecked.joined(separator: ", ")
+        case _ where !result.providersNotChecked.isEmpty && !result.nothingRan:
+            let checked = result.counts.total - result.counts.skipped
+            return exitMeaning(code) + "; \(ReportFormat.plural(checked, "case")) checked, not checked (no credentials): "
+                + result.providersNotChecked.joined(separator: ", ")
         default:
             return exitMeaning(code)
         }

@@ -37,10 +37,12 @@ package enum JSONReportReader {
             startedAt: reader.date(root["startedAt"]), duration: root["duration"]?.numberValue ?? 0,
             providerTables: reader.tables(root["coverage"]), warnings: reader.strings(root["warnings"]))
         result.notChecked = reader.strings(root["notChecked"])
+        result.providersNotChecked = reader.strings(root["providersNotChecked"])
         result.runId = run["id"]?.stringValue ?? ""
         result.suiteDigest = run["suiteDigest"]?.stringValue ?? ""
         result.mergedFrom = run["mergedFrom"]?.intValue ?? 0
         result.allowEmpty = run["allowEmpty"]?.boolValue ?? false
+        result.requireAllProviders = run["requireAllProviders"]?.boolValue ?? false
         result.interrupted = run["interrupted"]?.boolValue ?? false
         if let shard = run["shard"]?.objectValue, let index = shard["index"]?.intValue, let count = shard["count"]?.intValue {
             result.shard = (index, count)

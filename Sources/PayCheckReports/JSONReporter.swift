@@ -100,6 +100,7 @@ package enum JSONReporter {
             "exitCode": .int(Int(result.exitCode)),
             "verdict": .string(result.verdictWord),
             "notChecked": .array(result.notChecked.map(Value.string)),
+            "providersNotChecked": .array(result.providersNotChecked.map(Value.string)),
             "warnings": .array(result.warnings.map(Value.string)),
             "coverage": coverage(result),
             "packs": .array(PackCoverage.of(result).map { pack in
@@ -116,6 +117,7 @@ package enum JSONReporter {
                 "suiteDigest": .string(result.suiteDigest),
                 "mergedFrom": .int(result.mergedFrom),
                 "allowEmpty": .bool(result.allowEmpty),
+                "requireAllProviders": .bool(result.requireAllProviders),
                 "interrupted": .bool(result.interrupted),
             ]),
         ]

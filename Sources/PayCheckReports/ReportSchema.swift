@@ -12,7 +12,7 @@ package enum JSONReportSchema {
       "description": "Everything one `paycheck run` produced, already redacted. Durations are seconds rounded to milliseconds; times are ISO 8601 in UTC with milliseconds (`2026-01-15T10:00:00.250Z`); locations are `file:line:column`, 1-based. Optional fields are always present and `null` when absent.",
       "type": "object",
       "additionalProperties": false,
-      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "warnings", "suites", "coverage", "packs", "baseline", "run"],
+      "required": ["schemaVersion", "tool", "version", "target", "targetKind", "hostname", "startedAt", "duration", "counts", "exitCode", "verdict", "notChecked", "providersNotChecked", "warnings", "suites", "coverage", "packs", "baseline", "run"],
       "properties": {
         "schemaVersion": { "const": 1, "description": "The version of this shape; bumped on incompatible changes." },
         "tool": { "const": "paycheck", "description": "The tool that wrote the report." },
@@ -23,9 +23,10 @@ package enum JSONReportSchema {
         "startedAt": { "$ref": "#/$defs/time", "description": "When the run started." },
         "duration": { "$ref": "#/$defs/seconds", "description": "Wall-clock seconds of the whole run (cases may run in parallel)." },
         "counts": { "$ref": "#/$defs/counts", "description": "Case verdicts over the whole run." },
-        "exitCode": { "type": "integer", "enum": [0, 1, 2, 3, 4, 130], "description": "The process exit code: 0 all passed (skips allowed), 1 conformance failures, 2 suite or usage invalid, 3 could not run (errors win over failures), 4 nothing was checked (no case ran, or a selected provider had no sandbox credentials; 0 with --allow-empty), 130 interrupted by SIGINT or SIGTERM." },
+        "exitCode": { "type": "integer", "enum": [0, 1, 2, 3, 4, 130], "description": "The process exit code: 0 all passed (skips allowed), 1 conformance failures, 2 suite or usage invalid, 3 could not run (errors win over failures), 4 nothing was checked (no case ran; 0 with --allow-empty), or with --require-all-providers a selected provider had no credentials, 130 interrupted by SIGINT or SIGTERM." },
         "verdict": { "type": "string", "description": "The verdict in words: `conformant`, `not conformant`, `suite invalid`, `could not run` (every case that ran errored) or `could not run N of M cases`, `nothing checked`, `interrupted`." },
         "notChecked": { "type": "array", "items": { "type": "string" }, "description": "Why the run checked less than it selected; empty when everything selected was checked." },
+        "providersNotChecked": { "type": "array", "items": { "type": "string" }, "description": "The selected providers the run could not check (no credentials for the live target)." },
         "warnings": { "type": "array", "items": { "type": "string" }, "description": "Problems with the run's setup that did not stop it, e.g. a secret too short to be redacted safely." },
         "suites": { "type": "array", "items": { "$ref": "#/$defs/suite" }, "description": "Suite results in plan order." },
         "packs": {
@@ -67,7 +68,7 @@ package enum JSONReportSchema {
         "run": {
           "type": "object",
           "additionalProperties": false,
-          "required": ["id", "shard", "suiteDigest", "mergedFrom", "allowEmpty", "interrupted"],
+          "required": ["id", "shard", "suiteDigest", "mergedFrom", "allowEmpty", "requireAllProviders", "interrupted"],
           "description": "What `paycheck merge` needs to put the shards of one run back together.",
           "properties": {
             "id": { "type": "string", "description": "The run id (`--run-id`, or the CI's run id: GITHUB_RUN_ID, CI_PIPELINE_ID); the same in every shard of one run." },
@@ -84,6 +85,7 @@ package enum JSONReportSchema {
             "suiteDigest": { "type": "string", "description": "A digest of the selected suites' text and case names before sharding: equal for every shard of one run." },
             "mergedFrom": { "type": "integer", "minimum": 0, "description": "How many reports `paycheck merge` combined into this one; 0 for a run." },
             "allowEmpty": { "type": "boolean", "description": "Whether the run was allowed to check nothing (`--allow-empty`)." },
+            "requireAllProviders": { "type": "boolean", "description": "Whether every selected provider had to be checked (`--require-all-providers`)." },
             "interrupted": { "type": "boolean", "description": "Whether a signal stopped the run." }
           }
         },

@@ -49,6 +49,8 @@ package enum RunMerge {
         // A shard with no case is no gap when the others together selected some.
         if merged.suites.contains(where: { !$0.cases.isEmpty }) { merged.notChecked.removeAll { $0 == RunResult.nothingSelected } }
         merged.allowEmpty = reports.contains { $0.result.allowEmpty }
+        merged.providersNotChecked = Self.unique(reports.flatMap(\.result.providersNotChecked))
+        merged.requireAllProviders = reports.contains { $0.result.requireAllProviders }
         merged.interrupted = reports.contains { $0.result.interrupted }
         merged.shard = nil
         merged.mergedFrom = reports.reduce(0) { $0 + max(1, $1.result.mergedFrom) }

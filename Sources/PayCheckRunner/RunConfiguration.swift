@@ -56,6 +56,9 @@ package struct RunConfiguration: Sendable {
 
     /// Whether a run that checked nothing may pass (`--allow-empty`); by default it exits 4.
     package var allowEmpty = false
+    /// Whether every selected provider must be checked (`--require-all-providers`): a provider without credentials for
+    /// the live target then makes the run exit 4; by default the run exits by the cases that ran.
+    package var requireAllProviders = false
 
     /// Creates the default configuration.
     package init() {}

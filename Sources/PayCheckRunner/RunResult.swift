@@ -264,8 +264,21 @@ package struct RunResult: Sendable {
     package var providerTables: [String: ProviderTable]
     /// Why the run checked less than it selected (no case ran; a provider without sandbox credentials).
     package var notChecked: [String] = []
+    /// The selected providers the run could not check (no credentials for the live target), by id.
+    package var providersNotChecked: [String] = []
     /// Whether a run that checked nothing may pass (`--allow-empty`).
     package var allowEmpty = false
+    /// Whether every selected provider must have been checked (`--require-all-providers`): exit 4 otherwise.
+    package var requireAllProviders = false
+
+    /// Whether no case ran (every selected case was skipped, or none was selected).
+    package var nothingRan: Bool { !suites.contains { $0.cases.contains { !$0.steps.isEmpty } } }
+
+    /// Whether the run checked too little to pass: nothing ran, or (with `--require-all-providers`) a selected provider
+    /// was not checked. `--allow-empty` accepts both.
+    package var checkedTooLittle: Bool {
+        !allowEmpty && ((nothingRan && !notChecked.isEmpty) || (requireAllProviders && !providersNotChecked.isEmpty))
+    }
     /// Whether a signal stopped the run: cases not started are skipped as "interrupted", running ones errored.
     package var interrupted = false
     /// Problems with the run's setup that did not stop it, such as a secret too short to be redacted.
@@ -322,13 +335,13 @@ package struct RunResult: Sendable {
             let regressions = baseline.newlyFailing + baseline.failingAdded
             if regressions.contains(where: { $0.after == .error }) { return 3 }
             if !regressions.isEmpty { return 1 }
-            if !notChecked.isEmpty && !allowEmpty { return 4 }
+            if checkedTooLittle { return 4 }
             return 0
         }
         if c.errors > 0 { return 3 }
         if c.failed > 0 { return 1 }
         if !gatingFindings.isEmpty { return 1 }
-        if !notChecked.isEmpty && !allowEmpty { return 4 }
+        if checkedTooLittle { return 4 }
         return 0
     }
 
@@ -350,13 +363,16 @@ package struct RunResult: Sendable {
     package var verdictWord: String {
         switch exitCode {
         case 0 where failOn == .newFailures && (counts.failed + counts.errors) > 0: "no new failures"
-        case 0: notChecked.isEmpty ? "conformant" : "nothing checked (allowed by --allow-empty)"
+        case 0 where notChecked.isEmpty: "conformant"
+        case 0 where nothingRan: "nothing checked (allowed by --allow-empty)"
+        case 0: "conformant for what was checked; not checked: " + providersNotChecked.joined(separator: ", ")
         case 1 where counts.failed == 0: "findings on the merchant's backend"
         case 1: "not conformant"
         case 2: "suite invalid"
         case 3 where counts.errors < counts.total - counts.skipped: "could not run \(counts.errors) of \(counts.total - counts.skipped) cases"
         case 3: "could not run"
         case 130: "interrupted"
+        case 4 where !nothingRan: "not every provider checked: " + providersNotChecked.joined(separator: ", ")
         default: "nothing checked"
         }
     }

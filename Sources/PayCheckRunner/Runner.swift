@@ -202,7 +202,9 @@ package struct Runner: Sendable {
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables, warnings: warnings.all)
         result.interrupted = Task.isCancelled
         result.notChecked = notChecked(plan, suites)
+        result.providersNotChecked = configuration.target.live == nil ? [] : Set(plan.suites.compactMap(\.provider)).sorted().filter { !hasCredentials($0) }
         result.allowEmpty = configuration.allowEmpty
+        result.requireAllProviders = configuration.requireAllProviders
         result.runId = configuration.runId
         result.shard = configuration.shard
         result.suiteDigest = plan.selectionDigest

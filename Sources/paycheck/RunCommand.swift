@@ -23,8 +23,10 @@ struct RunCommand: AsyncParsableCommand {
             and TLS; `paycheck targets` shows what a run would use.
 
             Exit codes: 0 all passed · 1 conformance failures · 2 invalid suite, usage or configuration ·
-            3 could not run (errors win over failures) · 4 nothing was checked (no case ran, or a
-            selected provider had no sandbox credentials; --allow-empty makes that 0).
+            3 could not run (errors win over failures) · 4 nothing was checked (no case ran;
+            --allow-empty makes that 0), or, with --require-all-providers, a selected provider had no
+            credentials for the live target. Without that flag a run that checked some providers exits by
+            their cases and names the others.
             """))
 
     @OptionGroup var suites: SuiteOptions
@@ -64,8 +66,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Stop starting cases after the first failure or error.")
     var failFast = false
 
-    @Flag(name: .long, help: "Let a run that checked nothing (every case skipped, a provider without credentials) exit 0.")
+    @Flag(name: .long, help: "Let a run that checked nothing (every case skipped) exit 0.")
     var allowEmpty = false
+
+    @Flag(name: .long, help: "Exit 4 when a selected provider could not be checked (no credentials for the live target); by default the run exits by the cases that ran and names the providers it did not check.")
+    var requireAllProviders = false
 
     @Option(name: .long, help: ArgumentHelp("Default time limit of one HTTP exchange (e.g. 30s, 500ms).", valueName: "duration"))
     var timeout: String = "30s"
@@ -187,6 +192,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.shard = try parsedShard().map { (index: $0.0, count: $0.1) }
         configuration.failFast = failFast
         configuration.allowEmpty = allowEmpty
+        configuration.requireAllProviders = requireAllProviders
         configuration.stepTimeout = try RunCommand.positiveDuration(timeout, flag: "--timeout", example: "30s")
         configuration.runTimeout = try runTimeout.map { try RunCommand.positiveDuration($0, flag: "--run-timeout", example: "10m") }
         configuration.environment = environment

@@ -1,3 +1,4 @@
+import Foundation
 import PayCheckCore
 import PayCheckProviders
 import PayCheckReports
@@ -56,5 +57,30 @@ struct VerdictTests {
         #expect(step.verdict == .error && step.invalidStep)
         #expect(step.error?.contains("needs a non-empty 'with: { id }'") == true)
         #expect(result.exitCode == 2)
+    }
+
+    @Test("a run that checked some providers exits by their cases and names the others; --require-all-providers makes it 4; nothing run is 4")
+    func providersNotChecked() {
+        let passed = CaseResult(
+            name: "ran", location: SourceLocation(file: "a.yaml", line: 3, column: 5), verdict: .passed,
+            steps: [StepResult(name: "call createSession", location: SourceLocation(file: "a.yaml", line: 5, column: 9))], startedAt: Date())
+        let skipped = CaseResult(name: "no credentials", location: SourceLocation(file: "b.yaml", line: 3, column: 5), verdict: .skipped,
+                                 skipReason: "no sandbox credentials for 'mollie'", startedAt: Date())
+        var result = RunResult(
+            suites: [SuiteResult(file: "a.yaml", name: "a", provider: "placetopay", cases: [passed], startedAt: Date()),
+                     SuiteResult(file: "b.yaml", name: "b", provider: "mollie", cases: [skipped], startedAt: Date())],
+            target: "sandbox", targetKind: "sandbox", version: "test", hostname: "h", startedAt: Date(), duration: 1)
+        result.notChecked = ["provider 'mollie' was not checked: no sandbox credentials (set PAYCHECK_MOLLIE_API_KEY)"]
+        result.providersNotChecked = ["mollie"]
+        #expect(result.exitCode == 0 && result.verdictWord.contains("not checked: mollie"))
+        let console = ConsoleReporter(write: { _ in }).summary(result)
+        #expect(console.contains("1 case checked, not checked (no credentials): mollie"), "\(console)")
+        result.requireAllProviders = true
+        #expect(result.exitCode == 4 && result.verdictWord == "not every provider checked: mollie")
+        var nothing = result
+        nothing.requireAllProviders = false
+        nothing.suites = [SuiteResult(file: "b.yaml", name: "b", provider: "mollie", cases: [skipped], startedAt: Date())]
+        nothing.notChecked.insert("no case ran: every selected case was skipped", at: 0)
+        #expect(nothing.exitCode == 4 && nothing.verdictWord == "nothing checked")
     }
 }
