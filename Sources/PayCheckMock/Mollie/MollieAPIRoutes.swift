@@ -180,14 +180,7 @@ struct MollieAPIRoutes: Sendable {
     /// the list envelope (mollie-api-php `refunds->page()`, docs "List all refunds").
     static func allRefunds(_ request: Request, _ context: MollieContext) async throws -> Response {
         try authenticate(request)
-        let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
-        var limit = 50
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...250).contains(value) else {
-                throw MollieFailure(code: 400, detail: "The limit must be between 1 and 250", field: "limit")
-            }
-            limit = value
-        }
+        let (query, limit) = try Self.page(request)
         let refunds = context.store.withState { $0.allRefunds }
         var start = 0
         if let from = query["from"] {
@@ -210,18 +203,21 @@ struct MollieAPIRoutes: Sendable {
         ]))
     }
 
+    /// A list request's query and its `limit`: 1–250, 50 by default (§4.12 2.2); another value is 400 on `limit`.
+    static func page(_ request: Request) throws(MollieFailure) -> (query: [String: String], limit: Int) {
+        let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
+        guard let text = query["limit"] else { return (query, 50) }
+        guard let value = Int(text), (1...250).contains(value) else {
+            throw MollieFailure(code: 400, detail: "The limit must be between 1 and 250", field: "limit")
+        }
+        return (query, value)
+    }
+
     /// `GET /v2/payments`: newest first, `from` inclusive, `limit` 1–250 (default 50), `count` = this page
     /// (§4.12 2.2); `previous`/`next` always present, `null` when none (§4.12 P1-3).
     static func list(_ request: Request, _ context: MollieContext) async throws -> Response {
         try authenticate(request)
-        let query = Dictionary(FormText.decodePairs(request.uri.query ?? ""), uniquingKeysWith: { a, _ in a })
-        var limit = 50
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...250).contains(value) else {
-                throw MollieFailure(code: 400, detail: "The limit must be between 1 and 250", field: "limit")
-            }
-            limit = value
-        }
+        let (query, limit) = try Self.page(request)
         let base = Self.base(request)
         let (page, previous, next) = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in
             let ids = Array(state.order.reversed())

@@ -93,6 +93,17 @@ struct MerchantBackendTests {
         #expect(result.exitCode == 0 && result.counts.passed == result.counts.total && result.counts.total >= 26)
     }
 
+    /// A copy of contract `file`, beside it (its relative paths still hold), with `text` replaced by `replacement`;
+    /// the caller removes it.
+    static func variant(of file: String, replacing text: String, with replacement: String) throws -> String {
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        let changed = original.replacingOccurrences(of: text, with: replacement)
+        #expect(changed != original, "\(file) no longer has \(text.debugDescription)")
+        let copy = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("variant-\(UUID().uuidString).yaml").path
+        try changed.write(toFile: copy, atomically: true, encoding: .utf8)
+        return copy
+    }
+
     /// The providers each reference backend integrates, with the contract it is run through.
     static var backends: [(contract: String, packs: [String], available: Bool)] {
         [(referenceContract, ["mollie", "placetopay", "khipu", "mit", "yuno"], hasReferenceShop), (contractFile, ["mollie", "placetopay", "khipu"], hasPython)]
@@ -133,11 +144,7 @@ struct MerchantBackendTests {
     func missingPremisesAreNotGreen() async throws {
         guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
         // A return page the backend does not have (404): the scenario errors, naming the contract key.
-        let original = try String(contentsOfFile: Self.contractFile, encoding: .utf8)
-        let broken = original.replacingOccurrences(of: "url: \"/return/{{ order.id }}\"", with: "url: \"/no-such-page/{{ order.id }}\"")
-        #expect(broken != original, "the contract's return section moved")
-        let file = URL(fileURLWithPath: Self.contractFile).deletingLastPathComponent().appendingPathComponent("no-page-\(UUID().uuidString).yaml").path
-        try broken.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try Self.variant(of: Self.contractFile, replacing: "url: \"/return/{{ order.id }}\"", with: "url: \"/no-such-page/{{ order.id }}\"")
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try await Self.run(packs: ["mollie", "placetopay", "khipu"], contractFile: file)
         let returning = result.suites.flatMap(\.cases).filter { $0.steps.contains { $0.name == "merchant return" } }
@@ -153,11 +160,7 @@ struct MerchantBackendTests {
     func scenariosWithoutNotificationsAreNotGreen() async throws {
         guard Self.hasPython else { print("skipped: python3 is not installed (apt install python3)"); return }
         // Mollie and khipu: the shop creates payments without a webhook URL; PlacetoPay: its site has none.
-        let original = try String(contentsOfFile: Self.contractFile, encoding: .utf8)
-        let silent = original.replacingOccurrences(of: "    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/placetopay\"\n", with: "")
-        #expect(silent != original, "the contract's PlacetoPay notification URL moved")
-        let file = URL(fileURLWithPath: Self.contractFile).deletingLastPathComponent().appendingPathComponent("silent-\(UUID().uuidString).yaml").path
-        try silent.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try Self.variant(of: Self.contractFile, replacing: "    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/placetopay\"\n", with: "")
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try await Self.run(
             packs: ["mollie", "placetopay", "khipu"], contractFile: file, environment: ["SHOP_DESIGN": "read", "SHOP_BUG": "no-notifications"])
@@ -174,12 +177,9 @@ struct MerchantBackendTests {
         #expect(result.exitCode == 3)
         guard Self.hasReferenceShop else { return }
         // Yuno: no webhook registered; MIT: no response URL for the site.
-        let reference = try String(contentsOfFile: Self.referenceContract, encoding: .utf8)
-        let quiet = reference.replacingOccurrences(of: "    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/mit\"\n", with: "")
-            .replacingOccurrences(of: "  mit:\n", with: "  mit: {}\n")
-        #expect(quiet != reference, "the reference contract's MIT response URL moved")
-        let referenceFile = URL(fileURLWithPath: Self.referenceContract).deletingLastPathComponent().appendingPathComponent("quiet-\(UUID().uuidString).yaml").path
-        try quiet.write(toFile: referenceFile, atomically: true, encoding: .utf8)
+        let referenceFile = try Self.variant(
+            of: Self.referenceContract, replacing: "  mit:\n    # MIT posts the result to the response URL configured for the merchant's site (providers.md §6.1).\n    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/mit\"\n",
+            with: "  mit: {}\n")
         defer { try? FileManager.default.removeItem(atPath: referenceFile) }
         let apps = try await Self.run(
             packs: ["yuno", "mit"], contractFile: referenceFile, environment: ["SHOP_DESIGN": "read", "SHOP_BUG": "no-notifications"])
