@@ -10,7 +10,8 @@ package struct LiveTarget: Sendable, Hashable {
     package var name: String
     /// The profile file it comes from; `nil` for the built-in sandbox.
     package var profile: String?
-    /// What the target sets per provider id; a provider it does not name uses its sandbox and `PAYCHECK_…` variables.
+    /// What the target sets per provider id. On a profile's target a provider it does not name is not part of it
+    /// (``includes(_:)``); on the built-in sandbox every provider uses its sandbox and `PAYCHECK_…` variables.
     package var providers: [String: Endpoint] = [:]
     /// The TLS the run's HTTP client uses.
     package var tls = TLSOptions()
@@ -127,6 +128,12 @@ package struct LiveTarget: Sendable, Hashable {
         package init() {}
     }
 
+    /// Whether `provider` is part of this target: every provider on the built-in sandbox (and a replay), only the ones
+    /// a profile's target names — it never falls back to a provider's public sandbox host.
+    package func includes(_ provider: any Provider) -> Bool {
+        profile == nil || providers[provider.id] != nil
+    }
+
     /// The provider's API base URL on this target.
     package func baseURL(for provider: any Provider) -> String {
         providers[provider.id]?.baseURL ?? provider.sandboxBaseURL
@@ -139,6 +146,7 @@ package struct LiveTarget: Sendable, Hashable {
 
     /// The credentials of `provider` that are set, read from `environment` where the target says so.
     package func credentials(for provider: any Provider, environment: [String: String]) -> [String: String] {
+        guard includes(provider) else { return [:] }
         var values: [String: String] = [:]
         for field in provider.credentialFields {
             switch source(of: field, for: provider) {

@@ -51,6 +51,8 @@ package struct RunPlan: Sendable {
                 if reason == nil, let provider = suite.provider, let target = configuration.target.live, !hasProviderCredentials(provider) {
                     reason = target.profile == nil
                         ? "no sandbox credentials for '\(provider)' (set PAYCHECK_\(provider.uppercased())_* variables)"
+                        : target.providers[provider] == nil
+                        ? "target '\(target.name)' does not name '\(provider)' (a profile's target uses only the providers it lists)"
                         : "no credentials for '\(provider)' on target '\(target.name)' ('paycheck targets' names the missing ones)"
                 }
                 selected.append(Item(suiteIndex: suites.count, caseIndex: caseIndex, skipReason: reason, exclusive: RunPlan.isExclusive(testCase)))

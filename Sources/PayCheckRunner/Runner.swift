@@ -231,6 +231,10 @@ package struct Runner: Sendable {
         guard let target = configuration.target.live else { return reasons }
         for id in Set(plan.suites.compactMap(\.provider)).sorted() where !hasCredentials(id) {
             guard let provider = providers[id] else { continue }
+            guard target.includes(provider) else {
+                reasons.append("provider '\(id)' was not checked: target '\(target.name)' does not name it")
+                continue
+            }
             let variables = provider.credentialFields.filter(\.required).compactMap { target.variable(of: $0, for: provider) }
             reasons.append("provider '\(id)' was not checked: no \(target.name) credentials (set \(variables.joined(separator: ", ")))")
         }

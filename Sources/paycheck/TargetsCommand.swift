@@ -66,6 +66,10 @@ struct TargetsCommand: ParsableCommand {
             }
             var missingAll: [String] = []
             for provider in providers.all {
+                guard live.includes(provider) else {
+                    lines.append("  \(provider.id): not part of target '\(live.name)' (the profile does not name it; its cases are skipped)")
+                    continue
+                }
                 let values = live.credentials(for: provider, environment: environment)
                 let required = provider.credentialFields.filter(\.required)
                 let set = required.filter { values[$0.name] != nil }.count

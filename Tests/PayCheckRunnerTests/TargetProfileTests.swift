@@ -39,10 +39,21 @@ struct TargetProfileTests {
         #expect(target.providers["placetopay"]?.concurrency == 4 && target.providers["placetopay"]?.timeout == 30 && target.timeout == 20)
         #expect(target.retry.attempts == 5 && target.retry.backoff == 0.2 && target.retry.cap == 2)
         #expect(target.tls == LiveTarget.TLSOptions(ca: "/work/shop/certs/ca.pem", certificate: "/etc/client.pem", key: "/work/shop/certs/client.key"))
-        // A provider the target does not name keeps its sandbox and its PAYCHECK_… variables.
+        // A provider the target does not name is not part of it: no credentials, even with PAYCHECK_… set, so its
+        // cases are skipped and nothing goes to its public sandbox host.
         let mollie = try #require(MockRegistry.providers["mollie"])
-        #expect(target.baseURL(for: mollie) == mollie.sandboxBaseURL)
-        #expect(target.variable(of: mollie.credentialFields[0], for: mollie) == "PAYCHECK_MOLLIE_API_KEY")
+        #expect(!target.includes(mollie) && target.includes(placetopay))
+        #expect(target.credentials(for: mollie, environment: ["PAYCHECK_MOLLIE_API_KEY": "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM"]).isEmpty)
+        var configuration = RunConfiguration()
+        configuration.target = .live(target)
+        configuration.environment = ["PAYCHECK_MOLLIE_API_KEY": "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM"]
+        let runner = Runner(configuration: configuration, providers: MockRegistry.providers, transport: RefusingTransport())
+        #expect(!runner.hasCredentials("mollie"))
+        let suite = try #require(SuiteLoader(catalog: MockRegistry.providers).parse(text: "suite: m\nprovider: mollie\ncases:\n  - name: c\n    steps:\n      - call: listMethods\n", file: "m.yaml").0)
+        let plan = RunPlan(suites: [suite], configuration: configuration, hasProviderCredentials: runner.hasCredentials)
+        #expect(plan.items.first?.skipReason?.contains("does not name 'mollie'") == true, "\(plan.items.first?.skipReason ?? "")")
+        // The built-in sandbox still has every provider.
+        #expect(LiveTarget.sandbox.includes(mollie))
     }
 
     @Test("a secret written in the profile is an error at its place, and the text quoted in diagnostics masks it")
