@@ -118,13 +118,31 @@ package struct ConsoleReporter: Sendable {
             colorIf(c.skipped > 0, "\(c.skipped) skipped", style.dim),
         ]
         let line = "\(ReportFormat.plural(c.total, "case")): \(parts.joined(separator: ", ")) in \(ReportFormat.seconds2(result.duration))"
+        if let skipped = skippedLines(result) { blocks.append(skipped) }
         if !result.notChecked.isEmpty {
-            let title = result.allowEmpty ? "not checked (allowed by --allow-empty):" : style.yellow("NOT CHECKED") + " — this run is not a conformance verdict:"
+            let title = result.allowEmpty ? "not checked (allowed by --allow-empty):"
+                : result.nothingRan || result.exitCode == 4 ? style.yellow("NOT CHECKED") + " — this run is not a conformance verdict:"
+                : style.yellow("NOT CHECKED") + " — the verdict covers only the cases that ran:"
             blocks.append(([title] + result.notChecked.map { "  - " + $0 }).joined(separator: "\n"))
         }
         if let baseline = result.baseline { blocks.append(baselineLines(baseline, gate: result.failOn)) }
         blocks.append(line + "\n" + exitMeaning(result))
         return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The skipped cases grouped by their reason, one line per reason with a count, most frequent first (the reasons
+    /// name the target the run used); `nil` when nothing was skipped.
+    private func skippedLines(_ result: RunResult) -> String? {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for testCase in result.suites.flatMap(\.cases) where testCase.verdict == .skipped {
+            let reason = testCase.skipReason ?? "skipped"
+            if counts[reason] == nil { order.append(reason) }
+            counts[reason, default: 0] += 1
+        }
+        guard !order.isEmpty else { return nil }
+        let sorted = order.enumerated().sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }.map(\.element)
+        return (["skipped, by reason:"] + sorted.map { style.dim("  \(counts[$0]!) × \($0)") }).joined(separator: "\n")
     }
 
     /// What the mock found wrong with the merchant's backend's requests, case by case; `nil` without findings.
