@@ -63,6 +63,36 @@ package enum RecordingFile {
         try Data(JSONText.encodeBytes(top, pretty: true) + [UInt8(ascii: "\n")]).write(to: folder.appendingPathComponent("recording.json"))
     }
 
+    /// Refuses recorded exchanges a replay would misread: each must be an object with a method and a URL, a status
+    /// that is an HTTP status (100–599) or absent (no answer), and bodies and an error that are text. A status written
+    /// as `"two hundred"` would otherwise replay as no status at all, and a case could pass on it.
+    static func checkExchanges(_ value: Value?, in file: String) throws(Failure) {
+        guard let value, value != .null else { return }
+        guard let exchanges = value.arrayValue else { throw Failure(description: "'\(file)': 'exchanges' is not a list") }
+        for (index, exchange) in exchanges.enumerated() {
+            let at = "'\(file)': exchange \(index + 1)"
+            guard let object = exchange.objectValue else { throw Failure(description: "\(at) is not an object") }
+            guard object["method"]?.stringValue?.isEmpty == false, object["url"]?.stringValue != nil else {
+                throw Failure(description: "\(at) has no method or URL")
+            }
+            if let status = object["status"], status != .null {
+                guard let code = status.wholeNumber, (100...599).contains(code), status.number != nil else {
+                    throw Failure(description: "\(at) has status \(status.brief), not an HTTP status (100–599)")
+                }
+            }
+            for key in ["requestBody", "responseBody", "error"] {
+                if let field = object[key], field != .null, field.stringValue == nil {
+                    throw Failure(description: "\(at) has \(key) \(field.brief), not text")
+                }
+            }
+            for key in ["requestHeaders", "responseHeaders"] {
+                if let field = object[key], field != .null, field.arrayValue == nil {
+                    throw Failure(description: "\(at) has \(key) \(field.brief), not a list of name-value pairs")
+                }
+            }
+        }
+    }
+
     /// Reads the recording in `directory`.
     /// - Throws: ``Failure`` naming the file that is missing or not a recording.
     package static func read(_ directory: String) throws(Failure) -> (header: Header, cases: [RunRecording.Case]) {
@@ -91,6 +121,7 @@ package enum RecordingFile {
             guard let file = body["file"]?.stringValue, let suite = body["suite"]?.stringValue, let name = body["case"]?.stringValue,
                 let verdict = body["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
             else { throw Failure(description: "'\(directory)/\(path)' lacks file, suite, case or verdict") }
+            try Self.checkExchanges(body["exchanges"], in: "\(directory)/\(path)")
             cases.append(RunRecording.Case(
                 file: file, suite: suite, provider: body["provider"]?.stringValue, name: name, verdict: verdict,
                 skipReason: body["skipReason"]?.stringValue,
