@@ -288,6 +288,15 @@ struct CaseExecutor {
                     warnings.append("\(mismatch.location): \(mismatch.subject) was not checked on the replay: the recording redacted it")
                 }
             }
+            if !mismatches.isEmpty, runner.configuration.target.live != nil, let failure = observation.error, failure.errorClass == .S {
+                // A service failure (429, 5xx, an unreadable answer) that outlasted the live target's retries is not a
+                // conformance verdict (DESIGN.md §3: class S): the step could not run.
+                let status = observation.status.map { "HTTP \($0), " } ?? ""
+                result.issue = .couldNotRun(redacted(
+                    "the provider's service failed (\(status)class S, \(failure.code)) after this target's retries, so the step's "
+                        + "expectations were not checked: " + mismatches.map(\.message).joined(separator: "; ")))
+                return result
+            }
             if !mismatches.isEmpty {
                 // In the order they are written in the suite, so a report reads top to bottom like the file.
                 result.issue = .mismatches(mismatches.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }

@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import PayCheckMock
 import PayCheckProviders
 import PayCheckRunner
 import PayCheckTestSupport
@@ -133,5 +134,25 @@ struct LiveTransportTests {
             try await other.send(HTTPRequestData(method: "POST", url: "https://x/v2/payments", headers: [], body: []), timeout: 1)
         }
         #expect(changed?.message == "replay of rec: exchange 1 of this case is now POST /v2/payments; the recording has POST /v1/payments")
+    }
+
+    @Test("a service failure that outlasts the live target's retries is an error (exit 3), not a conformance failure")
+    func persistentServiceFailureIsAnError() async throws {
+        var target = LiveTarget(name: "flaky")
+        target.retry.attempts = 2
+        var configuration = RunConfiguration()
+        configuration.target = .live(target)
+        configuration.environment = ["PAYCHECK_MOLLIE_API_KEY": "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM"]
+        let clock = VirtualClock()
+        let runner = Runner(
+            configuration: configuration, providers: MockRegistry.providers, transport: Scripted([.status(503, retryAfter: nil)], clock: clock),
+            clock: clock)
+        let text = "suite: s\nprovider: mollie\ncases:\n  - name: methods\n    steps:\n      - call: listMethods\n        expect: { status: 200 }\n"
+        let suite = try #require(SuiteLoader(catalog: MockRegistry.providers).parse(text: text, file: "s.yaml").0)
+        let plan = RunPlan(suites: [suite], configuration: configuration, hasProviderCredentials: runner.hasCredentials)
+        let result = await runner.run(plan, controlURL: nil)
+        let step = try #require(result.suites.first?.cases.first?.failingStep)
+        #expect(result.exitCode == 3 && step.verdict == .error, "\(step.error ?? "") \(step.mismatches.map(\.message))")
+        #expect(step.error?.contains("the provider's service failed (HTTP 503, class S") == true, "\(step.error ?? "")")
     }
 }
