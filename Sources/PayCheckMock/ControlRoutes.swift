@@ -88,39 +88,7 @@ struct ControlRoutes: Sendable {
             filter.from = number
         }
         let next = self.host.journal.nextSequence
-        let entries = self.host.journal.entries(filter)
-        return MockResponse.json(
-            .object([
-                "count": .int(entries.count),
-                "next": .int(next),
-                "requests": .array(entries.map(Self.json(for:))),
-            ])
-        )
-    }
-
-    /// One journal entry as JSON.
-    private static func json(for entry: RecordedRequest) -> Value {
-        var object: [String: Value] = [
-            "sequence": .int(entry.sequence),
-            "scope": .string(entry.scope),
-            "origin": .string(entry.origin.rawValue),
-            "method": .string(entry.method),
-            "path": .string(entry.path),
-            "query": .string(entry.query),
-            "headers": .array(entry.headers.map { .array([.string($0.name), .string($0.value)]) }),
-            "body": .string(entry.body),
-            "bodyTruncated": .bool(entry.bodyTruncated),
-            "receivedAt": .string(ISOTimestamp.format(entry.receivedAt)),
-        ]
-        if entry.origin == .merchant { object["findings"] = .array(entry.findings.map(\.json)) }
-        if let answer = entry.answer {
-            object["answer"] = .object([
-                "status": .int(answer.status),
-                "contentType": answer.contentType.map(Value.string) ?? .null,
-                "body": .string(answer.body),
-            ])
-        }
-        return .object(object)
+        return MockResponse.json(JournalPage(requests: self.host.journal.entries(filter), next: next).json)
     }
 
     /// The request body, already collected (and size-checked) by ``MockMiddleware``.

@@ -1,3 +1,4 @@
+package import PayCheckCore
 import Hummingbird
 package import PayCheckProviders
 

@@ -1,3 +1,4 @@
+package import PayCheckCore
 extension MockHost {
     /// The clock of the current request's scope (``ClockScope/current``), or the default clock outside a request.
     var currentClock: MockClock {

@@ -109,10 +109,9 @@ struct MockMiddleware: RouterMiddleware {
         try await response.body.write(CollectingBodyWriter(target: collected))
         let bytes = collected.buffer.withLock { $0 }
         let text = String(decoding: bytes.readableBytesView.prefix(RecordedRequest.maximumBodyBytes), as: UTF8.self)
-        self.record(
-            request, body: body,
-            answer: RecordedRequest.Answer(status: response.status.code, contentType: response.headers[.contentType], body: text),
-            findings: self.findings(on: request, body: body, from: findings ?? MerchantFindings()))
+        let answer = RecordedRequest.Answer(status: response.status.code, contentType: response.headers[.contentType], body: text)
+        let (found, served) = self.judged(request, body: body, answer: answer, answerBytes: bytes, from: findings ?? MerchantFindings())
+        self.record(request, body: body, answer: answer, findings: found, served: served)
         var answered = response
         answered.body = ResponseBody(byteBuffer: bytes)
         return answered
@@ -247,7 +246,9 @@ struct MockMiddleware: RouterMiddleware {
     /// mock time and the request's scope; the journal hands it out with the provider's declared secret fields masked
     /// and every card number cut to its last four digits.
     @inline(never)
-    private func record(_ request: Request, body: [UInt8], answer: RecordedRequest.Answer? = nil, findings: [Finding] = []) {
+    private func record(
+        _ request: Request, body: [UInt8], answer: RecordedRequest.Answer? = nil, findings: [Finding] = [], served: RecordedRequest.Served? = nil
+    ) {
         let path = request.uri.path
         let secrets = self.secretFields.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }?.names ?? []
         var recorded = RecordedRequest(
@@ -259,16 +260,20 @@ struct MockMiddleware: RouterMiddleware {
             receivedAt: self.clock.now()
         )
         if let scope = ScopedRequest.scope {
-            (recorded.scope, recorded.origin, recorded.answer, recorded.findings) = (scope.id, .merchant, answer, findings)
+            (recorded.scope, recorded.origin, recorded.answer, recorded.findings, recorded.served) = (scope.id, .merchant, answer, findings, served)
         } else if let named = request.headers[ClockScopeMiddleware.header], ClockScope(named) != nil {
             recorded.scope = named
         }
         self.journal.record(recorded, secrets: secrets)
     }
 
-    /// The findings on a merchant's request: those its provider's mock reported, and its provider's rule checks.
-    private func findings(on request: Request, body: [UInt8], from sink: MerchantFindings) -> [Finding] {
-        let path = request.uri.path
+    /// What the mock did with a merchant's request, written once while it serves it: the findings (those its
+    /// provider's mock reported, and its provider's rule checks), and the provider and operation that served it
+    /// with, for an operation that creates a payment answered 2xx, the payment's id, amount and currency.
+    private func judged(
+        _ request: Request, body: [UInt8], answer: RecordedRequest.Answer, answerBytes: ByteBuffer, from sink: MerchantFindings
+    ) -> (findings: [Finding], served: RecordedRequest.Served?) {
+        let path = request.uri.path, method = request.method.rawValue
         let owner = self.errorAnswers.first { path == $0.prefix || path.hasPrefix($0.prefix + "/") }
         let text = String(decoding: body, as: UTF8.self)
         var parsed = JSONText.parse(text)
@@ -277,11 +282,26 @@ struct MockMiddleware: RouterMiddleware {
             for pair in FormText.decodePairs(text) { members[pair.name] = .string(pair.value) }
             parsed = .object(members)
         }
+        let relative = owner.map { String(path.dropFirst($0.prefix.count)) } ?? path
         let merchantRequest = MerchantRequest(
-            method: request.method.rawValue, path: owner.map { String(path.dropFirst($0.prefix.count)) } ?? path,
-            headers: request.headers.map { ($0.name.rawName, $0.value) }, body: parsed)
-        return sink.findings(
-            on: merchantRequest, provider: owner?.mock.provider, label: "\(request.method.rawValue) \(path)", sequence: 0)
+            method: method, path: relative, headers: request.headers.map { ($0.name.rawName, $0.value) }, body: parsed)
+        let findings = sink.findings(on: merchantRequest, provider: owner?.mock.provider, label: "\(method) \(path)", sequence: 0)
+        guard let provider = owner?.mock.provider else { return (findings, nil) }
+        let matching = provider.operations.filter { $0.route.matches(method: method, path: relative) }
+        let operation = matching.first { $0.createdPayment != nil } ?? matching.first
+        var served = RecordedRequest.Served(provider: provider.id, operation: operation?.name)
+        if let operation, let idPath = operation.createdPayment, (200..<300).contains(answer.status),
+            let answered = JSONText.parse(Array(answerBytes.readableBytesView)),
+            let id = (try? ValuePath(parsing: idPath))?.lookup(in: answered), id != .null
+        {
+            served.payment = id.interpolated
+            if let paths = operation.createdAmount, let parsed {
+                let amount = (try? ValuePath(parsing: paths.amount))?.lookup(in: parsed)
+                served.amount = amount?.number ?? amount?.stringValue.flatMap(Double.init)
+                served.currency = (try? ValuePath(parsing: paths.currency))?.lookup(in: parsed)?.interpolated
+            }
+        }
+        return (findings, served)
     }
 
     /// Applies a fault that changes a routed answer: its body cut in half, its content type replaced, or its body

@@ -1,3 +1,4 @@
+package import PayCheckCore
 package import Hummingbird
 import MollieCheckoutDemoBackend
 import PayCheckProviders

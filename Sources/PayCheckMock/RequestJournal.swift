@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import PayCheckCore
+package import PayCheckCore
 
 /// A bounded, thread-safe log of the requests the mock host received, oldest first.
 ///

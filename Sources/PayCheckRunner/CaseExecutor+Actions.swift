@@ -71,23 +71,14 @@ extension CaseExecutor {
         guard let control = endpoints.controlURL else {
             throw ProviderError.couldNotRun("'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
         }
-        let json = [("Content-Type", "application/json")]
-        let request: HTTPRequestData
+        let request: ControlRequest
         switch action {
-        case .clock:
-            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("clock"), headers: json, body: JSONText.encodeBytes(parameters))
-        case .reset:
-            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("reset"), headers: json, body: Array("{}".utf8))
-        case .journal:
-            var url = control + ControlAPI.path("journal")
-            if case .object(let o) = parameters, let path = o["path"]?.interpolated {
-                url += "?path=" + CaseExecutor.queryEncode(path)
-            }
-            request = HTTPRequestData(method: "GET", url: url)
-        case .fault:
-            request = HTTPRequestData(method: "POST", url: control + ControlAPI.path("faults"), headers: json, body: JSONText.encodeBytes(parameters))
+        case .clock: request = .clock(parameters)
+        case .reset: request = .reset
+        case .journal: request = .journal(path: parameters["path"]?.interpolated)
+        case .fault: request = .fault(parameters)
         }
-        let response = try await recorder.send(request, timeout: timeout(for: step))
+        let response = try await recorder.send(request.http(base: control), timeout: timeout(for: step))
         if response.status >= 400 {
             throw ProviderError.invalidStep("the mock refused 'mock: \(action.rawValue)' with \(response.status): \(response.text.prefix(300))")
         }

@@ -328,7 +328,7 @@ package struct Runner: Sendable {
         for warning in executor.warnings { context.warnings.add(warning) }
         if item.exclusive, let controlURL, !Task.isCancelled {
             // The case moved the shared mock clock; put it back so later cases see real time.
-            let reset = HTTPRequestData(method: "POST", url: controlURL + ControlAPI.path("clock"), headers: [("Content-Type", "application/json")], body: Array(#"{"reset":true}"#.utf8))
+            let reset = ControlRequest.clock(.object(["reset": .bool(true)])).http(base: controlURL)
             if (try? await transport.send(reset, timeout: configuration.stepTimeout))?.status != 200 {
                 steps.append(StepResult(name: "restore the mock clock", location: testCase.location, issue: .couldNotRun("could not reset the mock clock after this case")))
                 verdict = .error

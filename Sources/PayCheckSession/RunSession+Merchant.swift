@@ -117,13 +117,12 @@ extension RunSession {
         _ action: ProviderActionRequest, provider: String, controlURL: String, scope: String, transport: any HTTPTransport,
         configuration: RunConfiguration
     ) async throws {
-        var headers = [("Content-Type", "application/json"), (ControlAPI.clockScopeHeader, scope)]
+        var headers = [(name: ControlAPI.clockScopeHeader, value: scope)]
         if let token = configuration.controlToken { headers.append((ControlAPI.controlTokenHeader, token)) }
-        let url = controlURL + ControlAPI.action(provider: provider, kind: action.kind, name: action.name)
+        let request = ControlRequest.action(provider: provider, kind: action.kind, name: action.name, parameters: action.parameters)
         let response: HTTPResponseData
         do {
-            response = try await transport.send(
-                HTTPRequestData(method: "POST", url: url, headers: headers, body: JSONText.encodeBytes(action.parameters)), timeout: 10)
+            response = try await transport.send(request.http(base: controlURL, headers: headers), timeout: 10)
         } catch {
             throw RunSessionError.backend("could not set up \(provider)'s account for the backend on the mock: \(error)")
         }

@@ -1,3 +1,4 @@
+import PayCheckCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting

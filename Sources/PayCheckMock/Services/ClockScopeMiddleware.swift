@@ -1,3 +1,4 @@
+package import PayCheckCore
 import Hummingbird
 
 /// Binds the clock scope of a request under the scoped root (``ScopedRequest``), else the one named by its

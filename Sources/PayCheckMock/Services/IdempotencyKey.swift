@@ -1,3 +1,4 @@
+package import PayCheckCore
 /// What the ``IdempotencyStore`` keys a request by: the provider, the clock scope and the client's key.
 package struct IdempotencyKey: Hashable, Sendable, CustomStringConvertible {
     /// The provider id, so that two providers never share keys.

@@ -1,3 +1,4 @@
+package import PayCheckCore
 import Synchronization
 
 /// The registry of mock clocks, one per ``ClockScope``: the default scope is the host's own clock, and every other

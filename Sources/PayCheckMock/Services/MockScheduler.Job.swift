@@ -1,3 +1,4 @@
+package import PayCheckCore
 import Foundation
 
 extension MockScheduler {

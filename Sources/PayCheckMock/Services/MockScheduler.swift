@@ -1,3 +1,4 @@
+package import PayCheckCore
 package import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+package import PayCheckCore
 package import Foundation
 
 /// A pending job of a ``MockScheduler``, as ``MockScheduler/pendingJobs`` lists it.

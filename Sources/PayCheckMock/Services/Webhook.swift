@@ -1,3 +1,4 @@
+package import PayCheckCore
 /// A webhook a provider mock asks the ``WebhookDispatcher`` to deliver: the request is final (signed by the
 /// provider), the dispatcher only sends it and retries it.
 package struct Webhook: Sendable {

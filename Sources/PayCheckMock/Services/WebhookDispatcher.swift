@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 import Synchronization
 
 /// Delivers provider webhooks with retries on the mock clock, and logs every attempt.

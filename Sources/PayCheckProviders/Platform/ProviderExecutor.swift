@@ -155,11 +155,8 @@ package struct ProviderExecutor: Sendable {
             throw ProviderError.invalidStep("'\(action.kind.rawValue): \(action.name)' needs 'with: { \(key) }'")
         }
         for secret in provider.secretFieldNames { if let value = members[secret]?.interpolated, !value.isEmpty { context.addSecret(value) } }
-        let url = Self.join(controlURL, ControlAPI.action(provider: provider.id, kind: action.kind, name: action.name))
-        let request = HTTPRequestData(
-            method: "POST", url: url, headers: [("Content-Type", "application/json")],
-            body: JSONText.encodeBytes(.object(members)))
-        let response = try await context.send(request)
+        let request = ControlRequest.action(provider: provider.id, kind: action.kind, name: action.name, parameters: .object(members))
+        let response = try await context.send(request.http(base: controlURL))
         let text = response.text
         let observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
         return try provider.readControl(observation, action: action)

@@ -175,51 +175,15 @@ extension CaseExecutor {
         var currency: Value?
     }
 
-    /// The distinct payments the backend created at the mock since journal number `cursor`, oldest first, by the
-    /// operations its provider declares as creating one (``ProviderOperation/createdPayment``). A create the mock
-    /// answered twice for one idempotency key counts once.
+    /// The distinct payments the backend created at the mock since journal number `cursor`, oldest first, as the mock
+    /// recorded them (``RecordedRequest/Served``). A create the mock answered twice for one idempotency key counts once.
     func createdPayments(since cursor: Int) async -> [CreatedPayment] {
-        guard let entries = await journal(from: cursor)?.entries else { return [] }
         var payments: [CreatedPayment] = []
-        for entry in entries {
-            guard let method = entry["method"]?.stringValue, let path = entry["path"]?.stringValue,
-                let answer = entry["answer"], let status = answer["status"]?.wholeNumber, (200..<300).contains(status),
-                let text = answer["body"]?.stringValue, let body = JSONText.parse(text)
-            else { continue }
-            for provider in runner.providers.all {
-                for base in provider.mockBasePaths where path.hasPrefix(base + "/") {
-                    let rest = String(path.dropFirst(base.count))
-                    for operation in provider.operations {
-                        guard let idPath = operation.createdPayment, operation.route.matches(method: method, path: rest),
-                            let parsed = try? ValuePath(parsing: idPath), let id = parsed.lookup(in: body), id != .null
-                        else { continue }
-                        guard !payments.contains(where: { $0.id.interpolated == id.interpolated }) else { continue }
-                        var payment = CreatedPayment(id: id)
-                        if let paths = operation.createdAmount, let sent = Self.requestBody(entry) {
-                            payment.amount = (try? ValuePath(parsing: paths.amount))?.lookup(in: sent).flatMap(Self.number)
-                            payment.currency = (try? ValuePath(parsing: paths.currency))?.lookup(in: sent)
-                        }
-                        payments.append(payment)
-                    }
-                }
-            }
+        for served in await journal(from: cursor)?.requests.compactMap(\.served) ?? [] {
+            guard let id = served.payment, !payments.contains(where: { $0.id.interpolated == id }) else { continue }
+            payments.append(CreatedPayment(id: .string(id), amount: served.amount.map(Value.init(number:)), currency: served.currency.map(Value.string)))
         }
         return payments
-    }
-
-    /// A journal entry's request body as JSON, or as a form's fields.
-    private static func requestBody(_ entry: Value) -> Value? {
-        guard let text = entry["body"]?.stringValue, !text.isEmpty else { return nil }
-        if let json = JSONText.parse(text) { return json }
-        let decoded = FormText.decode(text)
-        return decoded.objectValue?.isEmpty == false ? decoded : nil
-    }
-
-    /// An amount as a number, whether the provider takes it as a number (`10000`) or a string (`"10.00"`).
-    private static func number(_ value: Value) -> Value? {
-        if value.number != nil { return value }
-        if let text = value.stringValue, let number = Double(text) { return Value(number: number) }
-        return nil
     }
 
     /// What passed between the mock and the backend since journal number `cursor`: the backend's requests with the
@@ -229,59 +193,38 @@ extension CaseExecutor {
             let journal = await journal(from: cursor)
         else { return nil }
         let redactor = recorder.redactor
+        let redacted = { (headers: [RecordedRequest.Header]) in headers.map { ($0.name, redactor.redact($0.value)) } }
         var evidence: [Evidence] = []
         var findings: [Finding] = []
-        for entry in journal.entries {
-            let query = entry["query"]?.stringValue ?? ""
+        for entry in journal.requests {
             evidence.append(Evidence(
-                kind: .request, sequence: entry["sequence"]?.wholeNumber ?? 0, method: entry["method"]?.stringValue ?? "",
-                target: redactor.redact((entry["path"]?.stringValue ?? "") + (query.isEmpty ? "" : "?" + query)),
-                headers: Self.headers(entry["headers"]).map { ($0.name, redactor.redact($0.value)) },
-                body: redactor.redact(entry["body"]?.stringValue ?? ""), status: entry["answer"]?["status"]?.wholeNumber,
-                answer: redactor.redact(entry["answer"]?["body"]?.stringValue ?? ""), at: entry["receivedAt"]?.stringValue ?? ""))
-            for finding in entry["findings"]?.arrayValue ?? [] {
-                if var parsed = Finding(json: finding) {
-                    parsed.message = redactor.redact(parsed.message)
-                    findings.append(parsed)
-                }
+                kind: .request, sequence: entry.sequence, method: entry.method,
+                target: redactor.redact(entry.path + (entry.query.isEmpty ? "" : "?" + entry.query)),
+                headers: redacted(entry.headers), body: redactor.redact(entry.body), status: entry.answer?.status,
+                answer: redactor.redact(entry.answer?.body ?? ""), at: ISOTimestamp.format(entry.receivedAt)))
+            for var finding in entry.findings {
+                finding.message = redactor.redact(finding.message)
+                findings.append(finding)
             }
         }
-        let url = control + ControlAPI.path("webhooks") + "?scope=" + CaseExecutor.queryEncode(scope) + "&from=\(cursor)"
-        if let response = try? await runner.transport.send(HTTPRequestData(method: "GET", url: url), timeout: 10),
-            response.status == 200, let attempts = JSONText.parse(response.text)?.arrayValue
-        {
-            for attempt in attempts {
-                let sequence = attempt["sequence"]?.wholeNumber ?? 0
-                guard sequence < journal.next else { continue }  // seen on the next step, with the journal it sorts among
-                evidence.append(Evidence(
-                    kind: .notification, sequence: sequence, provider: attempt["provider"]?.stringValue, method: "POST",
-                    target: redactor.redact(attempt["url"]?.stringValue ?? ""),
-                    headers: Self.headers(attempt["sentHeaders"]).map { ($0.name, redactor.redact($0.value)) },
-                    body: redactor.redact(attempt["sentBody"]?.stringValue ?? ""), status: attempt["status"]?.wholeNumber,
-                    answer: redactor.redact(attempt["responseBody"]?.stringValue ?? ""), attempt: attempt["attempt"]?.wholeNumber,
-                    error: attempt["error"]?.stringValue.map(redactor.redact), at: attempt["sentAt"]?.stringValue ?? ""))
-            }
+        let attempts = try? await runner.transport.send(ControlRequest.webhooks(scope: scope, from: cursor).http(base: control), timeout: 10)
+        for attempt in attempts.flatMap(ControlRequest.webhookAttempts) ?? [] where attempt.sequence < journal.next {
+            // An attempt numbered from `journal.next` on is seen on the next step, with the journal it sorts among.
+            evidence.append(Evidence(
+                kind: .notification, sequence: attempt.sequence, provider: attempt.provider, method: "POST",
+                target: redactor.redact(attempt.url), headers: redacted(attempt.sentHeaders), body: redactor.redact(attempt.sentBody),
+                status: attempt.status, answer: redactor.redact(attempt.responseBody), attempt: attempt.attempt,
+                error: attempt.error.map(redactor.redact), at: ISOTimestamp.format(attempt.sentAt)))
         }
         evidence.sort { $0.sequence < $1.sequence }
         return (evidence, findings, journal.next)
     }
 
     /// The backend's requests to the mock (this run's scope) numbered from `from`, and the next number.
-    private func journal(from: Int) async -> (entries: [Value], next: Int)? {
+    private func journal(from: Int) async -> JournalPage? {
         guard let control = endpoints.controlURL, let scope = runner.configuration.clockScope else { return nil }
-        let url = control + ControlAPI.path("journal") + "?origin=merchant&scope=" + CaseExecutor.queryEncode(scope) + "&from=\(from)"
-        guard let response = try? await runner.transport.send(HTTPRequestData(method: "GET", url: url), timeout: 10),
-            response.status == 200, let body = JSONText.parse(response.text), let next = body["next"]?.wholeNumber
-        else { return nil }
-        return (body["requests"]?.arrayValue ?? [], next)
-    }
-
-    /// `[[name, value], …]` as header pairs.
-    private static func headers(_ value: Value?) -> [(name: String, value: String)] {
-        (value?.arrayValue ?? []).compactMap { pair in
-            guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { return nil }
-            return (name, value)
-        }
+        let request = ControlRequest.journal(scope: scope, origin: .merchant, from: from)
+        return (try? await runner.transport.send(request.http(base: control), timeout: 10)).flatMap(ControlRequest.journalPage)
     }
 }
 

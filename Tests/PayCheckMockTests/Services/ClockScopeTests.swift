@@ -1,3 +1,4 @@
+import PayCheckCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -104,6 +105,14 @@ struct ClockScopeTests {
             #expect((answer["body"] as? String)?.contains("processUrl") == true)
             let sent = try #require(entries.first?["body"] as? String)
             #expect(sent.contains("[redacted]") && !sent.contains(PlacetoPaySigner().secret))
+            // What the mock did, recorded as it served each request: the runner reads it and works nothing out again.
+            let json = try #require(JSONText.parse(Array(buffer: journal.body)))
+            let page = try #require(JournalPage(json: json))
+            #expect(page.requests.map(\.served) == [
+                RecordedRequest.Served(provider: "placetopay", operation: "createSession", payment: "\(mine["requestId"]!)", amount: 10000, currency: "COP"),
+                RecordedRequest.Served(provider: "placetopay", operation: "querySession"),
+            ])
+            #expect(page.requests.first.map { RecordedRequest(json: $0.json) } == page.requests.first)
         }
     }
 

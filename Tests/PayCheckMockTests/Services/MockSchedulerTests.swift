@@ -1,3 +1,4 @@
+import PayCheckCore
 import Foundation
 import PayCheckMock
 import Testing

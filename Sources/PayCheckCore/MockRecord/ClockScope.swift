@@ -1,4 +1,3 @@
-import PayCheckCore
 
 /// The name of a mock-clock scope: which ``MockClock`` a request, a resource or a scheduled job reads "now" from.
 ///
@@ -45,7 +44,7 @@ package struct ClockScope: Hashable, Sendable, CustomStringConvertible {
     package var description: String { self.id }
 
     /// Whether `id` is usable as a scope id (see ``init(_:)``).
-    static func isValid(_ id: String) -> Bool {
+    package static func isValid(_ id: String) -> Bool {
         guard !id.isEmpty, id.utf8.count <= self.maximumLength else { return false }
         return id.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII

@@ -1,5 +1,4 @@
 package import Foundation
-package import PayCheckCore
 
 /// One attempt at delivering a webhook, as the dispatcher logs it and `GET /__paycheck/webhooks` lists it.
 package struct WebhookAttempt: Sendable, Equatable {
@@ -39,6 +38,28 @@ package struct WebhookAttempt: Sendable, Equatable {
     /// The attempt's number in the host's journal numbering (see ``RequestJournal/nextSequence``).
     package var sequence = 0
 
+    /// Creates a record of one attempt.
+    package init(
+        deliveryID: String, provider: String, url: String, scope: ClockScope, attempt: Int, maximumAttempts: Int, scheduledAt: Date,
+        sentAt: Date, status: Int?, error: String?, responseBody: String, responseBodyTruncated: Bool, nextAttemptAt: Date?,
+        delivered: Bool
+    ) {
+        self.deliveryID = deliveryID
+        self.provider = provider
+        self.url = url
+        self.scope = scope
+        self.attempt = attempt
+        self.maximumAttempts = maximumAttempts
+        self.scheduledAt = scheduledAt
+        self.sentAt = sentAt
+        self.status = status
+        self.error = error
+        self.responseBody = responseBody
+        self.responseBodyTruncated = responseBodyTruncated
+        self.nextAttemptAt = nextAttemptAt
+        self.delivered = delivered
+    }
+
     /// The record as JSON, timestamps in ISO 8601.
     package var json: Value {
         .object([
@@ -60,5 +81,24 @@ package struct WebhookAttempt: Sendable, Equatable {
             "sentHeaders": .array(self.sentHeaders.map { .array([.string($0.name), .string($0.value)]) }),
             "sentBody": .string(self.sentBody),
         ])
+    }
+
+    /// Reads a record written by ``json`` (a standalone mock's `GET /__paycheck/webhooks`); `nil` when a field is
+    /// missing or of the wrong type.
+    package init?(json: Value) {
+        guard let deliveryID = json["deliveryId"]?.stringValue, let provider = json["provider"]?.stringValue,
+            let url = json["url"]?.stringValue, let scope = json["scope"]?.stringValue.flatMap(ClockScope.init),
+            let attempt = json["attempt"]?.wholeNumber, let sentAt = json["sentAt"]?.stringValue.flatMap({ ISOTimestamp.parse($0) })
+        else { return nil }
+        self.init(
+            deliveryID: deliveryID, provider: provider, url: url, scope: scope, attempt: attempt,
+            maximumAttempts: json["maximumAttempts"]?.wholeNumber ?? attempt,
+            scheduledAt: json["scheduledAt"]?.stringValue.flatMap({ ISOTimestamp.parse($0) }) ?? sentAt, sentAt: sentAt,
+            status: json["status"]?.wholeNumber, error: json["error"]?.stringValue, responseBody: json["responseBody"]?.stringValue ?? "",
+            responseBodyTruncated: json["responseBodyTruncated"]?.boolValue ?? false,
+            nextAttemptAt: json["nextAttemptAt"]?.stringValue.flatMap({ ISOTimestamp.parse($0) }), delivered: json["delivered"]?.boolValue ?? false)
+        self.sentHeaders = RecordedRequest.Header.pairs(json["sentHeaders"])
+        self.sentBody = json["sentBody"]?.stringValue ?? ""
+        self.sequence = json["sequence"]?.wholeNumber ?? 0
     }
 }
