@@ -106,7 +106,9 @@ def run(binary, contract, pack, bug, design, report, amount=None):
                     if finding.get("severity") != "info":
                         findings += 1
                         rules.add(f"finding {finding.get('rule')}")
-            if case.get("verdict") in ("failed", "error"):
+            failing = next((step for step in case.get("steps", []) if step.get("verdict") in ("failed", "error")), None)
+            # A case failed only by a finding (issue `finding`) is listed as that finding's rule, not as a scenario.
+            if case.get("verdict") in ("failed", "error") and (failing or {}).get("issue") != "finding":
                 failed.append(case["name"])
     return status, failed + sorted(rules), findings
 

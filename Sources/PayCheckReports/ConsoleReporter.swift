@@ -240,7 +240,7 @@ package struct ConsoleReporter: Sendable {
         switch code {
         case 0 where failing > 0:
             return "exit 0: no new failures (\(ReportFormat.plural(failing, "case")) failing in the baseline too, forgiven by --fail-on new-failures)"
-        case 1 where failing == 0 && !result.gatingFindings.isEmpty:
+        case 1 where result.failedOnlyByFindings:
             return "exit 1: findings on the merchant's backend (--fail-on \(result.failOn.rawValue))"
         case 4 where !result.nothingRan:
             return "exit 4: not every selected provider was checked (--require-all-providers): " + result.providersNotChecked.joined(separator: ", ")

@@ -84,10 +84,12 @@ package enum JSONReportReader {
 
         func step(_ value: Value) -> StepResult {
             let object = value.objectValue ?? [:]
+            let findings = (object["findings"]?.arrayValue ?? []).compactMap(Finding.init(json:))
             let issue = StepIssue(
                 name: object["issue"]?.stringValue, verdict: object["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:)) ?? .error,
                 message: object["error"]?.stringValue, invalid: object["invalid"]?.boolValue ?? false,
-                cause: object["transportCause"]?.stringValue, mismatches: (object["mismatches"]?.arrayValue ?? []).map(self.mismatch))
+                cause: object["transportCause"]?.stringValue, mismatches: (object["mismatches"]?.arrayValue ?? []).map(self.mismatch),
+                findings: findings, gate: object["findingGate"]?.stringValue.flatMap(FindingSeverity.init(rawValue:)))
             var step = StepResult(
                 name: object["name"]?.stringValue ?? "", location: self.location(object["location"]),
                 issue: issue, outcome: object["outcome"]?.stringValue,
@@ -95,7 +97,7 @@ package enum JSONReportReader {
                 errorCode: object["errorCode"]?.objectValue?.compactMapValues(\.stringValue),
                 exchanges: (object["exchanges"]?.arrayValue ?? []).map(self.exchange),
                 attempts: object["attempts"]?.intValue ?? 1, duration: object["duration"]?.numberValue ?? 0)
-            step.findings = (object["findings"]?.arrayValue ?? []).compactMap(Finding.init(json:))
+            step.findings = findings
             step.evidence = (object["evidence"]?.arrayValue ?? []).map(self.evidence)
             return step
         }

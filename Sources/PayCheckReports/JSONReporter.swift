@@ -177,7 +177,7 @@ package enum JSONReporter {
 
     /// One step.
     private static func step(_ step: StepResult) -> Value {
-        .object([
+        var object: [String: Value] = [
             "name": .string(step.name),
             "location": .string(step.location.description),
             "verdict": .string(step.verdict.rawValue),
@@ -194,7 +194,9 @@ package enum JSONReporter {
             "exchanges": .array(step.exchanges.map(exchange)),
             "evidence": .array(step.evidence.map(evidence)),
             "findings": .array(step.findings.map(\.json)),
-        ])
+        ]
+        if case .findings(_, let gate)? = step.issue { object["findingGate"] = .string(gate.rawValue) }
+        return .object(object)
     }
 
     /// What passed between the mock and the merchant's backend.

@@ -28,7 +28,7 @@ package enum JUnitReporter {
         out += "<testsuites"
         out += attributes([
             ("name", "paycheck"), ("tests", String(counts.total)),
-            ("failures", String(counts.failed + result.suites.flatMap(\.cases).filter { Self.failsOnFindings($0, result.failOn) }.count)),
+            ("failures", String(counts.failed)),
             ("errors", String(counts.errors)), ("time", ReportFormat.seconds3(result.duration)),
         ])
         out += ">\n"
@@ -47,7 +47,7 @@ package enum JUnitReporter {
         var out = "  <testsuite"
         out += attributes([
             ("name", suite.displayName), ("tests", String(suite.cases.count)),
-            ("failures", String(suite.count(.failed) + suite.cases.filter { Self.failsOnFindings($0, result.failOn) }.count)),
+            ("failures", String(suite.count(.failed))),
             ("errors", String(suite.count(.error))),
             ("skipped", String(suite.count(.skipped))), ("time", ReportFormat.seconds3(suite.duration)),
             ("timestamp", ReportFormat.timestamp(suite.startedAt)), ("hostname", result.hostname),
@@ -69,21 +69,15 @@ package enum JUnitReporter {
         for testCase in suite.cases {
             let name = names.claim(testCase.name.isEmpty ? "case at line \(testCase.location.line)" : testCase.name, in: classname)
             let location = locations ? testCase.reportLocation : nil
-            out += renderCase(testCase, name: name, classname: classname, location: location, gate: result.failOn.findingThreshold)
+            out += renderCase(testCase, name: name, classname: classname, location: location)
         }
         out += "  </testsuite>\n"
         return out
     }
 
-    /// Whether a passed case fails the gate by its findings (`--fail-on findings[:severity]`).
-    static func failsOnFindings(_ testCase: CaseResult, _ failOn: FailOn) -> Bool {
-        guard testCase.verdict == .passed, let threshold = failOn.findingThreshold else { return false }
-        return testCase.findings.contains { $0.severity >= threshold }
-    }
-
     /// One `<testcase>` element with its verdict child and transcript.
     private static func renderCase(
-        _ testCase: CaseResult, name: String, classname: String, location: SourceLocation?, gate: FindingSeverity? = nil
+        _ testCase: CaseResult, name: String, classname: String, location: SourceLocation?
     ) -> String {
         var out = "    <testcase"
         var pairs = [("name", name), ("classname", classname), ("time", ReportFormat.seconds3(testCase.duration))]
@@ -92,15 +86,7 @@ package enum JUnitReporter {
         var children: [String] = []
         switch testCase.verdict {
         case .passed:
-            // Under `--fail-on findings`, a case whose backend broke a provider rule fails the gate: CI shows it.
-            let gating = gate.map { threshold in testCase.findings.filter { $0.severity >= threshold } } ?? []
-            if let first = gating.first {
-                let body = gating.map { "\($0.rule) (\($0.severity.rawValue)): \($0.message) — on \($0.request) [\($0.source)]" }
-                    .joined(separator: "\n")
-                children.append(
-                    "<failure" + attributes([("message", "finding \(first.rule): \(shorten(first.message))"), ("type", "MerchantFinding")]) + ">"
-                        + XMLText.text(body) + "</failure>")
-            }
+            break
         case .failed:
             let (type, message, body) = failure(testCase)
             children.append("<failure" + attributes([("message", message), ("type", type)]) + ">" + XMLText.text(catches(testCase) + body) + "</failure>")
@@ -132,6 +118,10 @@ package enum JUnitReporter {
         guard let step = testCase.failingStep else {
             return ("Failure", "case failed", "case \"\(testCase.name)\" (\(testCase.location)) failed")
         }
+        if case .findings(let findings, _)? = step.issue, let first = findings.first {
+            // The backend broke a provider rule the run gates on (`--fail-on findings`): CI shows which.
+            return ("MerchantFinding", shorten("finding \(first.rule): \(first.message)"), step.error ?? "")
+        }
         var lines = ["step \"\(step.name)\" \(step.verdict == .error ? "could not run" : "failed") (\(step.location))"]
         lines += step.mismatches.map { "\($0.location): \($0.message)" }
         if let error = step.error { lines.append("\(step.location): \(error)") }
@@ -149,7 +139,7 @@ package enum JUnitReporter {
         case .runTimeout?: "RunTimeout"
         case .invalidStep?: "InvalidStep"
         case .interrupted?: "Interrupted"
-        case .couldNotRun?, .mismatches?, nil: "ExecutionError"
+        case .couldNotRun?, .mismatches?, .findings?, nil: "ExecutionError"
         }
     }
 

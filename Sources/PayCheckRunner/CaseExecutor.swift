@@ -168,7 +168,7 @@ struct CaseExecutor {
         case .transport?, .couldNotRun?, .interrupted?:
             // The run deadline passed while the step ran: that, not the step's own failure, is why it ended.
             if let timeout = runTimeoutMessage { result.issue = .runTimeout(timeout + (result.error.map { " (\($0))" } ?? "")) }
-        case nil, .mismatches?, .runTimeout?, .invalidStep?:
+        case nil, .mismatches?, .runTimeout?, .invalidStep?, .findings?:
             break
         }
         if cutByDeadline, let issue = result.issue, issue.verdict == .failed || !result.invalidStep, !result.isRunTimeout {

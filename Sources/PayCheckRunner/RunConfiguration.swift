@@ -59,6 +59,9 @@ package struct RunConfiguration: Sendable {
     /// Whether every selected provider must be checked (`--require-all-providers`): a provider without credentials for
     /// the live target then makes the run exit 4; by default the run exits by the cases that ran.
     package var requireAllProviders = false
+    /// The severity from which a finding on the merchant's backend fails its case (`--fail-on findings[:severity]`);
+    /// `nil`: findings are reported and fail nothing.
+    package var findingGate: FindingSeverity?
 
     /// Creates the default configuration.
     package init() {}

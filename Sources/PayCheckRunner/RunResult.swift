@@ -340,7 +340,6 @@ package struct RunResult: Sendable {
         }
         if c.errors > 0 { return 3 }
         if c.failed > 0 { return 1 }
-        if !gatingFindings.isEmpty { return 1 }
         if checkedTooLittle { return 4 }
         return 0
     }
@@ -353,10 +352,13 @@ package struct RunResult: Sendable {
         suites.flatMap(\.cases).flatMap(\.findings)
     }
 
-    /// The findings that fail the gate under ``failOn`` (`--fail-on findings[:severity]`).
-    package var gatingFindings: [Finding] {
-        guard let threshold = failOn.findingThreshold else { return [] }
-        return findings.filter { $0.severity >= threshold }
+    /// Whether every case that did not pass failed only because its backend broke a rule the run gates on
+    /// (``StepIssue/findings(_:gate:)``), and at least one did.
+    package var failedOnlyByFindings: Bool {
+        let unpassed = suites.flatMap(\.cases).filter { $0.verdict == .failed || $0.verdict == .error }
+        return !unpassed.isEmpty && unpassed.allSatisfy { testCase in
+            if case .findings? = testCase.failingStep?.issue { true } else { false }
+        }
     }
 
     /// The verdict in words, as every report shows it.
@@ -366,7 +368,7 @@ package struct RunResult: Sendable {
         case 0 where notChecked.isEmpty: "conformant"
         case 0 where nothingRan: "nothing checked (allowed by --allow-empty)"
         case 0: "conformant for what was checked; not checked: " + providersNotChecked.joined(separator: ", ")
-        case 1 where counts.failed == 0: "findings on the merchant's backend"
+        case 1 where failedOnlyByFindings: "findings on the merchant's backend"
         case 1: "not conformant"
         case 2: "suite invalid"
         case 3 where counts.errors < counts.total - counts.skipped: "could not run \(counts.errors) of \(counts.total - counts.skipped) cases"

@@ -1,5 +1,5 @@
 import Foundation
-import PayCheckCore
+package import PayCheckCore
 package import PayCheckProviders
 import Synchronization
 
@@ -348,6 +348,7 @@ package struct Runner: Sendable {
                 skipReason = "xfail: \(xfail)"
             }
         }
+        if verdict == .passed, let gate = configuration.findingGate, Self.failOnFindings(&steps, gate: gate) { verdict = .failed }
         let keep = switch configuration.transcripts {
         case .all: true
         case .failed: verdict == .failed || verdict == .error
@@ -367,5 +368,20 @@ package struct Runner: Sendable {
         result.backendOutput = backendOutput
         result.catches = testCase.catches
         return result
+    }
+}
+
+extension Runner {
+    /// Fails each step whose requests broke a rule of `gate` severity or more (``StepIssue/findings(_:gate:)``):
+    /// findings are part of the case's verdict, which every report and the exit code read. Whether any step failed.
+    package static func failOnFindings(_ steps: inout [StepResult], gate: FindingSeverity) -> Bool {
+        var failed = false
+        for index in steps.indices where steps[index].issue == nil {
+            let gated = steps[index].findings.filter { $0.severity >= gate }
+            guard !gated.isEmpty else { continue }
+            steps[index].issue = .findings(gated, gate: gate)
+            failed = true
+        }
+        return failed
     }
 }

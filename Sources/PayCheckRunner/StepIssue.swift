@@ -18,11 +18,14 @@ package enum StepIssue: Sendable {
     case couldNotRun(String)
     /// The run was interrupted (a signal, or the run stopping) before the step ended.
     case interrupted(String)
+    /// The merchant's backend broke provider rules the run gates on (`--fail-on findings[:severity]`) with the
+    /// requests it sent while the step ran: the findings of `gate` severity or more.
+    case findings([Finding], gate: FindingSeverity)
 
     /// The step's verdict: a conformance failure is `failed`; anything that kept the step from a verdict is `error`.
     package var verdict: Verdict {
         switch self {
-        case .mismatches: .failed
+        case .mismatches, .findings: .failed
         case .transport, .runTimeout, .invalidStep, .couldNotRun, .interrupted: .error
         }
     }
@@ -36,6 +39,7 @@ package enum StepIssue: Sendable {
         case .invalidStep: "invalidStep"
         case .couldNotRun: "couldNotRun"
         case .interrupted: "interrupted"
+        case .findings: "finding"
         }
     }
 
@@ -45,13 +49,14 @@ package enum StepIssue: Sendable {
         case .mismatches: nil
         case .transport(let error): error.message
         case .runTimeout(let text), .invalidStep(let text), .couldNotRun(let text), .interrupted(let text): text
+        case .findings(let findings, _): findings.map { "finding \($0.rule) (\($0.severity.rawValue)): \($0.message) — on \($0.request) [\($0.source)]" }.joined(separator: "\n")
         }
     }
 
     /// The issue with its message rewritten (redaction, a note on retries); mismatches are left as they are.
     package func mapMessage(_ transform: (String) -> String) -> StepIssue {
         switch self {
-        case .mismatches: return self
+        case .mismatches, .findings: return self
         case .transport(var error):
             error.message = transform(error.message)
             return .transport(error)
@@ -62,11 +67,18 @@ package enum StepIssue: Sendable {
         }
     }
 
-    /// Reads an issue back from a JSON report's step (`issue`, `transportCause`, `error`, `mismatches`); a report
-    /// written before steps named their issue gives the nearest reading of its verdict.
-    package init?(name: String?, verdict: Verdict, message: String?, invalid: Bool, cause: String?, mismatches: [Mismatch]) {
+    /// Reads an issue back from a JSON report's step (`issue`, `transportCause`, `error`, `mismatches`, `findingGate`
+    /// with the step's `findings`); a report written before steps named their issue gives the nearest reading of its
+    /// verdict.
+    package init?(
+        name: String?, verdict: Verdict, message: String?, invalid: Bool, cause: String?, mismatches: [Mismatch],
+        findings: [Finding] = [], gate: FindingSeverity? = nil
+    ) {
         let text = message ?? "could not run"
         switch name {
+        case "finding"?:
+            let gate = gate ?? .info
+            self = .findings(findings.filter { $0.severity >= gate }, gate: gate)
         case "mismatch"?: self = .mismatches(mismatches)
         case "transport"?: self = .transport(TransportError(cause.flatMap(TransportError.Cause.init(rawValue:)) ?? .other, text))
         case "runTimeout"?: self = .runTimeout(text)

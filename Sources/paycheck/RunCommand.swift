@@ -193,6 +193,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.failFast = failFast
         configuration.allowEmpty = allowEmpty
         configuration.requireAllProviders = requireAllProviders
+        configuration.findingGate = reports.failOn.findingThreshold
         configuration.stepTimeout = try RunCommand.positiveDuration(timeout, flag: "--timeout", example: "30s")
         configuration.runTimeout = try runTimeout.map { try RunCommand.positiveDuration($0, flag: "--run-timeout", example: "10m") }
         configuration.environment = environment
