@@ -35,6 +35,7 @@ package struct Step: Sendable {
         switch kind {
         case .http(let http): return "http \(http.method.source) \(http.url.source)"
         case .provider(let action): return "\(action.kind.rawValue) \(action.name)"
+        case .merchant(let merchant): return "merchant \(merchant.action.rawValue)"
         case .set(let bindings): return "set " + bindings.map(\.name).joined(separator: ", ")
         case .wait(let seconds): return "wait \(Value.format(seconds))s"
         }
@@ -47,6 +48,8 @@ package enum StepKind: Sendable {
     case http(HTTPRequestStep)
     /// A provider-dispatched action: `call`, `payer`, `mock`, `redirect`, `deeplink`.
     case provider(ProviderAction)
+    /// A request to the merchant's own backend through its contract (`merchant:`), run by the merchant layer.
+    case merchant(MerchantStep)
     /// `set:` computes variables.
     case set([Binding])
     /// `wait:` pauses for a number of seconds (on the runner's injected clock).
@@ -106,8 +109,6 @@ package struct ProviderAction: Sendable {
         case redirect
         /// `deeplink:` build the app deep link the provider would open and map it to an outcome.
         case deeplink
-        /// A request to the merchant's own backend through its contract (``MerchantAction``).
-        case merchant
     }
 
     /// The step key.
@@ -185,5 +186,40 @@ package struct RetryPolicy: Sendable {
         self.every = every
         self.within = within
         self.location = location
+    }
+}
+
+/// A `merchant:` step: a request to the merchant's own backend through its contract (``MerchantAction``). It always
+/// runs alone: the requests the backend sends meanwhile are the case's.
+package struct MerchantStep: Sendable {
+    /// What the shopper (or the scenario) does.
+    package var action: MerchantAction
+    /// The `with:` parameters.
+    package var parameters: TemplateValue
+    /// Where the action name is.
+    package var location: SourceLocation
+
+    /// Creates a step.
+    package init(action: MerchantAction, parameters: TemplateValue, location: SourceLocation) {
+        self.action = action
+        self.parameters = parameters
+        self.location = location
+    }
+}
+
+extension Step {
+    /// The step's `merchant:` action, if it is one.
+    package var merchant: MerchantStep? {
+        if case .merchant(let step) = self.kind { step } else { nil }
+    }
+
+    /// Whether the step changes state every case shares (the mock clock, a reset, the merchant's backend), so its
+    /// case runs alone.
+    package var runsAlone: Bool {
+        switch self.kind {
+        case .provider(let action): action.runsAlone
+        case .merchant: true
+        case .http, .set, .wait: false
+        }
     }
 }

@@ -193,8 +193,8 @@ extension SuiteParser {
             }
             return include(kindPair.value)
         }
-        let isProviderKind = ProviderAction.Kind(rawValue: kindPair.key) != nil
-        if let with = value("with"), !isProviderKind {
+        let takesParameters = ProviderAction.Kind(rawValue: kindPair.key) != nil || kindPair.key == "merchant"
+        if let with = value("with"), !takesParameters {
             error(with.keyNode, "'with' goes with call, payer, mock, redirect, deeplink or merchant steps, not '\(kindPair.key)'")
         }
         if let auth = value("auth"), kindPair.key != "call" {
@@ -205,6 +205,7 @@ extension SuiteParser {
         case "http": kind = httpStep(kindPair.value).map(StepKind.http)
         case "set": kind = .set(bindings(kindPair.value, "'set'"))
         case "wait": kind = duration(kindPair.value, "'wait'").map(StepKind.wait)
+        case "merchant": kind = merchantStep(nameNode: kindPair.value, with: value("with")?.value).map(StepKind.merchant)
         default:
             kind = providerAction(
                 ProviderAction.Kind(rawValue: kindPair.key) ?? .call, nameNode: kindPair.value,
@@ -350,6 +351,22 @@ extension SuiteParser {
         return HTTPRequestStep(method: method, url: url, headers: headers, query: query, body: body, location: location(node))
     }
 
+    /// A `merchant:` step: one of the ``MerchantAction``s, with its parameters checked.
+    mutating func merchantStep(nameNode: Node, with: Node?) -> MerchantStep? {
+        guard let name = nonEmptyString(nameNode, "'merchant'") else { return nil }
+        guard let action = MerchantAction(rawValue: name) else {
+            let known = MerchantAction.allCases.map(\.rawValue)
+            error(nameNode, "unknown merchant action '\(name)'", hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "known: " + known.joined(separator: ", "))
+            return nil
+        }
+        let parameters = with.map { node -> TemplateValue in
+            if node.mapping == nil, !isNull(node) { error(node, "'with' must be a mapping of parameters, found \(describe(node))") }
+            return templateValue(node)
+        } ?? .literal(.object([:]), location(nameNode))
+        checkKeys(of: action.spec, label: "'merchant: \(name)'", with: with, auth: nil, owner: "the merchant's backend")
+        return MerchantStep(action: action, parameters: parameters, location: location(nameNode))
+    }
+
     mutating func providerAction(_ kind: ProviderAction.Kind, nameNode: Node, with: Node?, auth: Node?) -> ProviderAction? {
         guard let name = nonEmptyString(nameNode, "'\(kind.rawValue)'") else { return nil }
         let here = location(nameNode)
@@ -358,15 +375,6 @@ extension SuiteParser {
             return templateValue(node)
         } ?? .literal(.object([:]), here)
         let authValue = auth.map { templateValue($0) }
-        if kind == .merchant {
-            guard let action = MerchantAction(rawValue: name) else {
-                let known = MerchantAction.allCases.map(\.rawValue)
-                error(nameNode, "unknown merchant action '\(name)'", hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "known: " + known.joined(separator: ", "))
-                return nil
-            }
-            checkKeys(of: action.spec, kind: kind, with: with, auth: auth, owner: "the merchant's backend")
-            return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: true)
-        }
         if kind == .mock, let generic = GenericMockAction(rawValue: name) {
             checkKeys(of: generic.spec, kind: kind, with: with, auth: auth, owner: "the mock host")
             if generic == .fault { checkFault(parameters, at: with.map { location($0) } ?? here) }
@@ -472,7 +480,11 @@ extension SuiteParser {
     /// Checks the `with:` and `auth:` keys of an action against what it declares, with did-you-mean hints, and the
     /// literal values of the keys it declares a kind for.
     mutating func checkKeys(of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String) {
-        let label = "'\(kind.rawValue): \(spec.name)'"
+        checkKeys(of: spec, label: "'\(kind.rawValue): \(spec.name)'", with: with, auth: auth, owner: owner)
+    }
+
+    /// Checks an action's `with:` keys and literal kinds, and its `auth:` overrides, against its spec.
+    mutating func checkKeys(of spec: ActionSpec, label: String, with: Node?, auth: Node?, owner: String) {
         if !spec.kinds.isEmpty, let with {
             // Each declared path (`amount`, or `amount.value` inside it), where the step writes a literal.
             for (path, expected) in spec.kinds.sorted(by: { $0.key < $1.key }) {

@@ -35,7 +35,7 @@ package struct VariableFlowCheck: Sendable {
                 }
                 for capture in step.captures { defined.insert(capture.name) }
                 // `merchant: checkout` makes the order it created the case's (`order.id`, `order.payment`, …).
-                if case .provider(let action) = step.kind, action.kind == .merchant, action.name == MerchantAction.checkout.rawValue {
+                if step.merchant?.action == .checkout {
                     defined.insert("order")
                 }
             }
@@ -60,6 +60,8 @@ package struct VariableFlowCheck: Sendable {
         case .provider(let action):
             out += reads(action.parameters, defined: defined)
             if let auth = action.auth { out += reads(auth, defined: defined) }
+        case .merchant(let merchant):
+            out += reads(merchant.parameters, defined: defined)
         case .set(let bindings):
             var local = defined
             for binding in bindings {

@@ -29,7 +29,7 @@ extension CaseExecutor {
             } catch {
                 return StepResult(name: step.summary, location: step.location, issue: cancellationIssue, duration: elapsed())
             }
-        case .http, .provider:
+        case .http, .provider, .merchant:
             return nil
         }
     }
@@ -47,9 +47,6 @@ extension CaseExecutor {
             if action.kind == .mock, let generic = GenericMockAction(rawValue: action.name) {
                 return try await performGeneric(generic, parameters: parameters, step: step)
             }
-            if action.kind == .merchant {
-                return try await performMerchant(action, parameters: parameters, step: step)
-            }
             guard let providerID = suite.provider, let executor = runner.providers.executor(providerID) else {
                 throw ProviderError.invalidStep("unknown provider '\(suite.provider ?? "")'")
             }
@@ -61,6 +58,14 @@ extension CaseExecutor {
                 send: { try await recorder.send($0, timeout: seconds) },
                 addSecret: { _ = recorder.addSecret($0) })
             return try await executor.perform(ProviderActionRequest(kind: action.kind, name: action.name, parameters: parameters, auth: auth), context: context)
+        case .merchant(let action):
+            guard let merchant else {
+                throw ProviderError.couldNotRun(
+                    "'merchant: \(action.action.rawValue)' needs the merchant's backend: run with --contract FILE (see docs/merchant.md)")
+            }
+            return try await merchant.perform(
+                action, parameters: try renderer.render(action.parameters), variables: variables, timeout: timeout(for: step),
+                expectsStatus: step.expect?.status != nil)
         case .set, .wait:
             return Observation(status: nil)
         }
@@ -87,8 +92,12 @@ extension CaseExecutor {
 
     /// Renders an `http:` step into a request (with `renderer`, or the case's variables); a URL starting with `/`
     /// is resolved against `base` (a merchant contract's requests).
-    func buildRequest(_ http: HTTPRequestStep, renderer given: TemplateRenderer? = nil, base: String? = nil) throws -> HTTPRequestData {
-        let r = given ?? renderer
+    func buildRequest(_ http: HTTPRequestStep) throws -> HTTPRequestData {
+        try Self.buildRequest(http, renderer: renderer)
+    }
+
+    /// Renders an `http:` step into a request with `r`; a URL starting with `/` is resolved against `base`.
+    static func buildRequest(_ http: HTTPRequestStep, renderer r: TemplateRenderer, base: String? = nil) throws -> HTTPRequestData {
         let method = try r.renderString(http.method).uppercased()
         var url = try r.renderString(http.url)
         if let base, url.hasPrefix("/") {

@@ -20,7 +20,8 @@ struct CaseExecutor {
     var variables: [String: Value]
     /// Warnings for the run, such as a `secret: true` capture too short to be redacted.
     var warnings: [String] = []
-    /// Whether a `secret: true` capture was learnt: the exchanges recorded before it are redacted again.
+    /// Runs the `merchant:` steps and watches a merchant case's steps, when the run has a contract.
+    let merchant: MerchantExecutor?
 
     /// Where the current target serves things.
     struct Endpoints: Sendable {
@@ -40,7 +41,11 @@ struct CaseExecutor {
         self.testCase = testCase
         self.endpoints = endpoints
         self.deadline = deadline
-        self.recorder = ExchangeRecorder(transport: runner.transport, redactor: redactor)
+        let recorder = ExchangeRecorder(transport: runner.transport, redactor: redactor)
+        self.recorder = recorder
+        self.merchant = runner.configuration.merchant.map { target in
+            MerchantExecutor(runner: runner, target: target, providerID: suite.provider ?? "", controlURL: endpoints.controlURL, recorder: recorder)
+        }
         var builtins: [String: Value] = [
             "target": .object([
                 "kind": .string(runner.configuration.target.kind),
@@ -79,18 +84,14 @@ struct CaseExecutor {
         if let setup = bindVariables() {
             return (.error, [setup])
         }
-        // A merchant case keeps, with each step, what passed between the mock and the backend meanwhile.
-        var cursor = isMerchantCase ? await journalCursor() : nil
+        var cursor = await merchant?.start(testCase)
         for step in testCase.steps {
             if Task.isCancelled {
                 results.append(StepResult(name: redacted(step.summary), location: step.location, issue: cancellationIssue))
                 return (.error, results)
             }
             var result = await execute(step)
-            if let from = cursor, let found = await evidence(since: from) {
-                (result.evidence, result.findings, cursor) = (found.evidence, found.findings, found.next)
-                checkPremise(of: step, in: &result, after: results)
-            }
+            await merchant?.observe(step, into: &result, after: results, cursor: &cursor, renderer: renderer)
             results.append(result)
             if result.verdict != .passed { return (result.verdict, results) }
         }
@@ -214,7 +215,7 @@ struct CaseExecutor {
             case .couldNotRun: attempt.issue = .couldNotRun(error.message)
             case .nonConformance(let expected):
                 attempt.issue = .mismatches([Mismatch(
-                    location: step.location, subject: Self.isMerchant(step) ? "backend answer" : "provider answer",
+                    location: step.location, subject: step.merchant != nil ? "backend answer" : "provider answer",
                     expected: expected, actual: error.message, kind: .nonConformance)])
             }
         } catch is CancellationError {

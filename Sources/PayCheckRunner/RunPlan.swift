@@ -83,8 +83,7 @@ package struct RunPlan: Sendable {
     /// `merchant: pay` without `pay:`), or `nil`.
     static func contractGap(_ testCase: Case, _ contract: MerchantContract) -> String? {
         for step in testCase.steps {
-            guard case .provider(let action) = step.kind, action.kind == .merchant else { continue }
-            switch MerchantAction(rawValue: action.name) {
+            switch step.merchant?.action {
             case .return? where contract.returnRequest == nil:
                 return "contract '\(contract.name)' has no 'return:' page for 'merchant: return'"
             case .pay? where contract.payRequest == nil:
@@ -98,9 +97,6 @@ package struct RunPlan: Sendable {
     /// Cases with an action that changes state every case shares (the mock clock, a reset, anything a provider
     /// declares so) run alone, so other cases never see it.
     static func isExclusive(_ testCase: Case) -> Bool {
-        testCase.steps.contains { step in
-            if case .provider(let action) = step.kind { return action.runsAlone }
-            return false
-        }
+        testCase.steps.contains(where: \.runsAlone)
     }
 }

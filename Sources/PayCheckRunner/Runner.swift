@@ -319,12 +319,8 @@ package struct Runner: Sendable {
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
         var executor = CaseExecutor(runner: caseRunner, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
-        let outputMark = configuration.merchant?.output?.mark
         var (verdict, steps) = await executor.run()
-        var backendOutput: String?
-        if verdict == .failed || verdict == .error, let outputMark, let output = configuration.merchant?.output {
-            backendOutput = context.redactor.redact(output.text(since: outputMark))
-        }
+        let backendOutput = verdict == .failed || verdict == .error ? executor.merchant?.backendOutput(redactor: context.redactor) : nil
         for warning in executor.warnings { context.warnings.add(warning) }
         if item.exclusive, let controlURL, !Task.isCancelled {
             // The case moved the shared mock clock; put it back so later cases see real time.

@@ -84,9 +84,9 @@ struct SuiteOptions: ParsableArguments {
             for suite in result.suites {
                 for testCase in suite.cases {
                     for step in testCase.steps {
-                        guard case .provider(let action) = step.kind, action.kind == .merchant else { continue }
+                        guard let action = step.merchant else { continue }
                         result.diagnostics.append(Diagnostic(
-                            at: action.location, "'merchant: \(action.name)' needs the merchant's backend: give --contract FILE",
+                            at: action.location, "'merchant: \(action.action.rawValue)' needs the merchant's backend: give --contract FILE",
                             hint: "a contract says how to start the backend and reach its checkout and orders (docs/merchant.md)"))
                     }
                 }

@@ -49,9 +49,6 @@ package struct ProviderExecutor: Sendable {
         case .redirect, .deeplink:
             guard isLocal(action.kind, action.name) else { throw unknown(action) }
             return try provider.performLocal(action.kind, action.name, parameters: action.parameters, context: context)
-        case .merchant:
-            // The runner sends these to the merchant's backend through its contract; they never reach a provider.
-            throw unknown(action)
         }
     }
 

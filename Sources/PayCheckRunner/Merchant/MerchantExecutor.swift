@@ -2,22 +2,40 @@ import Foundation
 import PayCheckCore
 import PayCheckProviders
 
-extension CaseExecutor {
-    /// Whether the case has `merchant:` steps (it runs alone, and keeps evidence with each step).
-    var isMerchantCase: Bool {
-        testCase.steps.contains { step in
-            if case .provider(let action) = step.kind { return action.kind == .merchant }
-            return false
-        }
+/// The merchant layer's executor, beside the provider executor: it runs `merchant:` steps through the run's contract
+/// against the merchant's backend, and keeps with each step of a merchant case what passed between the mock and the
+/// backend (``Evidence``), the findings, and whether the scenario's premise happened. The case loop knows steps; this
+/// is the one place that knows contracts, backends and the mock's journal.
+struct MerchantExecutor {
+    /// The run (configuration, providers, transport, clock).
+    let runner: Runner
+    /// The run's contract and backend.
+    let target: MerchantTarget
+    /// The suite's provider id (empty for a suite without one).
+    let providerID: String
+    /// The mock's control URL, when the target has one.
+    let controlURL: String?
+    /// Sends and records the case's exchanges.
+    let recorder: ExchangeRecorder
+    /// How much the backend had written when the case started, when the run started it.
+    let outputMark: Int?
+
+    init(runner: Runner, target: MerchantTarget, providerID: String, controlURL: String?, recorder: ExchangeRecorder) {
+        (self.runner, self.target, self.providerID, self.controlURL, self.recorder) = (runner, target, providerID, controlURL, recorder)
+        self.outputMark = target.output?.mark
     }
 
-    /// Runs a `merchant:` step through the run's contract.
-    func performMerchant(_ action: ProviderAction, parameters: Value, step: Step) async throws -> Observation {
-        guard let merchant = runner.configuration.merchant else {
-            throw ProviderError.couldNotRun(
-                "'merchant: \(action.name)' needs the merchant's backend: run with --contract FILE (see docs/merchant.md)")
-        }
-        guard let kind = MerchantAction(rawValue: action.name) else { throw ProviderError.invalidStep("unknown merchant action '\(action.name)'") }
+    /// What the backend wrote since the case started, redacted; `nil` when the run did not start it.
+    func backendOutput(redactor: Redactor) -> String? {
+        guard let outputMark, let output = target.output else { return nil }
+        return redactor.redact(output.text(since: outputMark))
+    }
+
+    /// Runs a `merchant:` step through the run's contract with its rendered `parameters`, in the case's `variables`.
+    /// `expectsStatus`: the step checks the backend's status itself (a refused checkout).
+    func perform(_ step: MerchantStep, parameters: Value, variables: [String: Value], timeout: Double, expectsStatus: Bool) async throws -> Observation {
+        let kind = step.action
+        let merchant = target
         let contract = merchant.contract
         var scope = merchant.variables.merging(variables) { _, own in own }
         if case .object(let members) = parameters { scope.merge(members) { _, given in given } }
@@ -26,18 +44,18 @@ extension CaseExecutor {
             current["id"] = order
             scope["order"] = .object(current)
         }
-        scope["provider"] = .string(suite.provider ?? "")
+        scope["provider"] = .string(providerID)
         scope["backend"] = .object(["url": .string(merchant.backendURL)])
         let renderer = TemplateRenderer(variables: scope, environment: runner.configuration.environment, now: runner.clock.now, random: runner.random)
         switch kind {
         case .checkout:
             let cursor = await journalCursor()
             let response = try await recorder.send(
-                try buildRequest(contract.checkout.request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+                try CaseExecutor.buildRequest(contract.checkout.request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             var observation = CaseExecutor.observation(from: response)
             let payments = if let cursor { await createdPayments(since: cursor) } else { [CreatedPayment]() }
             try Self.checkOnePayment(payments)
-            guard try Self.succeeded(response, step, "the checkout (contract key 'checkout.request', \(contract.checkout.request.location))") else { return observation }
+            guard try Self.succeeded(response, expectsStatus, "the checkout (contract key 'checkout.request', \(contract.checkout.request.location))") else { return observation }
             guard let body = observation.body, let orderID = contract.checkout.orderID.lookup(in: body), orderID != .null else {
                 throw ProviderError.nonConformance(
                     "the backend's checkout answer has no order id at '\(contract.checkout.orderID)' (contract \(contract.file))",
@@ -69,9 +87,9 @@ extension CaseExecutor {
             return observation
         case .order:
             let response = try await recorder.send(
-                try buildRequest(contract.order.request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+                try CaseExecutor.buildRequest(contract.order.request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             var observation = CaseExecutor.observation(from: response)
-            guard try Self.succeeded(response, step, "reading the order (contract key 'order.request', \(contract.order.request.location))") else { return observation }
+            guard try Self.succeeded(response, expectsStatus, "reading the order (contract key 'order.request', \(contract.order.request.location))") else { return observation }
             let read = contract.order
             guard let body = observation.body, let stateValue = read.state.lookup(in: body), stateValue != .null else {
                 throw ProviderError.nonConformance(
@@ -99,11 +117,11 @@ extension CaseExecutor {
             }
             let cursor = await journalCursor()
             let response = try await recorder.send(
-                try buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+                try CaseExecutor.buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             var observation = CaseExecutor.observation(from: response)
             let payments = if let cursor { await createdPayments(since: cursor) } else { [CreatedPayment]() }
             try Self.checkOnePayment(payments)
-            guard try Self.succeeded(response, step, "the payment (contract key 'pay.request', \(request.location))") else { return observation }
+            guard try Self.succeeded(response, expectsStatus, "the payment (contract key 'pay.request', \(request.location))") else { return observation }
             guard let payment = payments.first else {
                 throw ProviderError.nonConformance(
                     "the backend answered \(response.status) to the payment but created no payment at the mock meanwhile",
@@ -134,10 +152,10 @@ extension CaseExecutor {
                 throw ProviderError.invalidStep("'merchant: return' needs a 'return:' request in the contract \(contract.file)")
             }
             let response = try await recorder.send(
-                try buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout(for: step))
+                try CaseExecutor.buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             // A return page that is not there (404) or breaks (5xx) is not a return the backend handled: a scenario
             // built on it would pass without testing anything. A redirect (to the app, to a receipt) is a return.
-            _ = try Self.succeeded(response, step, "the payer's return (contract key 'return.request', \(request.location))", accepting: 200..<400)
+            _ = try Self.succeeded(response, expectsStatus, "the payer's return (contract key 'return.request', \(request.location))", accepting: 200..<400)
             return CaseExecutor.observation(from: response)
         }
     }
@@ -154,12 +172,27 @@ extension CaseExecutor {
 
     /// Whether the backend answered `what` with 2xx. A step that expects a status (a refused checkout) checks any
     /// other answer itself (`false`); without one, any other answer is a failure: the shopper could not go on.
-    private static func succeeded(_ response: HTTPResponseData, _ step: Step, _ what: String, accepting: Range<Int> = 200..<300) throws -> Bool {
+    private static func succeeded(_ response: HTTPResponseData, _ expectsStatus: Bool, _ what: String, accepting: Range<Int> = 200..<300) throws -> Bool {
         if accepting.contains(response.status) { return true }
-        guard step.expect?.status == nil else { return false }
+        guard !expectsStatus else { return false }
         throw ProviderError.nonConformance(
             "the backend answered \(response.status) to \(what): \(response.text.prefix(300))",
             expected: accepting.upperBound > 300 ? "a 2xx or 3xx answer" : "a 2xx answer with the order")
+    }
+
+    /// Where a merchant case starts in the mock's journal: each of its steps keeps what passed between the mock and
+    /// the backend meanwhile. `nil` for a case without `merchant:` steps, or without a mock to ask.
+    func start(_ testCase: Case) async -> Int? {
+        guard testCase.steps.contains(where: { $0.merchant != nil }) else { return nil }
+        return await journalCursor()
+    }
+
+    /// Keeps with `result` what passed between the mock and the backend since `cursor` (moved on), the findings, and
+    /// whether the step's premise happened (``checkPremise(of:in:after:renderer:)``).
+    func observe(_ step: Step, into result: inout StepResult, after earlier: [StepResult], cursor: inout Int?, renderer: TemplateRenderer) async {
+        guard let from = cursor, let found = await evidence(since: from) else { return }
+        (result.evidence, result.findings, cursor) = (found.evidence, found.findings, found.next)
+        checkPremise(of: step, in: &result, after: earlier, renderer: renderer)
     }
 
     /// The journal number the mock's next record will get (`nil` without a mock or when it cannot be read).
@@ -189,7 +222,7 @@ extension CaseExecutor {
     /// What passed between the mock and the backend since journal number `cursor`: the backend's requests with the
     /// mock's answers and findings, and the notifications with the backend's answers, in order; and the next cursor.
     func evidence(since cursor: Int) async -> (evidence: [Evidence], findings: [Finding], next: Int)? {
-        guard let control = endpoints.controlURL, let scope = runner.configuration.clockScope,
+        guard let control = controlURL, let scope = runner.configuration.clockScope,
             let journal = await journal(from: cursor)
         else { return nil }
         let redactor = recorder.redactor
@@ -222,23 +255,23 @@ extension CaseExecutor {
 
     /// The backend's requests to the mock (this run's scope) numbered from `from`, and the next number.
     private func journal(from: Int) async -> JournalPage? {
-        guard let control = endpoints.controlURL, let scope = runner.configuration.clockScope else { return nil }
+        guard let control = controlURL, let scope = runner.configuration.clockScope else { return nil }
         let request = ControlRequest.journal(scope: scope, origin: .merchant, from: from)
         return (try? await runner.transport.send(request.http(base: control), timeout: 10)).flatMap(ControlRequest.journalPage)
     }
 }
 
-extension CaseExecutor {
+extension MerchantExecutor {
     /// A merchant case's scenario must not pass on a premise that never happened. A step whose action exists to
     /// notify the backend (``ControlAction/delivers``) but after which no notification reached it is an error with
     /// the reason; a read of the order that fails while no notification reached the backend in the whole case says
     /// so beside the mismatch, since that is the usual cause (no webhook registered, a notification URL not set).
-    func checkPremise(of step: Step, in result: inout StepResult, after earlier: [StepResult]) {
-        guard case .provider(let action) = step.kind, let id = suite.provider, let provider = runner.providers[id] else { return }
+    func checkPremise(of step: Step, in result: inout StepResult, after earlier: [StepResult], renderer: TemplateRenderer) {
+        guard let provider = runner.providers[providerID] else { return }
         let delivered = { (results: [StepResult]) in results.flatMap(\.evidence).filter { $0.kind == .notification && $0.status != nil }.count }
         let reached = { (results: [StepResult]) in delivered(results) > 0 }
-        if action.kind == .merchant, action.name == MerchantAction.notified.rawValue, result.verdict == .passed {
-            let wanted = (try? renderer.render(action.parameters))?["atLeast"]?.wholeNumber ?? 1
+        if let merchant = step.merchant, merchant.action == .notified, result.verdict == .passed {
+            let wanted = (try? renderer.render(merchant.parameters))?["atLeast"]?.wholeNumber ?? 1
             let count = delivered(earlier + [result])
             if count < wanted {
                 result.issue = .couldNotRun(
@@ -247,7 +280,7 @@ extension CaseExecutor {
             }
             return
         }
-        if result.verdict == .passed, action.kind == .payer || action.kind == .mock,
+        if result.verdict == .passed, case .provider(let action) = step.kind, action.kind == .payer || action.kind == .mock,
             provider.controlActions.contains(where: { $0.kind == action.kind && $0.name == action.name && $0.delivers }),
             !reached([result])
         {
@@ -256,7 +289,7 @@ extension CaseExecutor {
                 "'\(action.kind.rawValue): \(action.name)' sent no notification that reached the backend\(tried), so this scenario's premise did "
                     + "not happen: \(Self.notificationHint(provider))")
         }
-        if action.kind == .merchant, action.name == MerchantAction.order.rawValue, case .mismatches(var mismatches) = result.issue,
+        if step.merchant?.action == .order, case .mismatches(var mismatches) = result.issue,
             !reached(earlier + [result]), let index = mismatches.firstIndex(where: { $0.subject == "outcome" })
         {
             mismatches[index].actual += " — no notification reached the backend during this case: \(Self.notificationHint(provider))"
@@ -270,11 +303,5 @@ extension CaseExecutor {
             return "\(own); check that it does (docs/merchant.md)"
         }
         return "set the contract's providers.\(provider.id).notificationUrl to the backend's notification route (docs/merchant.md)"
-    }
-
-    /// Whether `step` is a `merchant:` step.
-    static func isMerchant(_ step: Step) -> Bool {
-        if case .provider(let action) = step.kind { return action.kind == .merchant }
-        return false
     }
 }
