@@ -163,7 +163,8 @@ let package = Package(
         .testTarget(name: "PayCheckCoreTests", dependencies: ["PayCheckCore", "PayCheckTestSupport"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "PayCheckRunnerTests",
-            dependencies: ["PayCheckRunner", "PayCheckMock", "PayCheckSession", "PayCheckTestSupport", "PayCheckProviders", "PayCheckReports",
+            dependencies: [
+                "PayCheckRunner", "PayCheckMock", "PayCheckSession", "PayCheckTestSupport", "PayCheckProviders", "PayCheckReports",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -172,7 +173,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PayCheckReportsTests", dependencies: ["PayCheckReports", "PayCheckTestSupport"], resources: [.copy("Snapshots")], swiftSettings: swiftSettings),
-        .testTarget(name: "PayCheckMockTests", dependencies: ["PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PayCheckMockTests",
+            dependencies: [
+                "PayCheckMock", "PayCheckTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "paycheckTests",

@@ -4,9 +4,10 @@ import Hummingbird
 
 /// The port to listen on: `--port N` (default 8081).
 let arguments = CommandLine.arguments
-let port = arguments.firstIndex(of: "--port").flatMap { index in
-    index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
-} ?? 8081
+let port =
+    arguments.firstIndex(of: "--port").flatMap { index in
+        index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
+    } ?? 8081
 
 let router = Router()
 router.get("/") { _, _ in "Hello, world!" }

@@ -82,7 +82,7 @@ package enum ClockAdjustment: Equatable, Sendable {
         guard !trimmed.contains(where: { $0 == "e" || $0 == "E" }) else { throw self.invalid(text) }
         do throws(DurationError) {
             return try DurationText.parse(trimmed)
-        } catch where error.problem == .outOfBounds {
+        } catch  where error.problem == .outOfBounds {
             throw Problem(message: "invalid clock advance \(error.message)")
         } catch {
             throw self.invalid(text)

@@ -106,12 +106,13 @@ package struct ExpectationEvaluator: Sendable {
         case .gt(let t): return try compare(actual, t, "gt", >)
         case .ge(let t): return try compare(actual, t, "ge", >=)
         case .length(let inner):
-            let length: Value? = switch actual {
-            case .string(let s)?: .int(s.count)
-            case .array(let a)?: .int(a.count)
-            case .object(let o)?: .int(o.count)
-            default: nil
-            }
+            let length: Value? =
+                switch actual {
+                case .string(let s)?: .int(s.count)
+                case .array(let a)?: .int(a.count)
+                case .object(let o)?: .int(o.count)
+                default: nil
+                }
             let failures = try evaluate(inner, actual: length, subject: "length", kind: .body)
             let words = "length " + inner.matchers.map { describe($0.matcher) }.joined(separator: ", ")
             return (words, length != nil && failures.isEmpty)

@@ -155,7 +155,7 @@ private struct ExpressionParser {
             if function == .now, case .string(let offset)? = args.first, !offset.isEmpty {
                 do throws(DurationError) {
                     _ = try DurationText.parse(offset)
-                } catch where error.problem == .outOfBounds {
+                } catch  where error.problem == .outOfBounds {
                     throw self.error("now() offset \(error.message)")
                 } catch {
                     throw self.error("now() offset '\(offset)' is not a duration like '+5m' or '-1h'")

@@ -28,7 +28,8 @@ package enum ISOTimestamp {
         let days = Self.floorDiv(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civil(fromDays: days)
-        var text = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
+        var text =
+            "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
             + "\(Self.pad(secondOfDay / 3600, 2)):\(Self.pad(secondOfDay % 3600 / 60, 2)):\(Self.pad(secondOfDay % 60, 2))"
         if fraction == .always || (fraction == .whenSubSecond && millisecondPart != 0) {
             text += "." + Self.pad(millisecondPart, 3)

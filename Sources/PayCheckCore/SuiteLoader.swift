@@ -130,11 +130,14 @@ package struct SuiteLoader: Sendable {
         if case .suites(let parsed) = outcome {
             let digest = StableDigest.of(
                 [text] + parser.includedSources.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
-            outcome = .suites(parser.diagnostics.hasErrors ? [] : parsed.map { suite in
-                var suite = suite
-                suite.sourceDigest = digest
-                return suite
-            })
+            outcome = .suites(
+                parser.diagnostics.hasErrors
+                    ? []
+                    : parsed.map { suite in
+                        var suite = suite
+                        suite.sourceDigest = digest
+                        return suite
+                    })
         }
         return FileLoad(text: text, includedSources: parser.includedSources, diagnostics: parser.diagnostics, outcome: outcome)
     }

@@ -98,7 +98,8 @@ extension SuiteParser {
         var matchers: [LocatedMatcher] = []
         for pair in pairs {
             guard Matcher.keywords.contains(pair.key) else {
-                let hint = Matcher.nearMiss(pair.key).map { "did you mean '\($0)'?" }
+                let hint =
+                    Matcher.nearMiss(pair.key).map { "did you mean '\($0)'?" }
                     ?? "matchers: " + Matcher.keywords.joined(separator: ", ")
                 error(pair.keyNode, "unknown matcher '\(pair.key)'", hint: hint)
                 continue

@@ -50,10 +50,12 @@ extension SuiteParser {
             let keys = pairs.map(\.key)
             if let firstKeys, Set(keys) != Set(firstKeys) {
                 let missing = firstKeys.filter { !keys.contains($0) }, extra = keys.filter { !firstKeys.contains($0) }
-                let parts = (missing.isEmpty ? [] : ["no " + missing.map { "'\($0)'" }.joined(separator: ", ")])
+                let parts =
+                    (missing.isEmpty ? [] : ["no " + missing.map { "'\($0)'" }.joined(separator: ", ")])
                     + (extra.isEmpty ? [] : ["an extra " + extra.map { "'\($0)'" }.joined(separator: ", ")])
-                error(rowNode, "this row has " + parts.joined(separator: " and ") + ": every row has the first row's keys",
-                      hint: "a table's rows all have the same keys")
+                error(
+                    rowNode, "this row has " + parts.joined(separator: " and ") + ": every row has the first row's keys",
+                    hint: "a table's rows all have the same keys")
                 return nil
             }
             firstKeys = firstKeys ?? keys
@@ -115,8 +117,9 @@ extension SuiteParser {
             for reference in references {
                 text += scalar.string[cursor..<reference.range.lowerBound]
                 guard case .scalar(let value)? = row.values[reference.key] else {
-                    error(node, "row value '\(reference.key)' is \(describe(row.values[reference.key] ?? node)), which cannot go inside text",
-                          hint: "use it alone as the whole value: \"{{ row.\(reference.key) }}\"")
+                    error(
+                        node, "row value '\(reference.key)' is \(describe(row.values[reference.key] ?? node)), which cannot go inside text",
+                        hint: "use it alone as the whole value: \"{{ row.\(reference.key) }}\"")
                     return node
                 }
                 text += value.string
@@ -140,10 +143,12 @@ extension SuiteParser {
         case .scalar(let scalar):
             for reference in Self.rowReferences(in: scalar.string) {
                 if known.isEmpty {
-                    error(node, "'{{ row.\(reference.key) }}' is used outside a table",
-                          hint: "row values come from the 'rows:' of the case or of the suite")
+                    error(
+                        node, "'{{ row.\(reference.key) }}' is used outside a table",
+                        hint: "row values come from the 'rows:' of the case or of the suite")
                 } else {
-                    let hint = Suggest.nearest(reference.key, in: known).map { "did you mean 'row.\($0)'?" }
+                    let hint =
+                        Suggest.nearest(reference.key, in: known).map { "did you mean 'row.\($0)'?" }
                         ?? "the rows have: " + known.sorted().joined(separator: ", ")
                     error(node, "the rows have no '\(reference.key)'", hint: hint)
                 }
@@ -176,7 +181,8 @@ extension SuiteParser {
         var references: [(range: Range<String.Index>, key: String)] = []
         var cursor = text.startIndex
         while let open = text.range(of: "{{", range: cursor..<text.endIndex),
-              let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) {
+            let close = text.range(of: "}}", range: open.upperBound..<text.endIndex)
+        {
             let inner = String(text[open.upperBound..<close.lowerBound]).trimmingWhitespace()
             if inner.hasPrefix("row."), isRowKey(String(inner.dropFirst(4))) {
                 references.append((open.lowerBound..<close.upperBound, String(inner.dropFirst(4))))

@@ -14,8 +14,9 @@ extension SuiteParser {
         // A suite with rows is one suite per row (a provider each, say), every case of it run for every row.
         guard let rows = tableRows(rowsPair.value, of: "the suite") else { return .invalid }
         if let nameNode = pairs.first(where: { $0.key == "suite" })?.value, !Self.refersToRows(nameNode) {
-            error(nameNode, "a suite with rows needs a name that uses a row value",
-                  hint: "each row is a suite of its own, e.g. 'suite: Faults · {{ row.provider }}'")
+            error(
+                nameNode, "a suite with rows needs a name that uses a row value",
+                hint: "each row is a suite of its own, e.g. 'suite: Faults · {{ row.provider }}'")
         }
         let template = Self.removing(Self.rowsKey, from: root)
         let rowKeys = rows[0].values.keys.sorted()
@@ -29,8 +30,9 @@ extension SuiteParser {
         var seen: [String: SourceLocation] = [:]
         for suite in suites {
             if let first = seen[suite.name] {
-                error(at: suite.location, "this row names its suite '\(suite.name)' like the row at line \(first.line)",
-                      hint: "reports identify suites by name: use a row value that differs in 'suite:'")
+                error(
+                    at: suite.location, "this row names its suite '\(suite.name)' like the row at line \(first.line)",
+                    hint: "reports identify suites by name: use a row value that differs in 'suite:'")
             }
             seen[suite.name] = seen[suite.name] ?? suite.location
         }
@@ -58,7 +60,8 @@ extension SuiteParser {
                         provider = description
                     } else {
                         let known = catalog.providerIDs
-                        let hint = Suggest.nearest(id, in: known).map { "did you mean '\($0)'?" }
+                        let hint =
+                            Suggest.nearest(id, in: known).map { "did you mean '\($0)'?" }
                             ?? (known.isEmpty ? "no providers are registered in this build" : "known providers: " + known.joined(separator: ", "))
                         error(pair.value, "unknown provider '\(id)'", hint: hint)
                     }
@@ -81,7 +84,9 @@ extension SuiteParser {
                 var seen: [String: SourceLocation] = [:]
                 for c in cases {
                     if let first = seen[c.name] {
-                        error(at: c.location, "duplicate case name '\(c.name)' (first at line \(first.line))", hint: "case names must be unique within a suite: reports identify cases by name")
+                        error(
+                            at: c.location, "duplicate case name '\(c.name)' (first at line \(first.line))",
+                            hint: "case names must be unique within a suite: reports identify cases by name")
                     } else {
                         seen[c.name] = c.location
                     }
@@ -107,8 +112,9 @@ extension SuiteParser {
         }
         guard let rows = tableRows(rowsPair.value, of: "a case", outer: Set(suiteRowKeys)) else { return [] }
         if let nameNode = pairs.first(where: { $0.key == "name" })?.value, !Self.refersToRows(nameNode) {
-            error(nameNode, "a case with rows needs a name that uses a row value",
-                  hint: "each row is a case of its own in the reports, e.g. 'name: a {{ row.status }} is class S'")
+            error(
+                nameNode, "a case with rows needs a name that uses a row value",
+                hint: "each row is a case of its own in the reports, e.g. 'name: a {{ row.status }} is class S'")
         }
         let template = Self.removing(Self.rowsKey, from: node)
         let known = suiteRowKeys + rows[0].values.keys.sorted()
@@ -276,8 +282,9 @@ extension SuiteParser {
     /// The included steps, or none with an error when they are more than ``maximumIncludedSteps``.
     mutating func checkedExpansion(_ steps: [Step], at node: Node) -> [Step] {
         guard steps.count <= Self.maximumIncludedSteps else {
-            error(node, "this include expands to \(steps.count) steps, more than \(Self.maximumIncludedSteps)",
-                  hint: "an included file that includes others several times multiplies its steps")
+            error(
+                node, "this include expands to \(steps.count) steps, more than \(Self.maximumIncludedSteps)",
+                hint: "an included file that includes others several times multiplies its steps")
             return []
         }
         return steps
@@ -293,8 +300,9 @@ extension SuiteParser {
         }
         let parsed = parseSteps(steps.value)
         guard parsed.count <= Self.maximumIncludedSteps else {
-            error(steps.value, "these steps expand to \(parsed.count) steps, more than \(Self.maximumIncludedSteps)",
-                  hint: "an included file that includes others several times multiplies its steps")
+            error(
+                steps.value, "these steps expand to \(parsed.count) steps, more than \(Self.maximumIncludedSteps)",
+                hint: "an included file that includes others several times multiplies its steps")
             return []
         }
         return parsed
@@ -356,13 +364,15 @@ extension SuiteParser {
         guard let name = nonEmptyString(nameNode, "'merchant'") else { return nil }
         guard let action = MerchantAction(rawValue: name) else {
             let known = MerchantAction.allCases.map(\.rawValue)
-            error(nameNode, "unknown merchant action '\(name)'", hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "known: " + known.joined(separator: ", "))
+            error(
+                nameNode, "unknown merchant action '\(name)'", hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "known: " + known.joined(separator: ", "))
             return nil
         }
-        let parameters = with.map { node -> TemplateValue in
-            if node.mapping == nil, !isNull(node) { error(node, "'with' must be a mapping of parameters, found \(describe(node))") }
-            return templateValue(node)
-        } ?? .literal(.object([:]), location(nameNode))
+        let parameters =
+            with.map { node -> TemplateValue in
+                if node.mapping == nil, !isNull(node) { error(node, "'with' must be a mapping of parameters, found \(describe(node))") }
+                return templateValue(node)
+            } ?? .literal(.object([:]), location(nameNode))
         checkKeys(of: action.spec, label: "'merchant: \(name)'", with: with, auth: nil, owner: "the merchant's backend")
         return MerchantStep(action: action, parameters: parameters, location: location(nameNode))
     }
@@ -370,10 +380,11 @@ extension SuiteParser {
     mutating func providerAction(_ kind: ProviderAction.Kind, nameNode: Node, with: Node?, auth: Node?) -> ProviderAction? {
         guard let name = nonEmptyString(nameNode, "'\(kind.rawValue)'") else { return nil }
         let here = location(nameNode)
-        let parameters = with.map { node -> TemplateValue in
-            if node.mapping == nil, !isNull(node) { error(node, "'with' must be a mapping of parameters, found \(describe(node))") }
-            return templateValue(node)
-        } ?? .literal(.object([:]), here)
+        let parameters =
+            with.map { node -> TemplateValue in
+                if node.mapping == nil, !isNull(node) { error(node, "'with' must be a mapping of parameters, found \(describe(node))") }
+                return templateValue(node)
+            } ?? .literal(.object([:]), here)
         let authValue = auth.map { templateValue($0) }
         if kind == .mock, let generic = GenericMockAction(rawValue: name) {
             checkKeys(of: generic.spec, kind: kind, with: with, auth: auth, owner: "the mock host")
@@ -386,7 +397,9 @@ extension SuiteParser {
             if kind == .mock, let near = Suggest.nearest(name, in: GenericMockAction.allCases.map(\.rawValue)) {
                 error(nameNode, "unknown mock action '\(name)'\(generic)", hint: "did you mean '\(near)'?")
             } else {
-                error(nameNode, "'\(kind.rawValue): \(name)' needs a provider, and this suite names none or an unknown one\(generic)", hint: "add 'provider: <id>' at the top of the suite")
+                error(
+                    nameNode, "'\(kind.rawValue): \(name)' needs a provider, and this suite names none or an unknown one\(generic)",
+                    hint: "add 'provider: <id>' at the top of the suite")
             }
             return nil
         }
@@ -394,7 +407,8 @@ extension SuiteParser {
         if kind == .mock { known += GenericMockAction.allCases.map(\.rawValue) }
         guard let spec = provider.spec(kind, name) else {
             let what = kind == .call ? "operation" : "\(kind.rawValue) action"
-            let hint = Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" }
+            let hint =
+                Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" }
                 ?? (known.isEmpty ? "provider '\(provider.id)' has no \(what)s" : "known: " + known.joined(separator: ", "))
             error(nameNode, "unknown \(what) '\(name)' for provider '\(provider.id)'", hint: hint)
             return nil
@@ -493,14 +507,16 @@ extension SuiteParser {
                     node = node?.mapping?.first { $0.key.scalar?.string == String(component) }?.value
                 }
                 guard let value = node, !isNull(value), let found = Self.literalKind(value), found != expected else { continue }
-                error(value, "'\(path)' of \(label) must be \(expected.described), found \(describe(value))",
-                      hint: "\(owner) refuses any other value")
+                error(
+                    value, "'\(path)' of \(label) must be \(expected.described), found \(describe(value))",
+                    hint: "\(owner) refuses any other value")
             }
         }
         if let accepted = spec.parameters, let pairs = with?.mapping {
             for (keyNode, _) in pairs {
                 guard let key = keyNode.scalar?.string, !accepted.contains(key) else { continue }
-                let hint = Suggest.nearest(key, in: accepted).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggest.nearest(key, in: accepted).map { "did you mean '\($0)'?" }
                     ?? (accepted.isEmpty ? "\(label) takes no parameters" : "accepted: " + accepted.joined(separator: ", "))
                 error(keyNode, "unknown parameter '\(key)' for \(label) of \(owner)", hint: hint)
             }

@@ -95,12 +95,13 @@ struct SuiteParser {
     mutating func rejectAliases(_ node: Node, seen: inout Set<Int>, reportAt parent: Node? = nil) -> Bool {
         guard let mark = node.mark else { return true }
         // A block mapping starts where its first key does, so the node kind is part of the identity.
-        let kind = switch node {
-        case .scalar: 0
-        case .mapping: 1
-        case .sequence: 2
-        case .alias: 3
-        }
+        let kind =
+            switch node {
+            case .scalar: 0
+            case .mapping: 1
+            case .sequence: 2
+            case .alias: 3
+            }
         let key = (mark.line &* 1_000_003 &+ mark.column) &* 4 &+ kind
         guard seen.insert(key).inserted else {
             error(parent ?? node, "YAML aliases are not supported in suites", hint: "write the value out, or use 'include:' for shared steps")
@@ -163,7 +164,8 @@ struct SuiteParser {
     /// Reports keys not in `allowed`, with a did-you-mean suggestion.
     mutating func checkKeys(_ pairs: [(key: String, keyNode: Node, value: Node)], allowed: [String], in what: String) {
         for pair in pairs where !allowed.contains(pair.key) {
-            let hint = Suggest.nearest(pair.key, in: allowed).map { "did you mean '\($0)'?" }
+            let hint =
+                Suggest.nearest(pair.key, in: allowed).map { "did you mean '\($0)'?" }
                 ?? "allowed keys: " + allowed.joined(separator: ", ")
             error(pair.keyNode, "unknown key '\(pair.key)' in \(what)", hint: hint)
         }
@@ -223,7 +225,7 @@ struct SuiteParser {
                 return nil
             }
             return seconds
-        } catch where error.problem == .outOfBounds {
+        } catch  where error.problem == .outOfBounds {
             self.error(node, "\(what) must be at most 3650d (10 years), found '\(text)'")
             return nil
         } catch {

@@ -41,10 +41,11 @@ extension SuiteSchema {
         // `with:` and `auth:` per action, and the special cases lint also checks.
         var rules: [Value] = []
         func when(_ kind: ProviderAction.Kind, _ name: String, then properties: [String: Value]) {
-            rules.append(.object([
-                "if": .object(["required": .array([.string(kind.rawValue)]), "properties": .object([kind.rawValue: .object(["const": .string(name)])])]),
-                "then": .object(["properties": .object(properties)]),
-            ]))
+            rules.append(
+                .object([
+                    "if": .object(["required": .array([.string(kind.rawValue)]), "properties": .object([kind.rawValue: .object(["const": .string(name)])])]),
+                    "then": .object(["properties": .object(properties)]),
+                ]))
         }
         for kind in [ProviderAction.Kind.call, .payer, .mock, .redirect, .deeplink] {
             for name in (names[kind] ?? []).sorted() {
@@ -62,7 +63,8 @@ extension SuiteSchema {
                 }
                 if kind == .call {
                     let keys = (authKeys[key] ?? []).sorted()
-                    properties["auth"] = keys.isEmpty
+                    properties["auth"] =
+                        keys.isEmpty
                         ? .object(["not": .object([:]), "description": "This operation takes no auth: overrides."])
                         : .object(["type": "object", "propertyNames": .object(["enum": .array(keys.map(Value.string))])])
                 }

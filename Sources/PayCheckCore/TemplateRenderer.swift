@@ -99,7 +99,8 @@ package struct TemplateRenderer: Sendable {
         case .number(let n): return Value(number: n)
         case .variable(let name, let path):
             guard let value = variables[name] else {
-                let hint = Suggest.nearest(name, in: Array(variables.keys)).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggest.nearest(name, in: Array(variables.keys)).map { "did you mean '\($0)'?" }
                     ?? "define it in 'vars:', with '--var \(name)=…', or capture it in an earlier step"
                 throw RenderError(location: location, message: "undefined variable '\(name)'", hint: hint)
             }
@@ -145,7 +146,7 @@ package struct TemplateRenderer: Sendable {
             if let offset = args.first?.interpolated, !offset.isEmpty {
                 do throws(DurationError) {
                     date = date.addingTimeInterval(try DurationText.parse(offset))
-                } catch where error.problem == .outOfBounds {
+                } catch  where error.problem == .outOfBounds {
                     throw RenderError(location: location, message: "now() offset \(error.message)")
                 } catch {
                     throw RenderError(location: location, message: "now() offset '\(offset)' is not a duration like '+5m' or '-1h'")

@@ -92,4 +92,3 @@ package struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         return components
     }
 }
-

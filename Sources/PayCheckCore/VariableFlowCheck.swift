@@ -123,14 +123,16 @@ package struct VariableFlowCheck: Sendable {
         switch expression {
         case .variable(let name, let path):
             guard defined.contains(name) else {
-                let hint = Suggest.nearest(name, in: Array(defined)).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggest.nearest(name, in: Array(defined)).map { "did you mean '\($0)'?" }
                     ?? "define it in 'vars', capture it in an earlier step, or pass --var \(name)=…"
                 return [Diagnostic(at: location, "undefined variable '\(name)' in '{{ \(source) }}'", hint: hint)]
             }
             guard let members = Self.builtins[name], !external.contains(name),
                 case .key(let member)? = path?.components.first, !members.contains(member)
             else { return [] }
-            let hint = Suggest.nearest(member, in: members).map { "did you mean '\(name).\($0)'?" }
+            let hint =
+                Suggest.nearest(member, in: members).map { "did you mean '\(name).\($0)'?" }
                 ?? "'\(name)' has: " + members.map { "\(name).\($0)" }.joined(separator: ", ")
             return [Diagnostic(at: location, "'\(name)' has no member '\(member)' in '{{ \(source) }}'", hint: hint)]
         case .call(_, let arguments):

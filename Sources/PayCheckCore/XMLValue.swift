@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Turns an XML document into a `Value` so that the same paths address JSON and XML bodies.

@@ -45,9 +45,11 @@ extension ControlRoutes {
                         "journal": .object(["entries": .int(journal.entries), "bytes": .int(journal.bytes), "evicted": .int(journal.evicted)]),
                         "kv": .object(["entries": .int(keyValue.entries), "bytes": .int(keyValue.bytes), "evicted": .int(keyValue.evicted)]),
                         "webhooks": .object(["entries": .int(webhooks.entries), "evicted": .int(webhooks.evicted)]),
-                        "providers": .object(Dictionary(uniqueKeysWithValues: host.providers.compactMap { mock in
-                            mock.stateUsage.map { (mock.id, Value.object(["entries": .int($0.entries), "evicted": .int($0.evicted)])) }
-                        })),
+                        "providers": .object(
+                            Dictionary(
+                                uniqueKeysWithValues: host.providers.compactMap { mock in
+                                    mock.stateUsage.map { (mock.id, Value.object(["entries": .int($0.entries), "evicted": .int($0.evicted)])) }
+                                })),
                     ]),
                 ]))
         }

@@ -51,10 +51,11 @@ struct MockMiddleware: RouterMiddleware {
         let path = request.uri.path
         let isControl = ControlPath.isControl(path)
         let isJournaled = !isControl || ControlPath.isEcho(path) || ControlPath.isKeyValue(path)
-        if isControl, let problem = self.policy.controlProblem(
-            method: request.method.rawValue, authority: request.headers[Self.hostHeader] ?? request.head.authority,
-            contentType: request.headers[.contentType], token: request.headers[Self.controlTokenHeader],
-            boundHost: self.boundHost(), requiresJSON: !ControlPath.isEcho(path))
+        if isControl,
+            let problem = self.policy.controlProblem(
+                method: request.method.rawValue, authority: request.headers[Self.hostHeader] ?? request.head.authority,
+                contentType: request.headers[.contentType], token: request.headers[Self.controlTokenHeader],
+                boundHost: self.boundHost(), requiresJSON: !ControlPath.isEcho(path))
         {
             return MockResponse.error(.forbidden, problem)
         }
@@ -134,7 +135,8 @@ struct MockMiddleware: RouterMiddleware {
             if let seconds = fault.parameters["retryAfter"]?.wholeNumber { response.headers[.retryAfter] = String(seconds) }
             return response
         case .malformed:
-            let malformed = self.malformedBodies.first { path.hasPrefix($0.prefix) }?.body
+            let malformed =
+                self.malformedBodies.first { path.hasPrefix($0.prefix) }?.body
                 ?? MalformedBody(contentType: "application/json", body: #"{"truncated": "#)
             return Response(
                 status: .ok, headers: [.contentType: malformed.contentType],

@@ -70,7 +70,8 @@ package struct NetworkPolicy: Sendable {
     package func outboundProblem(url: String) -> String? {
         guard let host = Self.hostName(ofURL: url) else { return nil }  // malformed URLs fail later, with their own error
         if Self.isLoopback(host) || self.notifyHosts.contains(host) { return nil }
-        return "notification host '\(host)' is not loopback; the mock sends notifications only to loopback unless the host is allowed with `paycheck mock --allow-notify-host \(host)`"
+        return
+            "notification host '\(host)' is not loopback; the mock sends notifications only to loopback unless the host is allowed with `paycheck mock --allow-notify-host \(host)`"
     }
 
     /// The lower-cased host of an authority `name:port`, `[v6]:port` or `name`.

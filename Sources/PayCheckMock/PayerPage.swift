@@ -34,13 +34,15 @@ enum PayerPage {
             body += "<fieldset><legend>\(h(legend))</legend>\n"
             for (index, choice) in choices.enumerated() {
                 let id = "\(field)-\(choice.value)"
-                body += "<div><input type=\"radio\" id=\"\(h(id))\" name=\"\(h(field))\" value=\"\(h(choice.value))\"\(index == 0 ? " checked=\"checked\"" : "")/>"
+                body +=
+                    "<div><input type=\"radio\" id=\"\(h(id))\" name=\"\(h(field))\" value=\"\(h(choice.value))\"\(index == 0 ? " checked=\"checked\"" : "")/>"
                     + " <label for=\"\(h(id))\">\(h(choice.label))</label></div>\n"
             }
             body += "</fieldset>\n"
         }
         for input in inputs {
-            body += "<div><label for=\"\(h(input.name))\">\(h(input.label))</label> "
+            body +=
+                "<div><label for=\"\(h(input.name))\">\(h(input.label))</label> "
                 + "<input type=\"text\" id=\"\(h(input.name))\" name=\"\(h(input.name))\" value=\"\(h(input.value))\"/></div>\n"
         }
         for button in buttons {
@@ -69,7 +71,8 @@ enum PayerPage {
             return Response(status: .seeOther, headers: [.location: url, .cacheControl: "no-store"])
         }
         let h = MockResponse.escapeHTML
-        let body = "<h1>Back to the app</h1>\n<p>The provider sends the payer back to the app through a deep link, which only the app can open:</p>\n"
+        let body =
+            "<h1>Back to the app</h1>\n<p>The provider sends the payer back to the app through a deep link, which only the app can open:</p>\n"
             + "<p><a id=\"return\" href=\"\(h(url))\">\(h(url))</a></p>\n"
             + "<p>The app would receive <code id=\"deeplink\">\(h(url))</code>. It carries no payment status: the app asks its backend.</p>\n"
         return MockResponse.html(self.document(title: "Back to the app", lang: lang, body: body))

@@ -80,7 +80,9 @@ package final class RequestJournal: Sendable {
     /// Takes the next number for something that happened outside the journal (a webhook attempt), so it sorts
     /// among the records by when it happened.
     package func takeSequence() -> Int {
-        self.storage.withLock { $0.lastSequence += 1; return $0.lastSequence }
+        self.storage.withLock {
+            $0.lastSequence += 1; return $0.lastSequence
+        }
     }
 
     /// The kept records that match `filter`, masked, oldest first. Masking happens outside the lock.

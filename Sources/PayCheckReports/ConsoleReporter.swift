@@ -89,8 +89,11 @@ package struct ConsoleReporter: Sendable {
         let (errors, failed) = (suite.count(.error), suite.count(.failed))
         let nothingRan = suite.cases.allSatisfy { $0.verdict == .skipped && $0.steps.isEmpty }
         let label =
-            errors > 0 ? style.bold(style.yellow("ERROR")) : failed > 0 ? style.bold(style.red("FAIL "))
-            : nothingRan ? style.bold(style.yellow("SKIP ")) : style.bold(style.green("PASS "))
+            errors > 0
+            ? style.bold(style.yellow("ERROR"))
+            : failed > 0
+                ? style.bold(style.red("FAIL "))
+                : nothingRan ? style.bold(style.yellow("SKIP ")) : style.bold(style.green("PASS "))
         let counts =
             "\(suite.count(.passed)) passed, \(failed) failed, \(ReportFormat.plural(errors, "error")), "
             + "\(suite.count(.skipped)) skipped, \(ReportFormat.human(suite.duration))"
@@ -120,9 +123,12 @@ package struct ConsoleReporter: Sendable {
         let line = "\(ReportFormat.plural(c.total, "case")): \(parts.joined(separator: ", ")) in \(ReportFormat.seconds2(result.duration))"
         if let skipped = skippedLines(result) { blocks.append(skipped) }
         if !result.notChecked.isEmpty {
-            let title = result.allowEmpty ? "not checked (allowed by --allow-empty):"
-                : result.nothingRan || result.exitCode == 4 ? style.yellow("NOT CHECKED") + " — this run is not a conformance verdict:"
-                : style.yellow("NOT CHECKED") + " — the verdict covers only the cases that ran:"
+            let title =
+                result.allowEmpty
+                ? "not checked (allowed by --allow-empty):"
+                : result.nothingRan || result.exitCode == 4
+                    ? style.yellow("NOT CHECKED") + " — this run is not a conformance verdict:"
+                    : style.yellow("NOT CHECKED") + " — the verdict covers only the cases that ran:"
             blocks.append(([title] + result.notChecked.map { "  - " + $0 }).joined(separator: "\n"))
         }
         if let baseline = result.baseline { blocks.append(baselineLines(baseline, gate: result.failOn)) }
@@ -161,7 +167,8 @@ package struct ConsoleReporter: Sendable {
             }
         }
         guard !lines.isEmpty else { return nil }
-        let gate = result.failOn.findingThreshold.map { "gate: --fail-on \(result.failOn.rawValue) (findings of severity \($0.rawValue) or more fail the run)" }
+        let gate =
+            result.failOn.findingThreshold.map { "gate: --fail-on \(result.failOn.rawValue) (findings of severity \($0.rawValue) or more fail the run)" }
             ?? "these do not fail the run; --fail-on findings makes them"
         let title = "findings on the merchant's backend (\(result.findings.count)):"
         let explain = "explain one: " + rules.sorted().map { "paycheck explain \($0)" }.joined(separator: " · ")

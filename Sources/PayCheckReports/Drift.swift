@@ -192,12 +192,13 @@ package struct DriftReport: Sendable {
             "tool": "paycheck", "kind": "drift", "drifted": .bool(drifted),
             "casesCompared": .int(casesCompared), "exchangesCompared": .int(exchangesCompared),
             "notCompared": .array(notCompared.map(Value.string)),
-            "differences": .array(entries.map { entry in
-                .object([
-                    "provider": .string(entry.provider), "operation": .string(entry.operation), "field": .string(entry.field),
-                    "kind": .string(entry.kind), "recorded": .string(entry.recorded), "mock": .string(entry.mock), "example": .string(entry.example),
-                ])
-            }),
+            "differences": .array(
+                entries.map { entry in
+                    .object([
+                        "provider": .string(entry.provider), "operation": .string(entry.operation), "field": .string(entry.field),
+                        "kind": .string(entry.kind), "recorded": .string(entry.recorded), "mock": .string(entry.mock), "example": .string(entry.example),
+                    ])
+                }),
         ])
     }
 

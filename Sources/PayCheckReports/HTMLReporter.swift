@@ -92,7 +92,8 @@ package enum HTMLReporter {
                     if !step.mismatches.isEmpty {
                         out += "<table><tr><th>where</th><th>what</th><th>expected</th><th>actual</th></tr>\n"
                         for m in step.mismatches {
-                            out += "<tr><td><code>\(h(m.location.description))</code></td><td>\(h(m.subject))</td><td class=exp>\(h(m.expected))</td><td class=act>\(h(m.actual))</td></tr>\n"
+                            out +=
+                                "<tr><td><code>\(h(m.location.description))</code></td><td>\(h(m.subject))</td><td class=exp>\(h(m.expected))</td><td class=act>\(h(m.actual))</td></tr>\n"
                         }
                         out += "</table>\n"
                     }
@@ -142,7 +143,8 @@ package enum HTMLReporter {
             }
         }
         guard !rows.isEmpty else { return "" }
-        let gate = result.failOn.findingThreshold.map { _ in "They fail the run (--fail-on \(h(result.failOn.rawValue)))." }
+        let gate =
+            result.failOn.findingThreshold.map { _ in "They fail the run (--fail-on \(h(result.failOn.rawValue)))." }
             ?? "They do not fail the run; <code>--fail-on findings</code> makes them."
         return "<section id=findings><h2>Findings on the merchant's backend</h2><p>\(gate) <code>paycheck explain RULE</code> explains a rule.</p>\n"
             + "<table><tr><th>rule</th><th>severity</th><th>case</th><th>what</th><th>request</th><th>source</th></tr>\n\(rows)</table></section>\n"
@@ -162,12 +164,13 @@ package enum HTMLReporter {
             out += "<ul>\n"
             for testCase in suite.cases {
                 let anchor = anchors[testCase.name]?.removeFirst() ?? ""
-                let mark = switch testCase.verdict {
-                case .passed: "✔"
-                case .failed: "✘"
-                case .error: "!"
-                case .skipped: "–"
-                }
+                let mark =
+                    switch testCase.verdict {
+                    case .passed: "✔"
+                    case .failed: "✘"
+                    case .error: "!"
+                    case .skipped: "–"
+                    }
                 let text = ([suite.displayName, testCase.name, testCase.problemSummary] + (testCase.skipReason.map { [$0] } ?? []))
                     .joined(separator: " ").lowercased()
                 out += "<li class=\"case \(testCase.verdict.rawValue)\" id=\"\(anchor)\" data-status=\(testCase.verdict.rawValue)"

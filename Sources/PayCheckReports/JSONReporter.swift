@@ -77,11 +77,12 @@ package enum JSONReporter {
     /// The report as a `Value`, for callers that embed it (the HTML report, say).
     package static func value(_ result: RunResult) -> Value {
         var members = header(result)
-        members["suites"] = .array(result.suites.map { suite in
-            var members = suiteHeader(suite)
-            members["cases"] = .array(suite.cases.map(testCase))
-            return .object(members)
-        })
+        members["suites"] = .array(
+            result.suites.map { suite in
+                var members = suiteHeader(suite)
+                members["cases"] = .array(suite.cases.map(testCase))
+                return .object(members)
+            })
         return .object(members)
     }
 
@@ -103,13 +104,14 @@ package enum JSONReporter {
             "providersNotChecked": .array(result.providersNotChecked.map(Value.string)),
             "warnings": .array(result.warnings.map(Value.string)),
             "coverage": coverage(result),
-            "packs": .array(PackCoverage.of(result).map { pack in
-                .object([
-                    "suite": .string(pack.suite.name), "file": .string(pack.suite.file), "scenarios": .int(pack.suite.cases.count),
-                    "ran": .int(pack.ran),
-                    "leftOut": .array(pack.leftOut.map { .object(["case": .string($0.name), "reason": .string($0.reason)]) }),
-                ])
-            }),
+            "packs": .array(
+                PackCoverage.of(result).map { pack in
+                    .object([
+                        "suite": .string(pack.suite.name), "file": .string(pack.suite.file), "scenarios": .int(pack.suite.cases.count),
+                        "ran": .int(pack.ran),
+                        "leftOut": .array(pack.leftOut.map { .object(["case": .string($0.name), "reason": .string($0.reason)]) }),
+                    ])
+                }),
             "baseline": result.baseline.map(baseline) ?? .null,
             "run": .object([
                 "id": .string(result.runId),
@@ -136,12 +138,13 @@ package enum JSONReporter {
             "newlyFailing": .array(baseline.newlyFailing.map(change)),
             "newlyPassing": .array(baseline.newlyPassing.map(change)),
             "added": .array(baseline.added.map(change)),
-            "removed": .array(baseline.removed.map { removed in
-                .object([
-                    "file": .string(removed.key.file), "suite": .string(removed.key.suite), "name": .string(removed.key.name),
-                    "before": .string(removed.before.rawValue), "after": .null,
-                ])
-            }),
+            "removed": .array(
+                baseline.removed.map { removed in
+                    .object([
+                        "file": .string(removed.key.file), "suite": .string(removed.key.suite), "name": .string(removed.key.name),
+                        "before": .string(removed.before.rawValue), "after": .null,
+                    ])
+                }),
         ])
     }
 
@@ -250,21 +253,24 @@ package enum JSONReporter {
             let sortedCodes = coverage.errorCodes.sorted { codeKey($0) < codeKey($1) }
             let codes = coverage.codes
             members[provider] = .object([
-                "mapping": .array((coverage.table?.states ?? []).map { row in
-                    .object(["state": .string(row.key), "outcome": .string(row.outcome), "covered": .bool(coverage.states.contains(row.key))])
-                }),
-                "catalog": .array((coverage.table?.errorCodes ?? []).map { entry in
-                    .object(["code": .string(entry.code), "class": .string(entry.errorClass), "covered": .bool(codes.contains(entry.code))])
-                }),
+                "mapping": .array(
+                    (coverage.table?.states ?? []).map { row in
+                        .object(["state": .string(row.key), "outcome": .string(row.outcome), "covered": .bool(coverage.states.contains(row.key))])
+                    }),
+                "catalog": .array(
+                    (coverage.table?.errorCodes ?? []).map { entry in
+                        .object(["code": .string(entry.code), "class": .string(entry.errorClass), "covered": .bool(codes.contains(entry.code))])
+                    }),
                 "outcomes": .array(coverage.outcomes.sorted().map(Value.string)),
                 "nativeStates": .array(coverage.states.sorted().map(Value.string)),
-                "errorCodes": .array(sortedCodes.map { code in
-                    .object([
-                        "class": optional(code["class"]),
-                        "code": optional(code["code"]),
-                        "id": .string(codeKey(code)),
-                    ])
-                }),
+                "errorCodes": .array(
+                    sortedCodes.map { code in
+                        .object([
+                            "class": optional(code["class"]),
+                            "code": optional(code["code"]),
+                            "id": .string(codeKey(code)),
+                        ])
+                    }),
             ])
         }
         return .object(members)

@@ -54,10 +54,11 @@ package enum JUnitReporter {
             ("id", String(index)), ("package", suite.providerOrHTTP), ("file", suite.file),
         ])
         out += ">\n    <properties>\n"
-        let properties = [
-            ("provider", suite.providerOrHTTP), ("target", result.target), ("targetKind", result.targetKind),
-            ("version", result.version), ("suiteFile", suite.file), ("verdict", result.verdictWord),
-        ] + result.notChecked.map { ("notChecked", $0) } + result.warnings.map { ("warning", $0) }
+        let properties =
+            [
+                ("provider", suite.providerOrHTTP), ("target", result.target), ("targetKind", result.targetKind),
+                ("version", result.version), ("suiteFile", suite.file), ("verdict", result.verdictWord),
+            ] + result.notChecked.map { ("notChecked", $0) } + result.warnings.map { ("warning", $0) }
             + suite.cases.flatMap { testCase in
                 testCase.findings.map { ("finding", "\($0.rule) (\($0.severity.rawValue)) in '\(testCase.name)': \($0.message) — on \($0.request) [\($0.source)]") }
             }

@@ -50,10 +50,11 @@ package enum RecordingFile {
                 "exchanges": .array(record.exchanges.map(JSONReporter.exchange)),
             ])
             try Data(JSONText.encodeBytes(body, pretty: true) + [UInt8(ascii: "\n")]).write(to: folder.appendingPathComponent(name))
-            index.append(.object([
-                "file": .string(record.file), "suite": .string(record.suite), "case": .string(record.name),
-                "verdict": .string(record.verdict.rawValue), "path": .string(name),
-            ]))
+            index.append(
+                .object([
+                    "file": .string(record.file), "suite": .string(record.suite), "case": .string(record.name),
+                    "verdict": .string(record.verdict.rawValue), "path": .string(name),
+                ]))
         }
         let top: Value = .object([
             "schemaVersion": .int(schemaVersion), "tool": "paycheck", "version": .string(header.version),
@@ -122,11 +123,12 @@ package enum RecordingFile {
                 let verdict = body["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
             else { throw Failure(description: "'\(directory)/\(path)' lacks file, suite, case or verdict") }
             try Self.checkExchanges(body["exchanges"], in: "\(directory)/\(path)")
-            cases.append(RunRecording.Case(
-                file: file, suite: suite, provider: body["provider"]?.stringValue, name: name, verdict: verdict,
-                skipReason: body["skipReason"]?.stringValue,
-                random: (body["random"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { UInt64($0, radix: 16) } },
-                exchanges: (body["exchanges"]?.arrayValue ?? []).map(JSONReportReader.exchange)))
+            cases.append(
+                RunRecording.Case(
+                    file: file, suite: suite, provider: body["provider"]?.stringValue, name: name, verdict: verdict,
+                    skipReason: body["skipReason"]?.stringValue,
+                    random: (body["random"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { UInt64($0, radix: 16) } },
+                    exchanges: (body["exchanges"]?.arrayValue ?? []).map(JSONReportReader.exchange)))
         }
         return (header, cases)
     }

@@ -23,7 +23,10 @@ package enum RunMerge {
                 throw Refusal(description: "\(file) was written by paycheck \(report.version), \(first.file) by \(first.result.version): merge reports of one version")
             }
             if report.suiteDigest != first.result.suiteDigest {
-                throw Refusal(description: "\(file) ran other suites (or other versions of them, or another selection) than \(first.file): suite digests \(report.suiteDigest.prefix(12)) and \(first.result.suiteDigest.prefix(12)) differ")
+                throw Refusal(
+                    description:
+                        "\(file) ran other suites (or other versions of them, or another selection) than \(first.file): suite digests \(report.suiteDigest.prefix(12)) and \(first.result.suiteDigest.prefix(12)) differ"
+                )
             }
             if report.runId != first.result.runId {
                 throw Refusal(description: "\(file) belongs to run '\(report.runId)', \(first.file) to run '\(first.result.runId)': merge the shards of one run")
@@ -82,7 +85,9 @@ package enum RunMerge {
         }
         let missing = (1...count).filter { seen[$0] == nil }
         guard missing.isEmpty else {
-            throw Refusal(description: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing: every shard of the run is needed for its verdict")
+            throw Refusal(
+                description:
+                    "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing: every shard of the run is needed for its verdict")
         }
     }
 

@@ -74,7 +74,8 @@ extension CaseExecutor {
     /// The mock host's own actions, through its control API.
     func performGeneric(_ action: GenericMockAction, parameters: Value, step: Step) async throws -> Observation {
         guard let control = endpoints.controlURL else {
-            throw ProviderError.couldNotRun("'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
+            throw ProviderError.couldNotRun(
+                "'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
         }
         let request: ControlRequest
         switch action {

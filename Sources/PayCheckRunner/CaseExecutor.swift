@@ -214,9 +214,11 @@ struct CaseExecutor {
             case .invalidStep: attempt.issue = .invalidStep(error.message)
             case .couldNotRun: attempt.issue = .couldNotRun(error.message)
             case .nonConformance(let expected):
-                attempt.issue = .mismatches([Mismatch(
-                    location: step.location, subject: step.merchant != nil ? "backend answer" : "provider answer",
-                    expected: expected, actual: error.message, kind: .nonConformance)])
+                attempt.issue = .mismatches([
+                    Mismatch(
+                        location: step.location, subject: step.merchant != nil ? "backend answer" : "provider answer",
+                        expected: expected, actual: error.message, kind: .nonConformance)
+                ])
             }
         } catch is CancellationError {
             attempt.issue = cancellationIssue
@@ -293,15 +295,17 @@ struct CaseExecutor {
                 // A service failure (429, 5xx, an unreadable answer) that outlasted the live target's retries is not a
                 // conformance verdict (DESIGN.md §3: class S): the step could not run.
                 let status = observation.status.map { "HTTP \($0), " } ?? ""
-                result.issue = .couldNotRun(redacted(
-                    "the provider's service failed (\(status)class S, \(failure.code)) after this target's retries, so the step's "
-                        + "expectations were not checked: " + mismatches.map(\.message).joined(separator: "; ")))
+                result.issue = .couldNotRun(
+                    redacted(
+                        "the provider's service failed (\(status)class S, \(failure.code)) after this target's retries, so the step's "
+                            + "expectations were not checked: " + mismatches.map(\.message).joined(separator: "; ")))
                 return result
             }
             if !mismatches.isEmpty {
                 // In the order they are written in the suite, so a report reads top to bottom like the file.
-                result.issue = .mismatches(mismatches.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
-                    .map(redacted))
+                result.issue = .mismatches(
+                    mismatches.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+                        .map(redacted))
                 return result
             }
         } catch {
@@ -311,9 +315,11 @@ struct CaseExecutor {
         }
         for capture in step.captures {
             guard let value = captured(capture, from: observation) else {
-                result.issue = .mismatches([Mismatch(
-                    location: capture.location, subject: "capture \(capture.name)", expected: "a value at \(describe(capture.source))",
-                    actual: "(absent)", kind: .capture)])
+                result.issue = .mismatches([
+                    Mismatch(
+                        location: capture.location, subject: "capture \(capture.name)", expected: "a value at \(describe(capture.source))",
+                        actual: "(absent)", kind: .capture)
+                ])
                 return result
             }
             variables[capture.name] = value

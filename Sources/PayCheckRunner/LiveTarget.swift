@@ -37,9 +37,12 @@ package struct LiveTarget: Sendable, Hashable {
 
     /// The mock host at `base` as a live target: each provider at its mock base path.
     package static func mock(at base: String, providers: [any Provider], name: String = "mock", profile: String? = nil) -> LiveTarget {
-        LiveTarget(name: name, profile: profile, baseURLs: Dictionary(uniqueKeysWithValues: providers.map { provider in
-            (provider.id, base + (provider.mockBasePaths.first ?? "/" + provider.id))
-        }))
+        LiveTarget(
+            name: name, profile: profile,
+            baseURLs: Dictionary(
+                uniqueKeysWithValues: providers.map { provider in
+                    (provider.id, base + (provider.mockBasePaths.first ?? "/" + provider.id))
+                }))
     }
 
     /// One provider on this target.

@@ -26,9 +26,10 @@ extension Redactor {
             names = Set((Self.generic + providerNames).map { $0.lowercased() })
             bytes = names.sorted().map { Array($0.utf8) }
             let alternatives = names.sorted().map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
-            pattern = Pattern(try? NSRegularExpression(
-                pattern: "(\"(?:\(alternatives))\"\\s*:\\s*\")((?:[^\"\\\\]|\\\\.)*)(\")|((?:^|[&?])(?:\(alternatives))=)([^&\\s]*)()|(<(?:\(alternatives))>)([^<]*)(<)",
-                options: [.caseInsensitive]))
+            pattern = Pattern(
+                try? NSRegularExpression(
+                    pattern: "(\"(?:\(alternatives))\"\\s*:\\s*\")((?:[^\"\\\\]|\\\\.)*)(\")|((?:^|[&?])(?:\(alternatives))=)([^&\\s]*)()|(<(?:\(alternatives))>)([^<]*)(<)",
+                    options: [.caseInsensitive]))
         }
 
         /// Whether `name` is one of them, ignoring case.

@@ -111,7 +111,8 @@ extension Redactor {
             /// The byte `%XX` at `index` encodes.
             func byte(_ index: Int) -> UInt8? {
                 guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: "%"),
-                    let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+                    let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                else { return nil }
                 return UInt8(high << 4 | low)
             }
             guard let lead = byte(position) else { return nil }

@@ -180,7 +180,6 @@ package struct Redactor: Sendable {
     /// ``mask`` as UTF-8 bytes.
     static let maskBytes = Array(mask.utf8)
 
-
     /// Whether every byte is ASCII.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var combined: UInt8 = 0
@@ -205,8 +204,9 @@ package struct Redactor: Sendable {
             let byte = bytes[index]
             if byte < 0x80 {
                 index += 1
-            } else if index + 1 < bytes.count, (byte == 0xC2 && bytes[index + 1] >= 0xA1 && bytes[index + 1] <= 0xBF)
-                || (byte == 0xC3 && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0xBF && bytes[index + 1] != 0x9F)
+            } else if index + 1 < bytes.count,
+                (byte == 0xC2 && bytes[index + 1] >= 0xA1 && bytes[index + 1] <= 0xBF)
+                    || (byte == 0xC3 && bytes[index + 1] >= 0x80 && bytes[index + 1] <= 0xBF && bytes[index + 1] != 0x9F)
             {
                 index += 2
             } else if index + 2 < bytes.count, byte == 0xE2, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA2 {

@@ -49,11 +49,12 @@ package struct RunPlan: Sendable {
                     reason = "requires the mock's payer/control API; target '\(configuration.target.kind)' has none"
                 }
                 if reason == nil, let provider = suite.provider, let target = configuration.target.live, !hasProviderCredentials(provider) {
-                    reason = target.profile == nil
+                    reason =
+                        target.profile == nil
                         ? "no sandbox credentials for '\(provider)' (set PAYCHECK_\(provider.uppercased())_* variables)"
                         : target.providers[provider] == nil
-                        ? "target '\(target.name)' does not name '\(provider)' (a profile's target uses only the providers it lists)"
-                        : "no credentials for '\(provider)' on target '\(target.name)' ('paycheck targets' names the missing ones)"
+                            ? "target '\(target.name)' does not name '\(provider)' (a profile's target uses only the providers it lists)"
+                            : "no credentials for '\(provider)' on target '\(target.name)' ('paycheck targets' names the missing ones)"
                 }
                 selected.append(Item(suiteIndex: suites.count, caseIndex: caseIndex, skipReason: reason, exclusive: RunPlan.isExclusive(testCase)))
             }

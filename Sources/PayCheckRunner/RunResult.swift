@@ -356,9 +356,10 @@ package struct RunResult: Sendable {
     /// (``StepIssue/findings(_:gate:)``), and at least one did.
     package var failedOnlyByFindings: Bool {
         let unpassed = suites.flatMap(\.cases).filter { $0.verdict == .failed || $0.verdict == .error }
-        return !unpassed.isEmpty && unpassed.allSatisfy { testCase in
-            if case .findings? = testCase.failingStep?.issue { true } else { false }
-        }
+        return !unpassed.isEmpty
+            && unpassed.allSatisfy { testCase in
+                if case .findings? = testCase.failingStep?.issue { true } else { false }
+            }
     }
 
     /// The verdict in words, as every report shows it.

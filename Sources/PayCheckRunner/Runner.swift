@@ -172,9 +172,10 @@ package struct Runner: Sendable {
             }
             return results.enumerated().map { i, r in
                 let testCase = plan.suites[plan.items[i].suiteIndex].cases[plan.items[i].caseIndex]
-                return r ?? CaseResult(
-                    name: testCase.name, location: testCase.location, verdict: .skipped,
-                    skipReason: "interrupted: the run was stopped before this case started", startedAt: startedAt)
+                return r
+                    ?? CaseResult(
+                        name: testCase.name, location: testCase.location, verdict: .skipped,
+                        skipReason: "interrupted: the run was stopped before this case started", startedAt: startedAt)
             }
         }
 
@@ -245,21 +246,25 @@ package struct Runner: Sendable {
     /// configuration error naming the missing variables, not a reason to skip.
     package func partialCredentials(for providerIDs: Set<String>) -> [String] {
         guard let target = configuration.target.live else { return [] }
-        let live = configuration.allowLive ? [] : providerIDs.sorted().compactMap { id -> String? in
-            guard let provider = providers[id] else { return nil }
-            return provider.liveCredentialWarning(credentials(for: provider)).map { "provider '\(id)': \($0)" }
-        }
-        return live + providerIDs.sorted().compactMap { id in
-            guard let provider = providers[id] else { return nil }
-            let required = provider.credentialFields.filter(\.required)
-            let values = target.credentials(for: provider, environment: configuration.environment)
-            let set = required.filter { values[$0.name] != nil }
-            guard !set.isEmpty, set.count < required.count else { return nil }
-            let missing = required.filter { values[$0.name] == nil }.compactMap { target.variable(of: $0, for: provider) }
-            let unset = set.compactMap { target.variable(of: $0, for: provider) }
-            return "provider '\(id)' is partly configured for \(target.name == "sandbox" ? "the sandbox" : "target '\(target.name)'"): set "
-                + missing.joined(separator: ", ") + (unset.isEmpty ? "" : " (or unset " + unset.joined(separator: ", ") + " to skip it)")
-        }
+        let live =
+            configuration.allowLive
+            ? []
+            : providerIDs.sorted().compactMap { id -> String? in
+                guard let provider = providers[id] else { return nil }
+                return provider.liveCredentialWarning(credentials(for: provider)).map { "provider '\(id)': \($0)" }
+            }
+        return live
+            + providerIDs.sorted().compactMap { id in
+                guard let provider = providers[id] else { return nil }
+                let required = provider.credentialFields.filter(\.required)
+                let values = target.credentials(for: provider, environment: configuration.environment)
+                let set = required.filter { values[$0.name] != nil }
+                guard !set.isEmpty, set.count < required.count else { return nil }
+                let missing = required.filter { values[$0.name] == nil }.compactMap { target.variable(of: $0, for: provider) }
+                let unset = set.compactMap { target.variable(of: $0, for: provider) }
+                return "provider '\(id)' is partly configured for \(target.name == "sandbox" ? "the sandbox" : "target '\(target.name)'"): set "
+                    + missing.joined(separator: ", ") + (unset.isEmpty ? "" : " (or unset " + unset.joined(separator: ", ") + " to skip it)")
+            }
     }
 
     /// What a child task of the run's task group ends with.
@@ -278,9 +283,10 @@ package struct Runner: Sendable {
         let startedAt = Date()
         let tags = suite.tags + testCase.tags
         func skipped(_ reason: String) -> CaseResult {
-            configuration.recording?.add(RunRecording.Case(
-                file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: .skipped, skipReason: reason,
-                random: [], exchanges: []))
+            configuration.recording?.add(
+                RunRecording.Case(
+                    file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: .skipped, skipReason: reason,
+                    random: [], exchanges: []))
             return CaseResult(name: testCase.name, location: testCase.location, verdict: .skipped, skipReason: reason, tags: tags, startedAt: startedAt)
         }
         if let reason = item.skipReason { return skipped(reason) }
@@ -336,25 +342,30 @@ package struct Runner: Sendable {
         if let xfail = testCase.xfail, !timedOut {
             if verdict == .passed {
                 verdict = .failed
-                steps.append(StepResult(
-                    name: "xfail", location: testCase.location,
-                    issue: .mismatches([Mismatch(location: testCase.location, subject: "case", expected: "to fail (xfail: \(xfail))", actual: "it passed", kind: .unexpectedPass)])))
+                steps.append(
+                    StepResult(
+                        name: "xfail", location: testCase.location,
+                        issue: .mismatches([
+                            Mismatch(location: testCase.location, subject: "case", expected: "to fail (xfail: \(xfail))", actual: "it passed", kind: .unexpectedPass)
+                        ])))
             } else {
                 verdict = .skipped
                 skipReason = "xfail: \(xfail)"
             }
         }
         if verdict == .passed, let gate = configuration.findingGate, Self.failOnFindings(&steps, gate: gate) { verdict = .failed }
-        let keep = switch configuration.transcripts {
-        case .all: true
-        case .failed: verdict == .failed || verdict == .error
-        case .none: false
-        }
+        let keep =
+            switch configuration.transcripts {
+            case .all: true
+            case .failed: verdict == .failed || verdict == .error
+            case .none: false
+            }
         // The exchanges are as sent until here: redacted only when a report or the recording keeps them.
         if keep || configuration.recording != nil { executor.redactExchanges(of: &steps) }
-        configuration.recording?.add(RunRecording.Case(
-            file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: verdict, skipReason: skipReason,
-            random: tape?.drawn ?? [], exchanges: steps.flatMap(\.exchanges)))
+        configuration.recording?.add(
+            RunRecording.Case(
+                file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: verdict, skipReason: skipReason,
+                random: tape?.drawn ?? [], exchanges: steps.flatMap(\.exchanges)))
         if !keep {
             for index in steps.indices { (steps[index].exchanges, steps[index].evidence) = ([], []) }
         }

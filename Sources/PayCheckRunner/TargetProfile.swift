@@ -188,7 +188,8 @@ package struct TargetProfile: Sendable {
                 default:
                     for entry in members(member.value, of: "'providers'", allowed: []) {
                         guard let provider = providers[entry.key] else {
-                            let hint = Suggest.nearest(entry.key, in: providers.providerIDs).map { "did you mean '\($0)'?" }
+                            let hint =
+                                Suggest.nearest(entry.key, in: providers.providerIDs).map { "did you mean '\($0)'?" }
                                 ?? "providers: \(providers.providerIDs.joined(separator: ", "))"
                             error(entry.keyNode, "unknown provider '\(entry.key)'", hint: hint)
                             continue

@@ -3,11 +3,11 @@ import PayCheckRunner
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The merchant's backend, started by a run from its contract's `backend.start` (like Playwright's `webServer`):

@@ -36,7 +36,8 @@ extension RunSession {
                 let notificationURL = try contract.providers[id]?.notificationURL.map { try Self.rendered($0, renderer(variables)) }
                 // A backend the user started has its credentials already: the mock's own (its provider pages say how to
                 // set up, say, a PlacetoPay site for its notifications). A backend the run starts gets an account of its own.
-                let account = contract.backend.start == nil
+                let account =
+                    contract.backend.start == nil
                     ? MerchantAccount(credentials: provider.mockCredentials)
                     : provider.merchantAccount(scope: scope, notificationURL: notificationURL, secret: Self.randomHex(16))
                 if let setup = account.setup {

@@ -137,7 +137,8 @@ extension RunSession {
 }
 
 /// Why a session did not run.
-package enum RunSessionError: Error, Sendable, CustomStringConvertible {    /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
+package enum RunSessionError: Error, Sendable, CustomStringConvertible {
+    /// The configuration is inconsistent, e.g. a provider's sandbox credentials are only partly set.
     case configuration([String])
     /// The merchant's backend could not be set up, started or reached.
     case backend(String)

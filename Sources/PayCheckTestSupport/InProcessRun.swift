@@ -27,10 +27,12 @@ package struct InProcessRun: Sendable {
     /// Parses suites given as (file name, YAML) pairs; fails the caller with the diagnostics if any.
     package func load(_ files: [(String, String)]) throws -> [Suite] {
         let texts = Dictionary(files, uniquingKeysWith: { a, _ in a })
-        var loader = SuiteLoader(catalog: providers, readFile: { path in
-            if let text = texts[path] ?? texts[URL(fileURLWithPath: path).lastPathComponent] { return text }
-            throw InProcessError(message: "no file '\(path)'")
-        })
+        var loader = SuiteLoader(
+            catalog: providers,
+            readFile: { path in
+                if let text = texts[path] ?? texts[URL(fileURLWithPath: path).lastPathComponent] { return text }
+                throw InProcessError(message: "no file '\(path)'")
+            })
         loader.externalVariables = Set(configuration.variables.keys).union(configuration.secrets.keys)
         let result = loader.load(files: files.map(\.0))
         if result.diagnostics.hasErrors {

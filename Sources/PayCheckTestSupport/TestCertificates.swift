@@ -46,8 +46,11 @@ package struct TestCertificates: Sendable {
         }
         for leaf in ["server", "client"] {
             try openssl(["req"] + key + ["-keyout", "\(leaf).key", "-out", "\(leaf).csr", "-subj", "/CN=\(leaf == "server" ? "127.0.0.1" : "paycheck-client")"], in: folder)
-            try openssl(["x509", "-req", "-in", "\(leaf).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "\(leaf).pem",
-                         "-days", "2", "-extfile", "\(leaf).ext"], in: folder)
+            try openssl(
+                [
+                    "x509", "-req", "-in", "\(leaf).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "\(leaf).pem",
+                    "-days", "2", "-extfile", "\(leaf).ext",
+                ], in: folder)
         }
         return TestCertificates(folder: folder)
     }

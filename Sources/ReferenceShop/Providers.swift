@@ -68,9 +68,12 @@ struct ProviderHTTP: Sendable {
             guard reply.status >= 500 else { return reply }
         } catch {}
         try? await Task.sleep(for: .milliseconds(500))
-        let retried = !self.newKeyOnRetry ? headers : headers.map { header in
-            header.0.lowercased().hasSuffix("idempotency-key") ? (header.0, UUID().uuidString.lowercased()) : header
-        }
+        let retried =
+            !self.newKeyOnRetry
+            ? headers
+            : headers.map { header in
+                header.0.lowercased().hasSuffix("idempotency-key") ? (header.0, UUID().uuidString.lowercased()) : header
+            }
         return try await self.call("POST", url, headers: retried, body: body)
     }
 
@@ -583,7 +586,8 @@ struct MITClient: Sendable {
     func create(_ order: Order) async throws -> (paymentID: String, checkoutURL: JSONValue, status: OrderStatus) {
         let amount = try Amount(order.amount, currency: order.currency, zeroDecimal: [])
         let e = Self.escape
-        let document = "<P><business><id_company>\(e(self.idCompany))</id_company><id_branch>\(e(self.idBranch))</id_branch>"
+        let document =
+            "<P><business><id_company>\(e(self.idCompany))</id_company><id_branch>\(e(self.idBranch))</id_branch>"
             + "<user>\(e(self.user))</user><pwd>\(e(self.password))</pwd></business><url><reference>\(e(self.fixedReference ?? order.id))</reference>"
             + "<amount>\(self.shortAmount && amount.text.contains(".") ? String(amount.text.reversed().drop { $0 == "0" }.reversed()) : amount.text)</amount><moneda>\(e(order.currency))</moneda><canal>W</canal><omitir_notif_default>1</omitir_notif_default>"
             + "</url><version>IntegraWPP</version></P>"

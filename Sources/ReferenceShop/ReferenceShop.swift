@@ -38,7 +38,9 @@ struct ReferenceShop {
         }
         let providers = config.enabledProviders
         guard !providers.isEmpty else {
-            Self.fail("configure MOLLIE_API_URL/MOLLIE_API_KEY, PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY, KHIPU_API_URL/KHIPU_API_KEY/KHIPU_SECRET, the MIT_* or the YUNO_* variables")
+            Self.fail(
+                "configure MOLLIE_API_URL/MOLLIE_API_KEY, PLACETOPAY_URL/PLACETOPAY_LOGIN/PLACETOPAY_SECRET_KEY, KHIPU_API_URL/KHIPU_API_KEY/KHIPU_SECRET, the MIT_* or the YUNO_* variables"
+            )
         }
         let client = ProviderHTTP.client(timeout: config.timeout)
         let http = ProviderHTTP(

@@ -12,7 +12,8 @@ struct DriftCommand: AsyncParsableCommand {
         commandName: "drift",
         abstract: "Compare a recording of a live run with the mock, and report where the mock has drifted.",
         usage: "paycheck drift <dir> [<paths> ...] [<options>]",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Runs the recorded suites again, through the same live code path and with the random numbers the
             recording drew, against an embedded mock, and compares each case that ran in both, exchange by
             exchange: status codes, the answers' field names and types, and their values (enum values,
@@ -53,8 +54,9 @@ struct DriftCommand: AsyncParsableCommand {
         let current = try await RunSession.rerunOnMock(loaded.suites, recorded: cases, directory: recording)
         let report = DriftReport.compare(recorded: cases, mock: current) { id in providers[id]?.driftNoise ?? [] }
 
-        output.out("Recording of '\(header.target)' (recorded \(header.recordedAt.formatted(.iso8601))) against the mock: "
-            + "\(report.casesCompared) case(s), \(report.exchangesCompared) exchange(s) compared.")
+        output.out(
+            "Recording of '\(header.target)' (recorded \(header.recordedAt.formatted(.iso8601))) against the mock: "
+                + "\(report.casesCompared) case(s), \(report.exchangesCompared) exchange(s) compared.")
         for entry in report.entries {
             output.out("  \(entry.provider)  \(entry.operation)  \(entry.field): \(entry.kind) — recorded \(entry.recorded), mock \(entry.mock)  (\(entry.example))")
         }

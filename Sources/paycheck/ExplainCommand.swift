@@ -9,7 +9,8 @@ struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Explain a provider error code, native state, operation, action or merchant rule (e.g. 102, REJECTED/?C, createPayment, payer:pay, placetopay.nonce-reused).",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Prints the error-catalog entry of every provider that has the code: its class
             (C configuration · S service · P payment request · A authentication · T token), meaning,
             HTTP status and source. A native state such as APPROVED or REJECTED/MC prints its row of
@@ -210,15 +211,19 @@ struct ExplainCommand: ParsableCommand {
     static func listing(_ provider: any Provider) -> String {
         var lines = ["\(provider.id) error catalog"]
         for entry in provider.errorCatalog.entries {
-            lines.append("  \(entry.code.padding(toLength: 26, withPad: " ", startingAt: 0)) \(entry.errorClass.rawValue)  \((entry.httpStatus.map(String.init) ?? "–").padding(toLength: 3, withPad: " ", startingAt: 0))  \(entry.message)")
+            lines.append(
+                "  \(entry.code.padding(toLength: 26, withPad: " ", startingAt: 0)) \(entry.errorClass.rawValue)  \((entry.httpStatus.map(String.init) ?? "–").padding(toLength: 3, withPad: " ", startingAt: 0))  \(entry.message)"
+            )
         }
         lines.append("\(provider.id) outcome mapping")
         for rule in provider.outcomeMapping.rules {
-            lines.append("  \(rule.key.padding(toLength: 26, withPad: " ", startingAt: 0)) → \(rule.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(rule.note)")
+            lines.append(
+                "  \(rule.key.padding(toLength: 26, withPad: " ", startingAt: 0)) → \(rule.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(rule.note)")
         }
         lines.append("\(provider.id) operations (call:; 'paycheck explain \(provider.id).OPERATION' for the parameters)")
         for operation in provider.operations {
-            lines.append("  \(operation.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(operation.method.padding(toLength: 6, withPad: " ", startingAt: 0)) \(operation.path)")
+            lines.append(
+                "  \(operation.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(operation.method.padding(toLength: 6, withPad: " ", startingAt: 0)) \(operation.path)")
         }
         if !provider.controlActions.isEmpty {
             lines.append("\(provider.id) payer and mock actions")
@@ -229,7 +234,9 @@ struct ExplainCommand: ParsableCommand {
         if !provider.merchantRules.isEmpty {
             lines.append("\(provider.id) rules for a merchant's backend (findings)")
             for rule in provider.merchantRules {
-                lines.append("  \(rule.rule.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \(rule.rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.rule.title)")
+                lines.append(
+                    "  \(rule.rule.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \(rule.rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.rule.title)"
+                )
             }
         }
         return lines.joined(separator: "\n")

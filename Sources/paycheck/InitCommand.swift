@@ -11,7 +11,8 @@ struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Create a suite folder with a first suite for a provider and CI job examples.",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Writes <folder>/suites/<provider>/smoke.yaml (a payment through the provider's flow, the payer
             played by PayCheck, and a wrong credential refused: it passes on the embedded mock; --provider
             chooses placetopay, mollie, khipu, yuno or mit), <folder>/suites/paycheck.schema.json (the suite schema, which
@@ -31,7 +32,8 @@ struct InitCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The provider of the first suite: placetopay, mollie, khipu, yuno or mit.", valueName: "provider"))
     var provider: String = "placetopay"
 
-    @Option(name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (mollie, placetopay, khipu, mit or yuno).", valueName: "provider"))
+    @Option(
+        name: .long, help: ArgumentHelp("Scaffold a check of your own backend for this provider's merchant pack (mollie, placetopay, khipu, mit or yuno).", valueName: "provider"))
     var merchant: String?
 
     func validate() throws {
@@ -63,19 +65,21 @@ struct InitCommand: ParsableCommand {
             try file.text.write(to: url, atomically: true, encoding: .utf8)
         }
         if let merchant {
-            Output().out((["Created:"] + files.map { "  \($0.path)" } + [
-                "", "Next (docs/merchant.md):", "  edit the lines marked EDIT in \(folder)/contract.yaml",
-                "  paycheck lint --contract \(folder)/contract.yaml \(folder)/packs/\(merchant)",
-                "  paycheck run --contract \(folder)/contract.yaml \(folder)/packs/\(merchant)   # starts your backend, runs, stops it",
-                "  copy \(folder)/ci/github-actions.yml to .github/workflows/paycheck.yml (or the GitLab job into .gitlab-ci.yml)",
-            ]).joined(separator: "\n"))
+            Output().out(
+                (["Created:"] + files.map { "  \($0.path)" } + [
+                    "", "Next (docs/merchant.md):", "  edit the lines marked EDIT in \(folder)/contract.yaml",
+                    "  paycheck lint --contract \(folder)/contract.yaml \(folder)/packs/\(merchant)",
+                    "  paycheck run --contract \(folder)/contract.yaml \(folder)/packs/\(merchant)   # starts your backend, runs, stops it",
+                    "  copy \(folder)/ci/github-actions.yml to .github/workflows/paycheck.yml (or the GitLab job into .gitlab-ci.yml)",
+                ]).joined(separator: "\n"))
             return
         }
-        Output().out((["Created:"] + files.map { "  \($0.path)" } + [
-            "", "Next:", "  paycheck run \(folder)/suites     # on the embedded mock",
-            "  paycheck lint \(folder)/suites    # check the suites without running them",
-            "  copy \(folder)/ci/github-actions.yml to .github/workflows/paycheck.yml (or the GitLab job into .gitlab-ci.yml)",
-        ]).joined(separator: "\n"))
+        Output().out(
+            (["Created:"] + files.map { "  \($0.path)" } + [
+                "", "Next:", "  paycheck run \(folder)/suites     # on the embedded mock",
+                "  paycheck lint \(folder)/suites    # check the suites without running them",
+                "  copy \(folder)/ci/github-actions.yml to .github/workflows/paycheck.yml (or the GitLab job into .gitlab-ci.yml)",
+            ]).joined(separator: "\n"))
     }
 
     /// The files init writes, by path.
@@ -124,21 +128,26 @@ struct InitCommand: ParsableCommand {
             env.append("      \(prefix)_\(name): \"{{ credentials.\(provider).\(field) }}\"   # EDIT: the variable of this credential")
         }
         // Yuno's payment is made from the app's SDK token, which the app hands the backend (docs/merchant.md).
-        let pay = provider != "yuno" ? "" : """
+        let pay =
+            provider != "yuno"
+            ? ""
+            : """
             pay:
               # EDIT: how the app hands your backend the one-time token Yuno's SDK made ({{ token }}), so it creates the payment.
               request: { method: POST, url: "/orders/{{ order.id }}/pay", json: { token: "{{ token }}" } }
 
             """
         // Where the provider notifies the backend: set in the account (installed by the run), or sent by the backend.
-        let notification = MockRegistry.providers[provider]?.contractNotificationURLUnused.map { unused in
-            "  \(provider): {}   # no notificationUrl here: \(unused)"
-        } ?? """
-              \(provider):
-                notificationUrl: "http://127.0.0.1:{{ port }}/webhooks/\(provider)"   # EDIT: where \(provider) notifies your backend (an account setting)
-            """
+        let notification =
+            MockRegistry.providers[provider]?.contractNotificationURLUnused.map { unused in
+                "  \(provider): {}   # no notificationUrl here: \(unused)"
+            } ?? """
+                  \(provider):
+                    notificationUrl: "http://127.0.0.1:{{ port }}/webhooks/\(provider)"   # EDIT: where \(provider) notifies your backend (an account setting)
+                """
         // Yuno has no return page: the app reports the SDK's result to the backend (docs/merchant.md).
-        let returnComment = provider == "yuno"
+        let returnComment =
+            provider == "yuno"
             ? "# EDIT: where the app tells your backend what Yuno's SDK reported (remove 'return:' if it does not)"
             : "# EDIT: the page the shopper comes back to (remove 'return:' if there is none)"
         return """
@@ -197,64 +206,65 @@ struct InitCommand: ParsableCommand {
     static func githubJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay") -> String {
         let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
         let variables = (MockRegistry.providers[provider]?.credentialFields.filter(\.required).map(\.environmentVariable) ?? []).joined(separator: " / ")
-        let header = what.map { "# Copy to .github/workflows/paycheck.yml. Runs \($0) (a merchant pack)." }
-            ?? """
-            # Copy to .github/workflows/paycheck.yml. Runs the suites on PayCheck's embedded mock; for the sandbox, add
-            # --target sandbox and pass \(variables) as secrets.
-            """
+        let header =
+            what.map { "# Copy to .github/workflows/paycheck.yml. Runs \($0) (a merchant pack)." }
+                ?? """
+                # Copy to .github/workflows/paycheck.yml. Runs the suites on PayCheck's embedded mock; for the sandbox, add
+                # --target sandbox and pass \(variables) as secrets.
+                """
         return """
-        \(header)
-        name: paycheck
-        on: [push, pull_request]
-        permissions:
-          contents: read
-        env:
-        \(releaseVariables(indent: 2))
-        jobs:
-          conformance:
-            runs-on: ubuntu-latest
-            steps:
-              - uses: actions/checkout@v4
-                with:
-                  persist-credentials: false
-              - name: Install paycheck (one binary; or build it from source with PayCheck's scripts/install.sh)
-                run: |
-                  mkdir -p "$RUNNER_TEMP/bin"
-                  curl -fsSL --retry 3 -o "$RUNNER_TEMP/bin/paycheck" "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
-                  echo "$PAYCHECK_SHA256  $RUNNER_TEMP/bin/paycheck" | sha256sum -c -
-                  chmod +x "$RUNNER_TEMP/bin/paycheck" && echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"
-              - name: Run the conformance suites
-                run: \(command)
-              - name: Keep the reports
-                if: always()
-                uses: actions/upload-artifact@v4
-                with: { name: paycheck-reports, path: reports/ }
+            \(header)
+            name: paycheck
+            on: [push, pull_request]
+            permissions:
+              contents: read
+            env:
+            \(releaseVariables(indent: 2))
+            jobs:
+              conformance:
+                runs-on: ubuntu-latest
+                steps:
+                  - uses: actions/checkout@v4
+                    with:
+                      persist-credentials: false
+                  - name: Install paycheck (one binary; or build it from source with PayCheck's scripts/install.sh)
+                    run: |
+                      mkdir -p "$RUNNER_TEMP/bin"
+                      curl -fsSL --retry 3 -o "$RUNNER_TEMP/bin/paycheck" "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
+                      echo "$PAYCHECK_SHA256  $RUNNER_TEMP/bin/paycheck" | sha256sum -c -
+                      chmod +x "$RUNNER_TEMP/bin/paycheck" && echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"
+                  - name: Run the conformance suites
+                    run: \(command)
+                  - name: Keep the reports
+                    if: always()
+                    uses: actions/upload-artifact@v4
+                    with: { name: paycheck-reports, path: reports/ }
 
-        """
+            """
     }
 
     /// A GitLab CI job that runs the suites (or `run`) and publishes the JUnit report.
     static func gitlabJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay") -> String {
         let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
         return """
-        # Add to .gitlab-ci.yml. Runs \(what ?? "the suites on PayCheck's embedded mock").
-        paycheck:
-          image: ubuntu:24.04
-          variables:
-        \(releaseVariables(indent: 4))
-          before_script:
-            - apt-get update -qq && apt-get install -y -qq curl ca-certificates libxml2 >/dev/null
-            - curl -fsSL --retry 3 -o /usr/local/bin/paycheck "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
-            - echo "$PAYCHECK_SHA256  /usr/local/bin/paycheck" | sha256sum -c -
-            - chmod +x /usr/local/bin/paycheck
-          script:
-            - \(command)
-          artifacts:
-            when: always
-            paths: [reports/]
-            reports:
-              junit: reports/junit.xml
+            # Add to .gitlab-ci.yml. Runs \(what ?? "the suites on PayCheck's embedded mock").
+            paycheck:
+              image: ubuntu:24.04
+              variables:
+            \(releaseVariables(indent: 4))
+              before_script:
+                - apt-get update -qq && apt-get install -y -qq curl ca-certificates libxml2 >/dev/null
+                - curl -fsSL --retry 3 -o /usr/local/bin/paycheck "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
+                - echo "$PAYCHECK_SHA256  /usr/local/bin/paycheck" | sha256sum -c -
+                - chmod +x /usr/local/bin/paycheck
+              script:
+                - \(command)
+              artifacts:
+                when: always
+                paths: [reports/]
+                reports:
+                  junit: reports/junit.xml
 
-        """
+            """
     }
 }

@@ -9,7 +9,9 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Check suite files without running them.",
         usage: "paycheck lint [<paths> ...] [<options>]",
-        discussion: "Reports every problem of every file (and of the --contract file and the target profile) with file:line:column, the offending text and a suggestion. Exits 2 when any file is invalid.")
+        discussion:
+            "Reports every problem of every file (and of the --contract file and the target profile) with file:line:column, the offending text and a suggestion. Exits 2 when any file is invalid."
+    )
 
     @OptionGroup var suites: SuiteOptions
 

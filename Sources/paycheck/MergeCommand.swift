@@ -9,7 +9,8 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Merge the JSON reports of a sharded run into one JUnit, JSON and HTML report and one verdict.",
         usage: "paycheck merge <report.json> ... [<options>]",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Give the JSON report of every shard (--shard k/n) of one run. The merge has the counts,
             verdicts and coverage the unsharded run would have had, and exits with the code that
             verdict deserves (0 · 1 · 2 · 3 · 4, as 'paycheck run'). Reports of different paycheck

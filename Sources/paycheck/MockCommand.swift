@@ -13,7 +13,8 @@ struct MockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mock",
         abstract: "Serve the provider mocks standalone (Ctrl-C to stop).",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Point your backend (or `paycheck run --target url=http://HOST:PORT`) at the printed base URLs. The control API lives under /__paycheck/ (health, reset, clock, journal, faults, webhooks); GET /__paycheck/limits shows the limits below with what was evicted.
 
             Safe by default: the mock listens on loopback; its control API answers only requests for this host (no DNS rebinding) with `Content-Type: application/json` (no cross-origin form posts), and notifications go only to loopback (--allow-notify-host names more). To listen on another address, pass --allow-remote: the control API then also needs the token printed at start (`paycheck run --control-token TOKEN`, or PAYCHECK_CONTROL_TOKEN).

@@ -35,7 +35,8 @@ struct PayCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paycheck",
         abstract: "Conformance suites for payment-provider integrations.",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             PayCheck reads YAML suite files that describe end-to-end payment flows (authentication,
             session lifecycle, result-state mapping, error codes), runs them against an embedded
             stateful mock of each provider (the default) or a live sandbox, and writes JUnit, JSON

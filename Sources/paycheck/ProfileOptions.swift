@@ -8,9 +8,11 @@ import PayCheckSession
 
 /// `--profile`: the target profile (``TargetProfile``) a command reads, `paycheck.yaml` in the working folder by default.
 struct ProfileOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "A target profile naming live targets: per-provider base URLs, credentials as ${ENV_VAR} references, time and rate limits, TLS (default: paycheck.yaml in the current folder, if there is one).",
-        valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A target profile naming live targets: per-provider base URLs, credentials as ${ENV_VAR} references, time and rate limits, TLS (default: paycheck.yaml in the current folder, if there is one).",
+            valueName: "file"))
     var profile: String?
 
     /// The file to read: `--profile`, or `paycheck.yaml` when it exists.
@@ -51,7 +53,8 @@ struct ProfileOptions: ParsableArguments {
         if let target = Target(parsing: name) { return target }
         let known = ["mock", "sandbox"] + (profile?.targets.map(\.name).filter { $0 != "sandbox" } ?? [])
         let nearest = Suggest.nearest(name, in: known).map { " Did you mean '\($0)'?" } ?? ""
-        let from = profile.map { " (the profile '\($0.file)' names: \($0.targets.map(\.name).joined(separator: ", ")))" }
+        let from =
+            profile.map { " (the profile '\($0.file)' names: \($0.targets.map(\.name).joined(separator: ", ")))" }
             ?? " (no target profile: give --profile FILE or write paycheck.yaml)"
         throw ValidationError("unknown target '\(name)': the targets are \(known.joined(separator: ", ")) and url=http(s)://host:port\(from).\(nearest)")
     }

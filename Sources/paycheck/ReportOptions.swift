@@ -26,12 +26,16 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Print CI annotations for failed and errored cases: github or none (default: github when GITHUB_ACTIONS=true).", valueName: "style"))
     var annotations: CIAnnotations.Style?
 
-    @Option(name: .long, help: ArgumentHelp("Compare with a previous JSON report of the same suites: list newly failing, newly passing, new and removed cases.", valueName: "report.json"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Compare with a previous JSON report of the same suites: list newly failing, newly passing, new and removed cases.", valueName: "report.json"))
     var baseline: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "What fails the run: any (default) failure or error; only new-failures against --baseline; or any failure and any finding on the merchant's backend: findings (every severity), findings:warning, findings:error ('paycheck explain RULE' explains one).",
-        valueName: "any|new-failures|findings[:warning|:error]"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "What fails the run: any (default) failure or error; only new-failures against --baseline; or any failure and any finding on the merchant's backend: findings (every severity), findings:warning, findings:error ('paycheck explain RULE' explains one).",
+            valueName: "any|new-failures|findings[:warning|:error]"))
     var failOn: FailOn = .any
 
     func validate() throws {

@@ -12,7 +12,8 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run suites and write JUnit, JSON and HTML reports (the default command).",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Targets: 'mock' (default) starts an embedded mock of every provider on 127.0.0.1;
             'sandbox' uses each provider's documented sandbox with credentials from
             PAYCHECK_<PROVIDER>_<FIELD> environment variables (a provider without any is skipped, and
@@ -36,7 +37,10 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var profile: ProfileOptions
 
-    @Option(name: .long, help: ArgumentHelp("Record every exchange of a live run, case by case, redacted as the reports are, into this folder; '--target replay=DIR' replays it offline.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Record every exchange of a live run, case by case, redacted as the reports are, into this folder; '--target replay=DIR' replays it offline.", valueName: "dir"))
     var record: String?
 
     @Option(name: [.short, .long], help: "Cases to run at once (default: the number of cores).")
@@ -45,7 +49,10 @@ struct RunCommand: AsyncParsableCommand {
     /// `--jobs`, or the number of cores.
     var jobCount: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (overrides suite vars; one the suite declares as text stays text, so --var amount=10.50 keeps its zero). Repeatable.", valueName: "name=value"))
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp(
+            "Set a variable (overrides suite vars; one the suite declares as text stays text, so --var amount=10.50 keeps its zero). Repeatable.", valueName: "name=value"))
     var variables: [String] = []
 
     @Option(name: .customLong("secret"), help: ArgumentHelp("Set a secret variable, redacted from every output. Repeatable.", valueName: "name=value"))
@@ -69,7 +76,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Let a run that checked nothing (every case skipped) exit 0.")
     var allowEmpty = false
 
-    @Flag(name: .long, help: "Exit 4 when a selected provider could not be checked (no credentials for the live target); by default the run exits by the cases that ran and names the providers it did not check.")
+    @Flag(
+        name: .long,
+        help:
+            "Exit 4 when a selected provider could not be checked (no credentials for the live target); by default the run exits by the cases that ran and names the providers it did not check."
+    )
     var requireAllProviders = false
 
     @Option(name: .long, help: ArgumentHelp("Default time limit of one HTTP exchange (e.g. 30s, 500ms).", valueName: "duration"))
@@ -80,16 +91,27 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Reports and CI") var reports: ReportOptions
 
-    @Option(name: .long, help: ArgumentHelp("The control token a standalone mock started with --allow-remote printed (default: PAYCHECK_CONTROL_TOKEN); redacted from every output.", valueName: "token"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The control token a standalone mock started with --allow-remote printed (default: PAYCHECK_CONTROL_TOKEN); redacted from every output.", valueName: "token"))
     var controlToken: String?
 
-    @Option(name: .long, help: ArgumentHelp("The mock-clock scope of this run (default: a fresh one per run). Give a backend you started yourself http://HOST:PORT/__paycheck/scope/<scope> as the provider's address, and this run shares its clock with it.", valueName: "scope"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The mock-clock scope of this run (default: a fresh one per run). Give a backend you started yourself http://HOST:PORT/__paycheck/scope/<scope> as the provider's address, and this run shares its clock with it.",
+            valueName: "scope"))
     var clockScope: String?
 
     @Flag(name: .long, help: "Let --target sandbox use live credentials (e.g. a Mollie live_ key), whose payments are real.")
     var allowLive = false
 
-    @Option(name: .long, help: ArgumentHelp("Identifies the run across its shards, for 'paycheck merge' (default: the CI's run id: GITHUB_RUN_ID, CI_PIPELINE_ID, CIRCLE_WORKFLOW_ID or BUILD_TAG).", valueName: "id"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Identifies the run across its shards, for 'paycheck merge' (default: the CI's run id: GITHUB_RUN_ID, CI_PIPELINE_ID, CIRCLE_WORKFLOW_ID or BUILD_TAG).",
+            valueName: "id"))
     var runId: String?
 
     @Option(name: .long, help: ArgumentHelp("Which cases keep their request/response transcripts in the reports: failed (default), all, none.", valueName: "which"))
@@ -102,7 +124,10 @@ struct RunCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard Target(parsing: target) != nil || (target.hasPrefix("replay=") && target.count > 7) || (!target.isEmpty && target.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })) else {
+        guard
+            Target(parsing: target) != nil || (target.hasPrefix("replay=") && target.count > 7)
+                || (!target.isEmpty && target.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }))
+        else {
             throw ValidationError("--target must be 'mock', 'sandbox', a target of the profile, 'url=http(s)://host:port' or 'replay=DIR', got '\(target)'")
         }
         if let jobs, !(1...512).contains(jobs) { throw ValidationError("--jobs must be between 1 and 512, got \(jobs)") }
@@ -113,8 +138,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("'\(pair)' is not name=value")
         }
         if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together") }
-        if let clockScope, clockScope.isEmpty || clockScope.count > 128
-            || !clockScope.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.:".unicodeScalars.contains($0)) })
+        if let clockScope,
+            clockScope.isEmpty || clockScope.count > 128
+                || !clockScope.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.:".unicodeScalars.contains($0)) })
         {
             throw ValidationError("--clock-scope must be 1 to 128 letters, digits or '-_.:', got '\(clockScope)'")
         }
@@ -155,7 +181,7 @@ struct RunCommand: AsyncParsableCommand {
     static func positiveDuration(_ text: String, flag: String, example: String) throws -> Double {
         do throws(DurationError) {
             return try DurationText.parsePositive(text)
-        } catch where error.problem == .outOfBounds {
+        } catch  where error.problem == .outOfBounds {
             throw ValidationError("\(flag) \(error.message)")
         } catch {
             throw ValidationError("\(flag) must be a positive duration like \(example), got '\(text)'")

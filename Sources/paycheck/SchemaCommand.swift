@@ -8,7 +8,8 @@ struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the JSON Schema of suite files (default), of merchant contracts or of the JSON report.",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Editors validate and complete suites with it: save it next to your suites and start each
             suite with '# yaml-language-server: $schema=<path to it>' (VS Code with the YAML extension,
             JetBrains IDEs). 'paycheck init' does both for you. The suite schema knows every provider's

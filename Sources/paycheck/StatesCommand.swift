@@ -9,7 +9,8 @@ struct StatesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "states",
         abstract: "Print a provider's native-state → canonical-outcome mapping table.",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Each row is a native state, optionally narrowed by a reason (STATE/REASON), and the
             canonical outcome PayCheck maps it to (succeeded, pending, declined, canceled, expired,
             error…). A state the table does not list makes a step fail as unmapped. Rows are matched

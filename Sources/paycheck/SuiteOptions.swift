@@ -8,11 +8,13 @@ import PayCheckReports
 
 /// Options shared by commands that read suites.
 struct SuiteOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp(
-        "Suite files or folders (folders are searched for *.yaml and *.yml).",
-        discussion: "Default: Suites/ in the current folder; where there is none, suites/ (what paycheck init makes), else the built-in suites installed with the binary (PREFIX/share/paycheck/Suites).",
-        valueName: "paths"
-    ))
+    @Argument(
+        help: ArgumentHelp(
+            "Suite files or folders (folders are searched for *.yaml and *.yml).",
+            discussion:
+                "Default: Suites/ in the current folder; where there is none, suites/ (what paycheck init makes), else the built-in suites installed with the binary (PREFIX/share/paycheck/Suites).",
+            valueName: "paths"
+        ))
     var given: [String] = []
 
     /// The paths given, or `Suites` (see ``resolvedPaths``).
@@ -44,14 +46,18 @@ struct SuiteOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Colour output: auto (on a terminal, or wherever FORCE_COLOR is set, unless NO_COLOR is), always, never.", valueName: "when"))
     var color: ColorMode = .auto
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The merchant contract of the backend under test: how to start it, start a checkout and read an order (docs/merchant.md). 'merchant:' steps need it.",
-        valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The merchant contract of the backend under test: how to start it, start a checkout and read an order (docs/merchant.md). 'merchant:' steps need it.",
+            valueName: "file"))
     var contract: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Run a merchant pack (e.g. mollie, placetopay) from $PAYCHECK_PACKS, Packs/ here, or the packs installed with the binary. Repeatable; needs --contract.",
-        valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run a merchant pack (e.g. mollie, placetopay) from $PAYCHECK_PACKS, Packs/ here, or the packs installed with the binary. Repeatable; needs --contract.",
+            valueName: "name"))
     var pack: [String] = []
 
     /// The folders of the built-in merchant packs installed beside the binary (`PREFIX/share/paycheck/Packs`).
@@ -85,14 +91,16 @@ struct SuiteOptions: ParsableArguments {
                 for testCase in suite.cases {
                     for step in testCase.steps {
                         guard let action = step.merchant else { continue }
-                        result.diagnostics.append(Diagnostic(
-                            at: action.location, "'merchant: \(action.action.rawValue)' needs the merchant's backend: give --contract FILE",
-                            hint: "a contract says how to start the backend and reach its checkout and orders (docs/merchant.md)"))
+                        result.diagnostics.append(
+                            Diagnostic(
+                                at: action.location, "'merchant: \(action.action.rawValue)' needs the merchant's backend: give --contract FILE",
+                                hint: "a contract says how to start the backend and reach its checkout and orders (docs/merchant.md)"))
                     }
                 }
             }
             if !self.pack.isEmpty {
-                result.diagnostics.append(Diagnostic(at: nil, "--pack runs against a merchant's backend and needs --contract FILE", hint: "see docs/merchant.md, or 'paycheck init --merchant PROVIDER'"))
+                result.diagnostics.append(
+                    Diagnostic(at: nil, "--pack runs against a merchant's backend and needs --contract FILE", hint: "see docs/merchant.md, or 'paycheck init --merchant PROVIDER'"))
             }
             return nil
         }
@@ -114,9 +122,11 @@ struct SuiteOptions: ParsableArguments {
             for name in self.pack {
                 guard let folder = Self.packFolder(name) else {
                     let known = Self.packNames
-                    packProblems.append(Diagnostic(
-                        at: nil, "no merchant pack '\(name)'",
-                        hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? (known.isEmpty ? "no packs are installed" : "known packs: " + known.joined(separator: ", "))))
+                    packProblems.append(
+                        Diagnostic(
+                            at: nil, "no merchant pack '\(name)'",
+                            hint: Suggest.nearest(name, in: known).map { "did you mean '\($0)'?" }
+                                ?? (known.isEmpty ? "no packs are installed" : "known packs: " + known.joined(separator: ", "))))
                     continue
                 }
                 paths.append(folder)

@@ -9,7 +9,8 @@ struct TargetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "targets",
         abstract: "Show the targets a run can use: base URLs, credentials (masked), limits and TLS.",
-        discussion: HelpText.reflow("""
+        discussion: HelpText.reflow(
+            """
             Lists the built-in targets (mock, sandbox) and those of the target profile (--profile, or
             paycheck.yaml in the current folder). For each provider of a live target: the base URL, where
             each credential comes from and whether it is set (secrets are never shown), the time limit,
@@ -53,7 +54,9 @@ struct TargetsCommand: ParsableCommand {
             var lines = ["\(live.name) (\(live.profile ?? "built-in")): live, through each provider's own signing; no control API, so cases that require the mock are skipped"]
             var settings: [String] = []
             if let timeout = live.timeout { settings.append("time limit \(DurationText.format(timeout)) per exchange") }
-            settings.append("retries of service failures: \(live.retry.attempts) attempts, backoff \(DurationText.format(live.retry.backoff)) doubling, cap \(DurationText.format(live.retry.cap))")
+            settings.append(
+                "retries of service failures: \(live.retry.attempts) attempts, backoff \(DurationText.format(live.retry.backoff)) doubling, cap \(DurationText.format(live.retry.cap))"
+            )
             lines.append("  " + settings.joined(separator: " · "))
             if !live.tls.isDefault {
                 var tls: [String] = []

@@ -20,9 +20,9 @@ struct BuildDescription {
     var version = payCheckVersion
     var commit = buildCommit
     #if DEBUG
-    var configuration = "debug"
+        var configuration = "debug"
     #else
-    var configuration = "release"
+        var configuration = "release"
     #endif
     var runtime = BuildDescription.swiftRuntime()
 

@@ -2,7 +2,6 @@ import PayCheckCore
 import PayCheckTestSupport
 import Testing
 
-
 let seedSuite = """
     suite: Fuzz seed
     provider: acme

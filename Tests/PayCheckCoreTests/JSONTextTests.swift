@@ -50,10 +50,12 @@ struct JSONTextTests {
         #expect(JSONText.parse(text) == fast)
     }
 
-    @Test("the scanner refuses invalid JSON and the result is JSONDecoder's", arguments: [
-        "", " ", "nul", "tru", "01", "1.", ".5", "-", "+1", "1e", "[1,]", "{\"a\" 1}", "{'a':1}", "\"open",
-        "\"ctl\u{01}\"", "\"bad \\x escape\"", "[1 2]", "{\"a\":1,}", "NaN", "Infinity", "1 2", "\u{FEFF}1",
-    ])
+    @Test(
+        "the scanner refuses invalid JSON and the result is JSONDecoder's",
+        arguments: [
+            "", " ", "nul", "tru", "01", "1.", ".5", "-", "+1", "1e", "[1,]", "{\"a\" 1}", "{'a':1}", "\"open",
+            "\"ctl\u{01}\"", "\"bad \\x escape\"", "[1 2]", "{\"a\":1,}", "NaN", "Infinity", "1 2", "\u{FEFF}1",
+        ])
     func invalid(_ text: String) {
         #expect(scan(text) == nil)
         #expect(JSONText.parse(text) == JSONText.decode(Array(text.utf8)))

@@ -37,15 +37,19 @@ struct MerchantContractTests {
         #expect(parsed.providers["acme"]?.notificationURL != nil)
     }
 
-    @Test("mistakes are located, with did-you-mean", arguments: [
-        ("contract: shop\nbakend: {}\n", 2, 1, "unknown key 'bakend' in the contract", "did you mean 'backend'?"),
-        (valid.replacingOccurrences(of: "states: { paid: succeeded, open: pending }", with: "states: { paid: succeded }"), 12, 19,
-         "'succeded' is not an outcome", "did you mean 'succeeded'?"),
-        (valid.replacingOccurrences(of: "  acme:", with: "  acmee:"), 15, 3, "unknown provider 'acmee'", "did you mean 'acme'?"),
-        (valid.replacingOccurrences(of: "url: /orders,", with: "url: orders,"), 6, 33, "must start with http:// or https://", nil),
-        (valid.replacingOccurrences(of: "SHOP_PORT:", with: "1PORT:"), 4, 45, "'1PORT' is not an environment variable name", nil),
-        (valid.replacingOccurrences(of: "health: /health, ", with: ""), 4, 10, "'start' needs a 'health' path", nil),
-    ] as [(String, Int, Int, String, String?)])
+    @Test(
+        "mistakes are located, with did-you-mean",
+        arguments: [
+            ("contract: shop\nbakend: {}\n", 2, 1, "unknown key 'bakend' in the contract", "did you mean 'backend'?"),
+            (
+                valid.replacingOccurrences(of: "states: { paid: succeeded, open: pending }", with: "states: { paid: succeded }"), 12, 19,
+                "'succeded' is not an outcome", "did you mean 'succeeded'?"
+            ),
+            (valid.replacingOccurrences(of: "  acme:", with: "  acmee:"), 15, 3, "unknown provider 'acmee'", "did you mean 'acme'?"),
+            (valid.replacingOccurrences(of: "url: /orders,", with: "url: orders,"), 6, 33, "must start with http:// or https://", nil),
+            (valid.replacingOccurrences(of: "SHOP_PORT:", with: "1PORT:"), 4, 45, "'1PORT' is not an environment variable name", nil),
+            (valid.replacingOccurrences(of: "health: /health, ", with: ""), 4, 10, "'start' needs a 'health' path", nil),
+        ] as [(String, Int, Int, String, String?)])
     func located(_ yaml: String, _ line: Int, _ column: Int, _ message: String, _ hint: String?) {
         let (contract, diagnostics) = MerchantContract.parse(text: yaml, file: "shop.yaml", catalog: TestCatalog())
         #expect(contract == nil)
@@ -58,26 +62,28 @@ struct MerchantContractTests {
     @Test("a merchant: step names checkout, order or return, and checkout defines order for the steps after it")
     func steps() {
         let loader = SuiteLoader(catalog: TestCatalog())
-        let good = loader.parse(text: """
-            suite: s
-            provider: acme
-            cases:
-              - name: c
-                steps:
-                  - merchant: checkout
-                    with: { amount: "10.00" }
-                  - payer: pay
-                    with: { requestId: "{{ order.payment }}" }
-                  - merchant: order
-            """, file: "s.yaml")
+        let good = loader.parse(
+            text: """
+                suite: s
+                provider: acme
+                cases:
+                  - name: c
+                    steps:
+                      - merchant: checkout
+                        with: { amount: "10.00" }
+                      - payer: pay
+                        with: { requestId: "{{ order.payment }}" }
+                      - merchant: order
+                """, file: "s.yaml")
         #expect(!good.diagnostics.hasErrors, "\(good.diagnostics)")
-        let bad = loader.parse(text: """
-            suite: s
-            cases:
-              - name: c
-                steps:
-                  - merchant: chekout
-            """, file: "s.yaml")
+        let bad = loader.parse(
+            text: """
+                suite: s
+                cases:
+                  - name: c
+                    steps:
+                      - merchant: chekout
+                """, file: "s.yaml")
         #expect(bad.diagnostics.contains { $0.message == "unknown merchant action 'chekout'" && $0.hint == "did you mean 'checkout'?" })
     }
 

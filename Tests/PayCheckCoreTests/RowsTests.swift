@@ -94,12 +94,14 @@ struct RowsTests {
         #expect(messages.contains { $0.contains("FETCH") && $0.hasSuffix("(in the row at line 6)") }, "\(messages)")
     }
 
-    @Test("the table's mistakes are located errors", arguments: [
-        ("rows: []", "'rows' of a case is empty"),
-        ("rows: { a: 1 }", "'rows' of a case must be a list of mappings"),
-        ("rows: [{ a: 1 }, { b: 2 }]", "this row has no 'a' and an extra 'b'"),
-        ("rows: [{ 1a: 1 }]", "'1a' cannot be a row key"),
-    ])
+    @Test(
+        "the table's mistakes are located errors",
+        arguments: [
+            ("rows: []", "'rows' of a case is empty"),
+            ("rows: { a: 1 }", "'rows' of a case must be a list of mappings"),
+            ("rows: [{ a: 1 }, { b: 2 }]", "this row has no 'a' and an extra 'b'"),
+            ("rows: [{ 1a: 1 }]", "'1a' cannot be a row key"),
+        ])
     func tableErrors(rows: String, message: String) {
         let yaml = "suite: s\ncases:\n  - name: \"n {{ row.a }}\"\n    \(rows)\n    steps:\n      - http: { url: 'http://x' }\n"
         let diagnostics = load(yaml).diagnostics

@@ -18,10 +18,12 @@ struct SuiteFolderTests {
         #expect(result.diagnostics.first?.severity == .warning)
     }
 
-    @Test("binary and non-UTF-8 suite files get a located, plain-language error", arguments: [
-        ([0x73, 0x3A, 0x20, 0x00, 0x01] as [UInt8], 1, 4, "the file is binary (a NUL byte at offset 3), not a YAML suite"),
-        (Array("suite: s\ncases:\n  - name: caf".utf8) + [0xE9, 0x0A], 3, 14, "the file is not UTF-8 text (byte 0xE9 at offset 29); save it as UTF-8"),
-    ])
+    @Test(
+        "binary and non-UTF-8 suite files get a located, plain-language error",
+        arguments: [
+            ([0x73, 0x3A, 0x20, 0x00, 0x01] as [UInt8], 1, 4, "the file is binary (a NUL byte at offset 3), not a YAML suite"),
+            (Array("suite: s\ncases:\n  - name: caf".utf8) + [0xE9, 0x0A], 3, 14, "the file is not UTF-8 text (byte 0xE9 at offset 29); save it as UTF-8"),
+        ])
     func notText(bytes: [UInt8], line: Int, column: Int, message: String) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-bytes-\(UUID().uuidString).yaml")
         try Data(bytes).write(to: file)

@@ -19,7 +19,8 @@ struct ValueTests {
 
     @Test("XML bodies are addressable like JSON")
     func xml() throws {
-        let xml = "<CENTEROFPAYMENTS><reference>R1</reference><response>approved</response><data id=\"1\"><label>a</label></data><data id=\"2\"><label>b</label></data></CENTEROFPAYMENTS>"
+        let xml =
+            "<CENTEROFPAYMENTS><reference>R1</reference><response>approved</response><data id=\"1\"><label>a</label></data><data id=\"2\"><label>b</label></data></CENTEROFPAYMENTS>"
         let value = try #require(Observation.parseBody(xml))
         #expect(try ValuePath(parsing: "CENTEROFPAYMENTS.response").lookup(in: value) == "approved")
         #expect(try ValuePath(parsing: "CENTEROFPAYMENTS.data[1].label").lookup(in: value) == "b")
@@ -46,15 +47,16 @@ struct ValueTests {
     func templateParts() throws {
         let renderer = TemplateRenderer(variables: ["id": 42])
         #expect(try renderer.render(Template.parse("é{{ id }}\u{301}ñ{{id}}}", at: at)) == "é42\u{301}ñ42}")
-        #expect(try renderer.render(Template.parse(String(repeating: "a{{ id }}", count: 20_000), at: at)).interpolated
-            == String(repeating: "a42", count: 20_000))
+        #expect(
+            try renderer.render(Template.parse(String(repeating: "a{{ id }}", count: 20_000), at: at)).interpolated
+                == String(repeating: "a42", count: 20_000))
         #expect(try Template.parse(String(repeating: "{{ id }}", count: 20_000), at: at).parts.count == 20_000)
         #expect(throws: ExpressionError.self) { try Template.parse("ok {{ id }} then {{ id", at: at) }
     }
 
     @Test("functions use the injected clock and randomness")
     func functions() throws {
-        let fixed = Date(timeIntervalSince1970: 1_768_489_200) // 2026-01-15T15:00:00Z
+        let fixed = Date(timeIntervalSince1970: 1_768_489_200)  // 2026-01-15T15:00:00Z
         let renderer = TemplateRenderer(environment: ["HOME": "/h"], now: { fixed }, random: { 7 })
         #expect(try renderer.render(Template.parse("{{ now() }}", at: at)) == "2026-01-15T15:00:00Z")
         #expect(try renderer.render(Template.parse("{{ now('+5m', 'HH:mm') }}", at: at)) == "15:05")
@@ -88,7 +90,8 @@ struct ValueTests {
 
     @Test("matchers report expected and actual values at the matcher's location")
     func matchers() throws {
-        let yaml = "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x' }\n        expect:\n          status: 201\n          body:\n            a: { gt: 5, matches: '^\\d+$' }\n            b: { in: [x, y] }\n            c: { exists: false }\n            d: { length: 2 }\n"
+        let yaml =
+            "suite: s\ncases:\n  - name: c\n    steps:\n      - http: { url: 'http://x' }\n        expect:\n          status: 201\n          body:\n            a: { gt: 5, matches: '^\\d+$' }\n            b: { in: [x, y] }\n            c: { exists: false }\n            d: { length: 2 }\n"
         let (suite, diagnostics) = SuiteLoader().parse(text: yaml, file: "m.yaml")
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         let expect = try #require(suite?.cases[0].steps[0].expect)
@@ -120,10 +123,12 @@ struct ValueTests {
 /// Error codes are identifiers: `code: 102` (a YAML number) and `code: "102"` match the same observed code.
 @Suite("Error code expectations")
 struct ErrorCodeExpectationTests {
-    @Test("code: 102 and code: \"102\" both match the code 102; 103 does not", arguments: [
-        ("{ code: 102 }", true), ("{ code: \"102\" }", true), ("{ code: { in: [101, 102] } }", true), ("{ code: 103 }", false),
-        ("{ class: A, code: 102 }", true),
-    ])
+    @Test(
+        "code: 102 and code: \"102\" both match the code 102; 103 does not",
+        arguments: [
+            ("{ code: 102 }", true), ("{ code: \"102\" }", true), ("{ code: { in: [101, 102] } }", true), ("{ code: 103 }", false),
+            ("{ class: A, code: 102 }", true),
+        ])
     func codesAreIdentifiers(yaml: String, matches: Bool) throws {
         let text = "suite: s\nprovider: acme\ncases:\n  - name: c\n    steps:\n      - call: createSession\n        expect: { error: \(yaml) }\n"
         let (suite, diagnostics) = SuiteLoader(catalog: TestCatalog()).parse(text: text, file: "e.yaml")
@@ -135,4 +140,3 @@ struct ErrorCodeExpectationTests {
         #expect(mismatches.isEmpty == matches, "\(mismatches.map(\.message))")
     }
 }
-

@@ -18,8 +18,10 @@ struct RecordedRequestMaskingTests {
 
     @Test(
         "a secret member is masked as written, in capitals, through a \\u escape and with the Kelvin sign",
-        arguments: [#"{"auth":{"tranKey":"s3cr3t-value"}}"#, #"{"auth":{"TRANKEY":"s3cr3t-value"}}"#,
-                    #"{"auth":{"tran\u004bey":"s3cr3t-value"}}"#, "{\"auth\":{\"tran\u{212A}ey\":\"s3cr3t-value\"}}"])
+        arguments: [
+            #"{"auth":{"tranKey":"s3cr3t-value"}}"#, #"{"auth":{"TRANKEY":"s3cr3t-value"}}"#,
+            #"{"auth":{"tran\u004bey":"s3cr3t-value"}}"#, "{\"auth\":{\"tran\u{212A}ey\":\"s3cr3t-value\"}}",
+        ])
     func masked(_ body: String) {
         let masked = Self.record(body).masking(Self.names)
         #expect(!masked.body.contains("s3cr3t-value"), "\(masked.body)")

@@ -39,8 +39,10 @@ struct RouteFuzzTests {
     /// A hostile body: broken JSON, huge or tiny numbers, deep nesting, wrong types for known keys, invalid UTF-8.
     static func body(_ random: inout SplitMix) -> [UInt8] {
         let numbers = ["1e308", "-1e308", "1e-300", "9223372036854775808", "-0", "NaN", "1e999", "65536", "-1", "0.0000001"]
-        let keys = ["requestId", "amount", "advance", "set", "count", "status", "delayMs", "card", "login", "url", "notificationUrl",
-                    "payment", "total", "expiration", "id", "result", "path", "kind", "notificationRetries", "locale"]
+        let keys = [
+            "requestId", "amount", "advance", "set", "count", "status", "delayMs", "card", "login", "url", "notificationUrl",
+            "payment", "total", "expiration", "id", "result", "path", "kind", "notificationRetries", "locale",
+        ]
         func value(_ depth: Int) -> String {
             switch random.next() % (depth > 3 ? 5 : 8) {
             case 0: return numbers[Int(random.next() % UInt64(numbers.count))]
@@ -80,8 +82,9 @@ struct RouteFuzzTests {
                         uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: body))
                     let status = response.status.code
                     // 500/502/503 are meant only where a suite injected a fault, which these requests never do.
-                    #expect(status < 500 || status == 501 && path.hasPrefix("/__paycheck/echo"),
-                            "\(method) \(path) answered \(status) to \(String(decoding: body.prefix(120), as: UTF8.self))")
+                    #expect(
+                        status < 500 || status == 501 && path.hasPrefix("/__paycheck/echo"),
+                        "\(method) \(path) answered \(status) to \(String(decoding: body.prefix(120), as: UTF8.self))")
                 }
             }
         }

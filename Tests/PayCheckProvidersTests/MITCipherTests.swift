@@ -122,8 +122,9 @@ struct MITCipherTests {
         #expect(Set(texts).count == 4)
     }
 
-    @Test("interoperates with openssl enc -aes-128-cbc in both directions",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs /usr/bin/openssl (apt-get install openssl)"))
+    @Test(
+        "interoperates with openssl enc -aes-128-cbc in both directions",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs /usr/bin/openssl (apt-get install openssl)"))
     func openSSL() throws {
         let key = "5DCC67393750523CD165F17E1EFADD21"
         let iv: [UInt8] = [0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF]

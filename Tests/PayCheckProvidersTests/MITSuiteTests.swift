@@ -15,11 +15,13 @@ struct MITSuiteTests {
             ProviderActionRequest(kind: .call, name: name, parameters: parameters, auth: auth), context: recording.context(credentials: Self.credentials))
     }
 
-    @Test("every check runs and the last failing one wins", arguments: [
-        ([("A001", false), ("A003", false), ("A005", true)], "A003"),
-        ([("T001", true), ("T009", true)], nil),
-        ([("C001", false), ("C002", true), ("C003", true)], "C001"),
-    ] as [([(String, Bool)], String?)])
+    @Test(
+        "every check runs and the last failing one wins",
+        arguments: [
+            ([("A001", false), ("A003", false), ("A005", true)], "A003"),
+            ([("T001", true), ("T009", true)], nil),
+            ([("C001", false), ("C002", true), ("C003", true)], "C001"),
+        ] as [([(String, Bool)], String?)])
     func lastFailing(results: [(String, Bool)], expected: String?) {
         #expect(MITSuiteRules.lastFailing(results.map { (code: $0.0, passes: $0.1) }) == expected)
     }
@@ -84,7 +86,8 @@ struct MITSuiteTests {
     func accepted() async throws {
         let inner = "<CENTEROFPAYMENTS><reference>R-1</reference><response>denied</response><auth/></CENTEROFPAYMENTS>"
         let sealed = try MITCipher.encrypt(inner, keyHex: Self.key)
-        let recording = RecordingContext(response: HTTPResponseData(status: 200, body: Array("<mpgs><response>true</response><nbResponse>\(sealed)</nbResponse><cdError/><nbError/></mpgs>".utf8)))
+        let recording = RecordingContext(
+            response: HTTPResponseData(status: 200, body: Array("<mpgs><response>true</response><nbResponse>\(sealed)</nbResponse><cdError/><nbError/></mpgs>".utf8)))
         let observation = try await perform("payWithToken", ["tokenization": ["token": "PCTK000000000001", "amount": "10", "reference": "R-1"]], in: recording)
         #expect(observation.outcome == .declined)
         #expect(observation.body?["result"]?["reference"] == "R-1")

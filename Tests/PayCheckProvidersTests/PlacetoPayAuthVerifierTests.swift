@@ -57,20 +57,22 @@ struct PlacetoPayAuthVerifierTests {
         #expect(Self.outcome(credentials) == .ok)
     }
 
-    @Test("100 for missing, empty or malformed fields", arguments: [
-        Verifier.Credentials(login: nil, tranKey: "x", nonce: "cGF5", seed: seed),
-        Verifier.Credentials(login: "active", tranKey: nil, nonce: "cGF5", seed: seed),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: nil, seed: seed),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: nil),
-        Verifier.Credentials(login: "", tranKey: "x", nonce: "cGF5", seed: seed),
-        Verifier.Credentials(login: "active", tranKey: "", nonce: "cGF5", seed: seed),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: "", seed: seed),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: ""),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: "not base64!", seed: seed),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5Y2hlY2stbm9uY2UtMQ", seed: seed),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: "yesterday"),
-        Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: "2026-01-15T10:00:00"),
-    ])
+    @Test(
+        "100 for missing, empty or malformed fields",
+        arguments: [
+            Verifier.Credentials(login: nil, tranKey: "x", nonce: "cGF5", seed: seed),
+            Verifier.Credentials(login: "active", tranKey: nil, nonce: "cGF5", seed: seed),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: nil, seed: seed),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: nil),
+            Verifier.Credentials(login: "", tranKey: "x", nonce: "cGF5", seed: seed),
+            Verifier.Credentials(login: "active", tranKey: "", nonce: "cGF5", seed: seed),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: "", seed: seed),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: ""),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: "not base64!", seed: seed),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5Y2hlY2stbm9uY2UtMQ", seed: seed),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: "yesterday"),
+            Verifier.Credentials(login: "active", tranKey: "x", nonce: "cGF5", seed: "2026-01-15T10:00:00"),
+        ])
     func malformed(credentials: Verifier.Credentials) {
         #expect(Self.outcome(credentials) == .failed(.malformed))
     }
@@ -97,10 +99,12 @@ struct PlacetoPayAuthVerifierTests {
         #expect(Self.outcome(credentials) == .failed(.tranKeyMismatch))
     }
 
-    @Test("±5:00 exactly passes, ±5:01 fails with 103", arguments: [
-        (-300.0, true), (300.0, true), (-301.0, false), (301.0, false), (-300.5, false), (299.999, true),
-        (-86_400.0, false), (3600.0, false),
-    ])
+    @Test(
+        "±5:00 exactly passes, ±5:01 fails with 103",
+        arguments: [
+            (-300.0, true), (300.0, true), (-301.0, false), (301.0, false), (-300.5, false), (299.999, true),
+            (-86_400.0, false), (3600.0, false),
+        ])
     func clockWindow(skew: Double, passes: Bool) {
         // The seed is fixed; moving "now" by -skew makes seed − now == skew.
         let outcome = Self.outcome(Self.credentials(), now: Self.now.addingTimeInterval(-skew))
@@ -126,9 +130,11 @@ struct PlacetoPayAuthVerifierTests {
         #expect(Self.outcome(credentials, options: .init(clockTolerance: 60)) == .ok)
     }
 
-    @Test("104, 105, 106 for inactive site, expired site, expired credentials", arguments: [
-        ("inactive", 104), ("expired", 105), ("expiredCredentials", 106),
-    ])
+    @Test(
+        "104, 105, 106 for inactive site, expired site, expired credentials",
+        arguments: [
+            ("inactive", 104), ("expired", 105), ("expiredCredentials", 106),
+        ])
     func siteStatus(login: String, code: Int) throws {
         let expected = try #require(Verifier.FailureCode(rawValue: code))
         #expect(Self.outcome(Self.credentials(login: login)) == .failed(expected))
@@ -198,28 +204,32 @@ struct PlacetoPayAuthVerifierTests {
         #expect(result.seenNonces.count == 1)
     }
 
-    @Test("check order: 100 before 101 before 103 before 102 before 104–106", arguments: [
-        // Malformed seed wins over an unknown login.
-        (Verifier.Credentials(login: "nobody", tranKey: "x", nonce: "cGF5", seed: "bad"), Verifier.FailureCode.malformed),
-        // Unknown login wins over a stale seed.
-        (credentials(login: "nobody", seed: "2020-01-01T00:00:00Z"), .unknownLogin),
-        // Stale seed wins over a wrong tranKey.
-        (credentials(secretKey: "wrong", seed: "2020-01-01T00:00:00Z"), .seedOutOfWindow),
-        // A wrong tranKey hides the site's state.
-        (credentials(login: "inactive", secretKey: "wrong"), .tranKeyMismatch),
-        (credentials(login: "expiredCredentials", secretKey: "wrong"), .tranKeyMismatch),
-        // Stale seed on an inactive site.
-        (credentials(login: "expired", seed: "2020-01-01T00:00:00Z"), .seedOutOfWindow),
-    ])
+    @Test(
+        "check order: 100 before 101 before 103 before 102 before 104–106",
+        arguments: [
+            // Malformed seed wins over an unknown login.
+            (Verifier.Credentials(login: "nobody", tranKey: "x", nonce: "cGF5", seed: "bad"), Verifier.FailureCode.malformed),
+            // Unknown login wins over a stale seed.
+            (credentials(login: "nobody", seed: "2020-01-01T00:00:00Z"), .unknownLogin),
+            // Stale seed wins over a wrong tranKey.
+            (credentials(secretKey: "wrong", seed: "2020-01-01T00:00:00Z"), .seedOutOfWindow),
+            // A wrong tranKey hides the site's state.
+            (credentials(login: "inactive", secretKey: "wrong"), .tranKeyMismatch),
+            (credentials(login: "expiredCredentials", secretKey: "wrong"), .tranKeyMismatch),
+            // Stale seed on an inactive site.
+            (credentials(login: "expired", seed: "2020-01-01T00:00:00Z"), .seedOutOfWindow),
+        ])
     func checkOrder(credentials: Verifier.Credentials, code: Verifier.FailureCode) {
         #expect(Self.outcome(credentials) == .failed(code))
     }
 
-    @Test("failure messages follow the documented text", arguments: [
-        (Verifier.FailureCode.tranKeyMismatch, Optional("es_CO"), "Autenticación fallida 102"),
-        (.unknownLogin, "en_US", "Authentication failed 101"),
-        (.malformed, nil, "Authentication failed 100"),
-    ])
+    @Test(
+        "failure messages follow the documented text",
+        arguments: [
+            (Verifier.FailureCode.tranKeyMismatch, Optional("es_CO"), "Autenticación fallida 102"),
+            (.unknownLogin, "en_US", "Authentication failed 101"),
+            (.malformed, nil, "Authentication failed 100"),
+        ])
     func messages(code: Verifier.FailureCode, locale: String?, expected: String) {
         #expect(code.message(locale: locale) == expected)
     }

@@ -103,7 +103,8 @@ struct PlacetoPayProviderLocalTests {
         ControlCase(kind: .payer, name: "pay", parameters: ["requestId": 3, "card": "4110760000000081"], method: "POST", path: "/__paycheck/placetopay/payer/pay"),
         ControlCase(kind: .payer, name: "cancel", parameters: ["requestId": 3], method: "POST", path: "/__paycheck/placetopay/payer/cancel"),
         ControlCase(kind: .payer, name: "abandon", parameters: ["requestId": 3], method: "POST", path: "/__paycheck/placetopay/payer/abandon"),
-        ControlCase(kind: .mock, name: "site", parameters: ["login": "site a", "secretKey": "s3cr3t-site", "status": "inactive"], method: "POST", path: "/__paycheck/placetopay/mock/site"),
+        ControlCase(
+            kind: .mock, name: "site", parameters: ["login": "site a", "secretKey": "s3cr3t-site", "status": "inactive"], method: "POST", path: "/__paycheck/placetopay/mock/site"),
         ControlCase(kind: .mock, name: "notifications", parameters: ["requestId": 3], method: "POST", path: "/__paycheck/placetopay/mock/notifications"),
         ControlCase(kind: .mock, name: "notify", parameters: ["requestId": 3, "url": "http://merchant.test/n"], method: "POST", path: "/__paycheck/placetopay/mock/notify"),
     ]

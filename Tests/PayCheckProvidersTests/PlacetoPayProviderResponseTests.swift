@@ -10,18 +10,20 @@ struct PlacetoPayProviderResponseTests {
         #"{"requestId":1,"status":{"status":"\#(status)","reason":"\#(reason)","message":"m","date":"2026-01-15T10:00:00-05:00"},"request":{},"payment":null}"#
     }
 
-    @Test("every mapping row maps a queried session to its outcome; nativeState names the row", arguments: [
-        ("APPROVED", "00", "succeeded", "APPROVED"),
-        ("PENDING", "PT", "pending", "PENDING"),
-        ("APPROVED_PARTIAL", "P0", "pending", "APPROVED_PARTIAL"),
-        ("REJECTED", "?C", "canceled", "REJECTED/?C"),
-        ("REJECTED", "MC", "canceled", "REJECTED/MC"),
-        ("REJECTED", "EX", "expired", "REJECTED/EX"),
-        ("REJECTED", "XN", "declined", "REJECTED"),
-        ("REJECTED", "05", "declined", "REJECTED"),
-        ("PARTIAL_EXPIRED", "PX", "expired", "PARTIAL_EXPIRED"),
-        ("PENDING_CONFIRMATION", "PT", "pending", "PENDING_CONFIRMATION"),
-    ])
+    @Test(
+        "every mapping row maps a queried session to its outcome; nativeState names the row",
+        arguments: [
+            ("APPROVED", "00", "succeeded", "APPROVED"),
+            ("PENDING", "PT", "pending", "PENDING"),
+            ("APPROVED_PARTIAL", "P0", "pending", "APPROVED_PARTIAL"),
+            ("REJECTED", "?C", "canceled", "REJECTED/?C"),
+            ("REJECTED", "MC", "canceled", "REJECTED/MC"),
+            ("REJECTED", "EX", "expired", "REJECTED/EX"),
+            ("REJECTED", "XN", "declined", "REJECTED"),
+            ("REJECTED", "05", "declined", "REJECTED"),
+            ("PARTIAL_EXPIRED", "PX", "expired", "PARTIAL_EXPIRED"),
+            ("PENDING_CONFIRMATION", "PT", "pending", "PENDING_CONFIRMATION"),
+        ])
     func sessionRows(status: String, reason: String, outcome: String, row: String) async throws {
         let recording = RecordingContext(status: 200, json: Self.session(status, reason))
         let observation = try await perform("querySession", with: ["requestId": 1], in: recording)
@@ -49,13 +51,15 @@ struct PlacetoPayProviderResponseTests {
         #expect(observation.outcome == .canceled && observation.nativeState == "REJECTED/MC")
     }
 
-    @Test("transaction and reverse map payment.status (§1.7)", arguments: [
-        ("transaction", "REJECTED", "?C", "canceled", "REJECTED/?C"),
-        ("transaction", "PENDING_CONFIRMATION", "PT", "pending", "PENDING_CONFIRMATION"),
-        ("transaction", "APPROVED", "00", "succeeded", "APPROVED"),
-        ("reverse", "APPROVED", "00", "succeeded", "APPROVED"),
-        ("reverse", "REJECTED", "05", "declined", "REJECTED"),
-    ])
+    @Test(
+        "transaction and reverse map payment.status (§1.7)",
+        arguments: [
+            ("transaction", "REJECTED", "?C", "canceled", "REJECTED/?C"),
+            ("transaction", "PENDING_CONFIRMATION", "PT", "pending", "PENDING_CONFIRMATION"),
+            ("transaction", "APPROVED", "00", "succeeded", "APPROVED"),
+            ("reverse", "APPROVED", "00", "succeeded", "APPROVED"),
+            ("reverse", "REJECTED", "05", "declined", "REJECTED"),
+        ])
     func transactionShape(operation: String, status: String, reason: String, outcome: String, row: String) async throws {
         let json = #"{"status":{"status":"OK","reason":"00"},"payment":{"status":{"status":"\#(status)","reason":"\#(reason)"},"internalReference":7}}"#
         let parameters: Value = operation == "reverse" ? ["internalReference": 7] : ["internalReference": 7, "action": "cancel"]
@@ -85,12 +89,14 @@ struct PlacetoPayProviderResponseTests {
         #expect(expected.contains("APPROVED") && expected.contains("PENDING"))
     }
 
-    @Test("a 401's code is the number ending its message, in English and Spanish", arguments: [
-        ("Authentication failed 102", "102"),
-        ("Autenticación fallida 103", "103"),
-        ("Authentication failed 100 ", "100"),
-        ("Autenticación fallida 10001", "10001"),
-    ])
+    @Test(
+        "a 401's code is the number ending its message, in English and Spanish",
+        arguments: [
+            ("Authentication failed 102", "102"),
+            ("Autenticación fallida 103", "103"),
+            ("Authentication failed 100 ", "100"),
+            ("Autenticación fallida 10001", "10001"),
+        ])
     func authCodes(message: String, code: String) async throws {
         let json = #"{"status":{"status":"FAILED","reason":401,"message":"\#(message)","date":"2026-01-15T10:00:00-05:00"}}"#
         let observation = try await perform("createSession", with: [:], in: RecordingContext(status: 401, json: json))
@@ -100,16 +106,18 @@ struct PlacetoPayProviderResponseTests {
         #expect(observation.outcome == .error && observation.nativeState == "FAILED")
     }
 
-    @Test("other envelopes take reason as the code, with the catalog's class", arguments: [
-        ("querySession", 404, "request_not_valid", "P"),
-        ("cancelSession", 400, "action_not_allowed", "P"),
-        ("createSession", 404, "NA", "C"),
-        ("transaction", 400, "transaction_request_error", "P"),
-        ("transaction", 400, "request_not_valid", "P"),
-        ("collect", 400, "XN", "T"),
-        ("createSession", 400, "BR", "P"),
-        ("querySession", 401, "unauthorized", "A"),
-    ])
+    @Test(
+        "other envelopes take reason as the code, with the catalog's class",
+        arguments: [
+            ("querySession", 404, "request_not_valid", "P"),
+            ("cancelSession", 400, "action_not_allowed", "P"),
+            ("createSession", 404, "NA", "C"),
+            ("transaction", 400, "transaction_request_error", "P"),
+            ("transaction", 400, "request_not_valid", "P"),
+            ("collect", 400, "XN", "T"),
+            ("createSession", 400, "BR", "P"),
+            ("querySession", 401, "unauthorized", "A"),
+        ])
     func envelopes(operation: String, status: Int, reason: String, errorClass: String) async throws {
         let json = #"{"status":{"status":"FAILED","reason":"\#(reason)","message":"no","date":"2026-01-15T10:00:00-05:00"}}"#
         let parameters: Value = ["querySession", "cancelSession"].contains(operation) ? ["requestId": 1] : [:]

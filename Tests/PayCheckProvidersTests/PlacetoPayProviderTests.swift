@@ -75,7 +75,8 @@ func perform(
     _ kind: ProviderAction.Kind, _ name: String, with parameters: Value = [:], auth: Value? = nil,
     in recording: RecordingContext, credentials: [String: String]? = nil, controlURL: String? = "http://mock.test"
 ) async throws -> Observation {
-    let context = credentials.map { recording.context(credentials: $0, controlURL: controlURL) }
+    let context =
+        credentials.map { recording.context(credentials: $0, controlURL: controlURL) }
         ?? recording.context(controlURL: controlURL)
     return try await ProviderExecutor(provider: PlacetoPayProvider()).perform(
         ProviderActionRequest(kind: kind, name: name, parameters: parameters, auth: auth), context: context)
@@ -241,10 +242,11 @@ struct PlacetoPayProviderTests {
     @Test("the description lists every action per step kind, and credentials name their variables")
     func description() {
         let provider = PlacetoPayProvider()
-        #expect(provider.description.actions[.call] == [
-            "createSession", "querySession", "cancelSession", "transaction", "reverse", "collect",
-            "invalidateToken", "gatewayToken", "gatewayInformation", "verifyNotification", "signNotification",
-        ])
+        #expect(
+            provider.description.actions[.call] == [
+                "createSession", "querySession", "cancelSession", "transaction", "reverse", "collect",
+                "invalidateToken", "gatewayToken", "gatewayInformation", "verifyNotification", "signNotification",
+            ])
         #expect(provider.description.spec(.call, "createSession")?.authKeys == PlacetoPayAuthOverrides.keys)
         #expect(provider.description.spec(.payer, "pay")?.parameters?.contains("card") == true)
         #expect(provider.description.actions[.payer] == ["pay", "cancel", "abandon"])

@@ -27,7 +27,8 @@ enum Fixture {
             requestHeaders: [("Content-Type", "application/json"), ("Authorization", "[REDACTED]")],
             requestBody: #"{"auth":{"login":"[REDACTED]","tranKey":"[REDACTED]"},"payment":{"amount":{"currency":"USD","total":10},"reference":"R-1"}}"#,
             status: 200, responseHeaders: [("Content-Type", "application/json"), ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")],
-            responseBody: #"{"processUrl":"https://checkout.test/session/4711","requestId":4711,"status":{"message":"La petición se ha procesado correctamente","reason":"PC","status":"OK"}}"#,
+            responseBody:
+                #"{"processUrl":"https://checkout.test/session/4711","requestId":4711,"status":{"message":"La petición se ha procesado correctamente","reason":"PC","status":"OK"}}"#,
             duration: 0.0456, error: nil)
         let queryExchange = Exchange(
             method: "POST", url: "https://checkout.test/api/session/4711", requestHeaders: [("Content-Type", "application/json")],
@@ -36,10 +37,12 @@ enum Fixture {
         let created = CaseResult(
             name: "create session", location: loc(f, 5, 5), verdict: .passed, tags: ["smoke", "session"],
             steps: [
-                StepResult(name: "create session", location: loc(f, 7, 9), outcome: "pending", nativeState: "PENDING",
-                           exchanges: [createExchange], duration: 0.051),
-                StepResult(name: "query session", location: loc(f, 14, 9), outcome: "pending", nativeState: "PENDING",
-                           exchanges: [queryExchange], duration: 0.034),
+                StepResult(
+                    name: "create session", location: loc(f, 7, 9), outcome: "pending", nativeState: "PENDING",
+                    exchanges: [createExchange], duration: 0.051),
+                StepResult(
+                    name: "query session", location: loc(f, 14, 9), outcome: "pending", nativeState: "PENDING",
+                    exchanges: [queryExchange], duration: 0.034),
             ],
             duration: 0.0875, startedAt: base)
 
@@ -52,14 +55,15 @@ enum Fixture {
             name: "reject card <4111> & \"friends\"", location: loc(f, 20, 5), verdict: .failed, tags: ["card"],
             steps: [
                 StepResult(
-                    name: "pay", location: loc(f, 22, 9), 
+                    name: "pay", location: loc(f, 22, 9),
                     issue: .mismatches([
                         Mismatch(location: loc(f, 26, 13), subject: "status", expected: "eq 200", actual: "402", kind: .status),
-                        Mismatch(location: loc(f, 27, 13), subject: "outcome", expected: "eq \"approved\"", actual: "\"rejected\"",
-                                 kind: .outcome),
+                        Mismatch(
+                            location: loc(f, 27, 13), subject: "outcome", expected: "eq \"approved\"", actual: "\"rejected\"",
+                            kind: .outcome),
                     ]),
                     outcome: "rejected", nativeState: "REJECTED", errorCode: ["class": "card", "code": "05"],
-                    exchanges: [payExchange], attempts: 2, duration: 0.41),
+                    exchanges: [payExchange], attempts: 2, duration: 0.41)
             ],
             duration: 0.412, startedAt: base.addingTimeInterval(0.1))
 
@@ -67,13 +71,14 @@ enum Fixture {
             name: "gateway timeout", location: loc(f, 30, 5), verdict: .error,
             steps: [
                 StepResult(
-                    name: "query", location: loc(f, 32, 9), 
+                    name: "query", location: loc(f, 32, 9),
                     issue: .transport(TransportError(.connect, "transport: connection refused (127.0.0.1:9)")),
                     exchanges: [
-                        Exchange(method: "GET", url: "http://127.0.0.1:9/api/session/1", requestHeaders: [], requestBody: "", status: nil,
-                                 responseHeaders: [], responseBody: "", duration: 0.003, error: "connection refused")
+                        Exchange(
+                            method: "GET", url: "http://127.0.0.1:9/api/session/1", requestHeaders: [], requestBody: "", status: nil,
+                            responseHeaders: [], responseBody: "", duration: 0.003, error: "connection refused")
                     ],
-                    duration: 0.004),
+                    duration: 0.004)
             ],
             duration: 0.005, startedAt: base.addingTimeInterval(0.6))
 
@@ -85,20 +90,22 @@ enum Fixture {
             name: "duplicate charge", location: loc(f, 45, 5), verdict: .skipped, skipReason: "xfail: PTP-12 duplicate reference accepted",
             steps: [
                 StepResult(
-                    name: "pay twice", location: loc(f, 47, 9), 
+                    name: "pay twice", location: loc(f, 47, 9),
                     issue: .mismatches([
-                        Mismatch(location: loc(f, 50, 13), subject: "body.status.status", expected: "eq \"FAILED\"", actual: "\"APPROVED\"",
-                                 kind: .body)
+                        Mismatch(
+                            location: loc(f, 50, 13), subject: "body.status.status", expected: "eq \"FAILED\"", actual: "\"APPROVED\"",
+                            kind: .body)
                     ]),
-                    outcome: "succeeded", nativeState: "APPROVED", duration: 0.02),
+                    outcome: "succeeded", nativeState: "APPROVED", duration: 0.02)
             ],
             duration: 0.021, startedAt: base.addingTimeInterval(0.8))
 
         let again = CaseResult(
             name: "create session", location: loc(f, 55, 5), verdict: .passed, tags: ["smoke"],
             steps: [
-                StepResult(name: "create session", location: loc(f, 57, 9), outcome: "pending", nativeState: "PENDING",
-                           duration: 0.01),
+                StepResult(
+                    name: "create session", location: loc(f, 57, 9), outcome: "pending", nativeState: "PENDING",
+                    duration: 0.01)
             ],
             duration: 0.0115, startedAt: base.addingTimeInterval(0.9))
 
@@ -116,11 +123,12 @@ enum Fixture {
                 StepResult(
                     name: "GET /health", location: loc(f, 4, 9),
                     exchanges: [
-                        Exchange(method: "GET", url: "https://status.test/health", requestHeaders: [("Accept", "text/plain")],
-                                 requestBody: "", status: 200, responseHeaders: [("Content-Type", "text/plain")], responseBody: "ok",
-                                 duration: 0.0012, error: nil)
+                        Exchange(
+                            method: "GET", url: "https://status.test/health", requestHeaders: [("Accept", "text/plain")],
+                            requestBody: "", status: 200, responseHeaders: [("Content-Type", "text/plain")], responseBody: "ok",
+                            duration: 0.0012, error: nil)
                     ],
-                    duration: 0.0015),
+                    duration: 0.0015)
             ],
             duration: 0.002, startedAt: base.addingTimeInterval(1))
         return SuiteResult(file: f, name: "", provider: nil, cases: [ping], startedAt: base.addingTimeInterval(1))
@@ -140,8 +148,9 @@ enum Fixture {
 
     /// A parsed-suite stand-in for `RunEvent.caseFinished`.
     static func suite(for result: SuiteResult) -> Suite {
-        Suite(file: result.file, name: result.name, provider: result.provider, description: nil, tags: [], vars: [], cases: [],
-              location: loc(result.file, 1, 1))
+        Suite(
+            file: result.file, name: result.name, provider: result.provider, description: nil, tags: [], vars: [], cases: [],
+            location: loc(result.file, 1, 1))
     }
 
     /// The events a runner would emit for `run()`, suite by suite.

@@ -56,8 +56,9 @@ struct HTMLBrowserTests {
         return Int(dom[range.upperBound...].prefix { $0.isNumber })
     }
 
-    @Test("the counts shown match the JSON report, and filtering to failed shows only the failed cases",
-          .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "the counts shown match the JSON report, and filtering to failed shows only the failed cases",
+        .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
     func filters() async throws {
         guard Self.chromium != nil else {
             Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")
@@ -113,11 +114,13 @@ struct HTMLBrowserTests {
                 kind: .request, sequence: 8, method: "POST", target: "/placetopay/api/session/1", headers: [], body: "{}", status: 200,
                 answer: #"{"status":{"status":"PENDING"}}"#, at: "2026-01-15T10:00:01Z"),
         ]
-        forge.findings = [Finding(
-            rule: "placetopay.sha1-trankey", severity: .warning, message: "tranKey was computed with SHA-1", request: "POST /placetopay/api/session/1",
-            sequence: 8, source: "providers.md §1.2")]
+        forge.findings = [
+            Finding(
+                rule: "placetopay.sha1-trankey", severity: .warning, message: "tranKey was computed with SHA-1", request: "POST /placetopay/api/session/1",
+                sequence: 8, source: "providers.md §1.2")
+        ]
         let order = StepResult(
-            name: "merchant order", location: at, 
+            name: "merchant order", location: at,
             issue: .mismatches([Mismatch(location: at, subject: "outcome", expected: "eq pending", actual: "succeeded", kind: .outcome)]))
         var failing = CaseResult(
             name: "a notification with a forged signature is ignored", location: at, verdict: .failed, steps: [forge, order],
@@ -130,8 +133,9 @@ struct HTMLBrowserTests {
             suites: [suite], target: "mock", targetKind: "mock", version: "test", hostname: "test-host", startedAt: failing.startedAt, duration: 1)
     }
 
-    @Test("a failing merchant case shows, unfolded, the notification the mock sent and the backend's answer, and the findings",
-          .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "a failing merchant case shows, unfolded, the notification the mock sent and the backend's answer, and the findings",
+        .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
     func merchantEvidence() async throws {
         guard Self.chromium != nil else {
             Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")
@@ -176,8 +180,9 @@ struct HTMLBrowserTests {
         return result
     }
 
-    @Test("each step folds on its own, the failing one open and marked; bodies pretty-printed; copy as curl; suite description, tags and the environment panel",
-          .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "each step folds on its own, the failing one open and marked; bodies pretty-printed; copy as curl; suite description, tags and the environment panel",
+        .enabled(if: chromium != nil || required, "Chromium is not installed (apt-get install chromium)"))
     func stepsAndEnvironment() async throws {
         guard Self.chromium != nil else {
             Issue.record("PAYCHECK_REQUIRE_CHROMIUM=1 but no Chromium was found")

@@ -49,7 +49,7 @@ struct JSONReporterTests {
     func topLevelKeysInSchema() throws {
         let schema = try #require(JSONText.parse(JSONReportSchema.jsonSchema), "the schema is not valid JSON")
         guard case .object(let schemaTop) = schema, case .object(let properties)? = schemaTop["properties"],
-              case .object(let report) = JSONReporter.value(Fixture.run())
+            case .object(let report) = JSONReporter.value(Fixture.run())
         else { Issue.record("unexpected shapes"); return }
         #expect(Set(report.keys) == Set(properties.keys))
         #expect(schemaTop["required"].map { Set(($0.arrayValue ?? []).compactMap(\.stringValue)) } == Set(report.keys))
@@ -115,7 +115,8 @@ private struct SchemaChecker {
             problems.append("\(path): \(value.brief) is not one of \(options.map(\.brief))")
         }
         if case .string(let pattern)? = s["pattern"], case .string(let text) = value,
-           text.range(of: pattern, options: .regularExpression) == nil {
+            text.range(of: pattern, options: .regularExpression) == nil
+        {
             problems.append("\(path): \(value.brief) does not match \(pattern)")
         }
         if let minimum = s["minimum"]?.number, let number = value.number, number < minimum {
@@ -131,7 +132,9 @@ private struct SchemaChecker {
                 if let sub = properties[key] {
                     check(member, against: sub, at: "\(path).\(key)", problems: &problems)
                 } else if let extra = s["additionalProperties"] {
-                    if extra == .bool(false) { problems.append("\(path): unknown key \"\(key)\"") } else {
+                    if extra == .bool(false) {
+                        problems.append("\(path): unknown key \"\(key)\"")
+                    } else {
                         check(member, against: extra, at: "\(path).\(key)", problems: &problems)
                     }
                 }
@@ -163,7 +166,7 @@ private struct SchemaChecker {
     private static func matches(_ value: Value, type: String) -> Bool {
         switch (type, value) {
         case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null), ("integer", .int),
-             ("number", .int), ("number", .double):
+            ("number", .int), ("number", .double):
             true
         case ("integer", .double(let d)): d.rounded() == d
         default: false

@@ -7,7 +7,7 @@ import Testing
 @testable import PayCheckReports
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 @Suite("JUnit reporter")
@@ -129,8 +129,11 @@ struct JUnitReporterTests {
         let body = String(repeating: "ñandú ", count: 20_000)
         let step = StepResult(
             name: "big", location: Fixture.loc("f.yaml", 1, 1),
-            exchanges: [Exchange(method: "GET", url: "https://x.test", requestHeaders: [], requestBody: "", status: 200,
-                                 responseHeaders: [], responseBody: body, duration: 0, error: nil)])
+            exchanges: [
+                Exchange(
+                    method: "GET", url: "https://x.test", requestHeaders: [], requestBody: "", status: 200,
+                    responseHeaders: [], responseBody: body, duration: 0, error: nil)
+            ])
         let testCase = CaseResult(name: "big", location: Fixture.loc("f.yaml", 1, 1), verdict: .passed, steps: [step], startedAt: Fixture.base)
         let transcript = Transcript.render(testCase)
         let note = try #require(transcript.split(separator: "\n").last)
@@ -178,8 +181,9 @@ struct JUnitReporterTests {
     @Test("findings are suite properties and system-out; under --fail-on findings a case that broke a rule is a <failure>, and junit-10 valid")
     func findings() throws {
         let quiet = JUnitReporter.render(Self.passingMerchantRun(failOn: .any))
-        #expect(quiet.contains(#"<property name="finding" value="placetopay.sha1-trankey (warning) in &apos;a notification with a forged signature is ignored&apos;"#)
-            || quiet.contains(#"<property name="finding" value="placetopay.sha1-trankey (warning)"#), "\(quiet)")
+        #expect(
+            quiet.contains(#"<property name="finding" value="placetopay.sha1-trankey (warning) in &apos;a notification with a forged signature is ignored&apos;"#)
+                || quiet.contains(#"<property name="finding" value="placetopay.sha1-trankey (warning)"#), "\(quiet)")
         #expect(quiet.contains("finding placetopay.sha1-trankey (warning): tranKey was computed with SHA-1"))
         #expect(!quiet.contains("<failure"))
         let gated = Self.passingMerchantRun(failOn: .findingWarnings)

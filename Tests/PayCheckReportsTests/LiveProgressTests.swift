@@ -53,10 +53,11 @@ struct LiveProgressTests {
             reporter.handle(.caseStarted(suite: suite, name: "case \(index)"))
             reporter.handle(.caseFinished(suite: suite, result: Self.result("case \(index)", verdict)))
         }
-        #expect(writes.all == [
-            "progress: 2/4 cases · 1 failed · 0 errors · last: Suite › case 1 (failed)\n",
-            "progress: 4/4 cases · 1 failed · 1 error · last: Suite › case 3 (error)\n",
-        ])
+        #expect(
+            writes.all == [
+                "progress: 2/4 cases · 1 failed · 0 errors · last: Suite › case 1 (failed)\n",
+                "progress: 4/4 cases · 1 failed · 1 error · last: Suite › case 3 (error)\n",
+            ])
     }
 
     @Test("in a log, a long case with nothing finishing is named on a tick, at most every interval")

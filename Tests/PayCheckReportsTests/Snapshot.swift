@@ -18,8 +18,9 @@ func assertSnapshot(
         do {
             try actual.write(to: sourceURL, atomically: true, encoding: .utf8)
             let why = record ? "RECORD_SNAPSHOTS=1" : "it did not exist"
-            Issue.record("recorded snapshot \(sourceURL.path) because \(why); review it, then run the tests again",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "recorded snapshot \(sourceURL.path) because \(why); review it, then run the tests again",
+                sourceLocation: sourceLocation)
         } catch {
             Issue.record("could not record snapshot \(sourceURL.path): \(error)", sourceLocation: sourceLocation)
         }

@@ -125,7 +125,8 @@ struct CIFitTests {
     func baseline() async throws {
         let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn)
         let before = try await run.run(try run.load([("ci/failing.yaml", Self.failing)])).0
-        let changed = Self.failing
+        let changed =
+            Self.failing
             .replacingOccurrences(of: "status: 201", with: "status: 200")
             .replacingOccurrences(of: "expect: { status: 200 }", with: "expect: { status: 204 }")
             + "\n  - name: a new case\n    requires: [mock]\n    steps:\n      - http: { method: GET, url: \"{{ mock.url }}/__paycheck/echo/ci\" }\n"

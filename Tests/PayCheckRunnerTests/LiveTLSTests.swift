@@ -48,7 +48,9 @@ struct LiveTLSTests {
         defer { certificates.remove() }
         let result = try await Self.run(try CIFitTests.builtIn(), on: { Self.target($0, tls: .init(ca: certificates.ca)) }, certificates: certificates)
         let ran = result.suites.flatMap { suite in suite.cases.filter { $0.verdict != .skipped }.map { (suite, $0) } }
-        let failing = ran.filter { $0.1.verdict != .passed }.map { "\($0.0.file) › \($0.1.name): \($0.1.steps.compactMap(\.error)) \($0.1.steps.flatMap(\.mismatches).map { "\($0.subject): expected \($0.expected), got \($0.actual)" })" }
+        let failing = ran.filter { $0.1.verdict != .passed }.map {
+            "\($0.0.file) › \($0.1.name): \($0.1.steps.compactMap(\.error)) \($0.1.steps.flatMap(\.mismatches).map { "\($0.subject): expected \($0.expected), got \($0.actual)" })"
+        }
         #expect(failing.isEmpty, "\(failing.prefix(5))")
         #expect(result.target == "tls-mock" && result.targetKind == "sandbox")
         for provider in MockRegistry.providers.providerIDs {
@@ -64,10 +66,12 @@ struct LiveTLSTests {
         let suites = try CIFitTests.builtIn()
         let recording = RunRecording()
         let base = Mutex("")
-        let recorded = try await Self.run(suites, on: { url in
-            base.withLock { $0 = url }
-            return Self.target(url, tls: .init(ca: certificates.ca))
-        }, certificates: certificates, recording: recording)
+        let recorded = try await Self.run(
+            suites,
+            on: { url in
+                base.withLock { $0 = url }
+                return Self.target(url, tls: .init(ca: certificates.ca))
+            }, certificates: certificates, recording: recording)
         let folder = certificates.folder.appendingPathComponent("recording").path
         let target = Self.target(base.withLock { $0 }, tls: .init())
         let baseURLs = Dictionary(uniqueKeysWithValues: MockRegistry.providers.all.map { ($0.id, target.baseURL(for: $0)) })
@@ -156,11 +160,13 @@ struct LiveTLSTests {
         let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
         let suites = try CIFitTests.builtIn().filter { $0.provider == "yuno" || $0.provider == "mollie" }
-        let result = try await Self.run(suites, on: { base in
-            var target = Self.target(base, tls: .init(ca: certificates.ca))
-            target.providers["yuno"]?.baseURL = "https://127.0.0.1:1/yuno"
-            return target
-        }, certificates: certificates)
+        let result = try await Self.run(
+            suites,
+            on: { base in
+                var target = Self.target(base, tls: .init(ca: certificates.ca))
+                target.providers["yuno"]?.baseURL = "https://127.0.0.1:1/yuno"
+                return target
+            }, certificates: certificates)
         let ran = Self.ran(result)
         #expect(ran.contains { $0.suite.provider == "mollie" } && ran.contains { $0.suite.provider == "yuno" })
         for (suite, testCase) in ran {

@@ -114,8 +114,9 @@ struct LiveTransportTests {
     @Test("a replay answers a case's requests in order; another request, or one too many, is an error naming the recorded one")
     func replay() async throws {
         func exchange(_ method: String, _ url: String, _ status: Int) -> Exchange {
-            Exchange(method: method, url: url, requestHeaders: [], requestBody: "", status: status, responseHeaders: [("Content-Type", "application/json")],
-                     responseBody: #"{"ok":true}"#, duration: 0.1, error: nil)
+            Exchange(
+                method: method, url: url, requestHeaders: [], requestBody: "", status: status, responseHeaders: [("Content-Type", "application/json")],
+                responseBody: #"{"ok":true}"#, duration: 0.1, error: nil)
         }
         let record = RunRecording.Case(
             file: "s.yaml", suite: "s", provider: "acme", name: "c", verdict: .passed, skipReason: nil, random: [],

@@ -22,9 +22,11 @@ final class MerchantReceiver: Sendable {
         }
         var logger = Logger(label: "merchant-receiver")
         logger.logLevel = .critical
-        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { channel in
-            self.ports.yield(channel.localAddress?.port ?? 0)
-        }, logger: logger)
+        return Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                self.ports.yield(channel.localAddress?.port ?? 0)
+            }, logger: logger)
     }
 
     let (portStream, ports) = AsyncStream.makeStream(of: Int.self)
@@ -41,24 +43,29 @@ struct MerchantNotificationTests {
             let port = try #require(await iterator.next())
             let secret = "merchant-secret-4c1f"
             let run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn)
-            let suites = try run.load([("merchant.yaml", """
-                suite: merchant
-                provider: placetopay
-                cases:
-                  - name: approved payment is notified to the merchant
-                    steps:
-                      - mock: site
-                        with: { login: merchant-site, secretKey: "\(secret)", notificationUrl: "http://127.0.0.1:\(port)/hooks/placetopay" }
-                      - call: createSession
-                        auth: { login: merchant-site, secretKey: "\(secret)" }
-                        with:
-                          payment: { reference: M-1, description: merchant flow, amount: { currency: COP, total: 1000 } }
-                          returnUrl: https://merchant.test/return
-                        capture: { requestId: body.requestId }
-                      - payer: pay
-                        with: { requestId: "{{ requestId }}", card: "4110760000000081" }
-                        expect: { outcome: succeeded }
-                """)])
+            let suites = try run.load([
+                (
+                    "merchant.yaml",
+                    """
+                    suite: merchant
+                    provider: placetopay
+                    cases:
+                      - name: approved payment is notified to the merchant
+                        steps:
+                          - mock: site
+                            with: { login: merchant-site, secretKey: "\(secret)", notificationUrl: "http://127.0.0.1:\(port)/hooks/placetopay" }
+                          - call: createSession
+                            auth: { login: merchant-site, secretKey: "\(secret)" }
+                            with:
+                              payment: { reference: M-1, description: merchant flow, amount: { currency: COP, total: 1000 } }
+                              returnUrl: https://merchant.test/return
+                            capture: { requestId: body.requestId }
+                          - payer: pay
+                            with: { requestId: "{{ requestId }}", card: "4110760000000081" }
+                            expect: { outcome: succeeded }
+                    """
+                )
+            ])
             let (result, _) = try await run.run(suites)
             #expect(result.counts.passed == 1, "\(result.suites.first?.cases.first?.failingStep.map { "\($0.error ?? "") \($0.mismatches)" } ?? "")")
             let bodies = receiver.bodies.withLock { $0 }

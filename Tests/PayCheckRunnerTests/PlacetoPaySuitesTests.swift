@@ -73,16 +73,18 @@ struct PlacetoPaySuitesTests {
         let (result, _) = try await run.run(try Self.suites())
         let cases = result.suites.flatMap(\.cases)
         #expect(cases.allSatisfy { $0.verdict == .skipped })
-        #expect(cases.allSatisfy {
-            $0.skipReason?.hasPrefix("requires the mock's payer/control API") == true
-                || $0.skipReason?.hasPrefix("no sandbox credentials for 'placetopay'") == true
-        })
+        #expect(
+            cases.allSatisfy {
+                $0.skipReason?.hasPrefix("requires the mock's payer/control API") == true
+                    || $0.skipReason?.hasPrefix("no sandbox credentials for 'placetopay'") == true
+            })
         #expect(Self.steps(result).flatMap(\.exchanges).isEmpty)
         #expect(result.exitCode == 4 && result.verdictWord == "nothing checked")
-        #expect(result.notChecked == [
-            "no case ran: every selected case was skipped",
-            "provider 'placetopay' was not checked: no sandbox credentials (set PAYCHECK_PLACETOPAY_LOGIN, PAYCHECK_PLACETOPAY_SECRET_KEY)",
-        ])
+        #expect(
+            result.notChecked == [
+                "no case ran: every selected case was skipped",
+                "provider 'placetopay' was not checked: no sandbox credentials (set PAYCHECK_PLACETOPAY_LOGIN, PAYCHECK_PLACETOPAY_SECRET_KEY)",
+            ])
 
         var allowed = configuration
         allowed.allowEmpty = true

@@ -29,15 +29,20 @@ struct ProgressEventTests {
         var configuration = RunConfiguration()
         configuration.progressInterval = 0.02
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("slow.yaml", """
-            suite: slow
-            cases:
-              - name: a slow answer
-                steps:
-                  - mock: fault
-                    with: { path: /__paycheck/echo/slow, count: 1, kind: delay, delayMs: 200 }
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/slow" }
-            """)])
+        let suites = try run.load([
+            (
+                "slow.yaml",
+                """
+                suite: slow
+                cases:
+                  - name: a slow answer
+                    steps:
+                      - mock: fault
+                        with: { path: /__paycheck/echo/slow, count: 1, kind: delay, delayMs: 200 }
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/slow" }
+                """
+            )
+        ])
         let (result, events) = try await run.run(suites)
         #expect(result.counts.passed == 1)
         let ticks = events.filter { if case .tick = $0 { true } else { false } }.count

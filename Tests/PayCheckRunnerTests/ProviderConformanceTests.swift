@@ -87,8 +87,9 @@ struct ProviderConformanceTests {
                     let request = HTTPRequestData(method: "POST", url: base + path, headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
                     let response = try await transport.send(request, timeout: 10)
                     // An empty body may be refused (400, or 404 for a missing resource), but the route must exist.
-                    #expect(response.status < 500 && !response.text.contains("unknown control route"),
-                            "\(path) answered \(response.status): \(response.text)")
+                    #expect(
+                        response.status < 500 && !response.text.contains("unknown control route"),
+                        "\(path) answered \(response.status): \(response.text)")
                 }
             }
         }

@@ -55,24 +55,28 @@ struct RedactorTests {
         #expect(Redactor.isTooShort("ab") && !Redactor.isTooShort("") && !Redactor.isTooShort("abcd"))
     }
 
-    @Test("card numbers keep their last four digits, also written with spaces or dashes", arguments: [
-        ("4110760000000081", "••••••••••••0081"),
-        ("card 4110 7600 0000 0081.", "card •••• •••• •••• 0081."),
-        ("4110-7600-0000-0081", "••••-••••-••••-0081"),
-        ("ref 12 4110 7600 0000 0081", "ref 12 •••• •••• •••• 0081"),
-        ("amex 3782 822463 10005", "amex •••• •••••• •0005"),
-        ("19 digits 4000 0000 0000 0000 006", "19 digits •••• •••• •••• •••0 006"),
-        (#"{"log":"paid\n4110760000000081\t"}"#, #"{"log":"paid\n••••••••••••0081\t"}"#),
-    ])
+    @Test(
+        "card numbers keep their last four digits, also written with spaces or dashes",
+        arguments: [
+            ("4110760000000081", "••••••••••••0081"),
+            ("card 4110 7600 0000 0081.", "card •••• •••• •••• 0081."),
+            ("4110-7600-0000-0081", "••••-••••-••••-0081"),
+            ("ref 12 4110 7600 0000 0081", "ref 12 •••• •••• •••• 0081"),
+            ("amex 3782 822463 10005", "amex •••• •••••• •0005"),
+            ("19 digits 4000 0000 0000 0000 006", "19 digits •••• •••• •••• •••0 006"),
+            (#"{"log":"paid\n4110760000000081\t"}"#, #"{"log":"paid\n••••••••••••0081\t"}"#),
+        ])
     func cards(text: String, masked: String) {
         #expect(Redactor().redact(text) == masked)
     }
 
-    @Test("numbers that are not card numbers stay", arguments: [
-        "4110 7600 0000 0082", "2026-11-24", "1 2 3 4 5 6 7 8 9 0 1 2 3", "4110 7600-0000 0081", "id 12345678901",
-        // Digits glued to letters are part of a token (a hex signature, an id), even when they pass Luhn.
-        "sha256:9ce9fe4110760000000081ab", "tr_4110760000000081", "x4110 7600 0000 0081",
-    ])
+    @Test(
+        "numbers that are not card numbers stay",
+        arguments: [
+            "4110 7600 0000 0082", "2026-11-24", "1 2 3 4 5 6 7 8 9 0 1 2 3", "4110 7600-0000 0081", "id 12345678901",
+            // Digits glued to letters are part of a token (a hex signature, an id), even when they pass Luhn.
+            "sha256:9ce9fe4110760000000081ab", "tr_4110760000000081", "x4110 7600 0000 0081",
+        ])
     func notCards(text: String) {
         #expect(Redactor().redact(text) == text)
     }

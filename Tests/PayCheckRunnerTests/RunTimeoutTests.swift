@@ -12,16 +12,21 @@ struct RunTimeoutTests {
         configuration.jobs = 1
         configuration.runTimeout = 1
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("slow.yaml", """
-            suite: slow
-            cases:
-              - name: waits three seconds
-                steps:
-                  - wait: 3s
-                  - wait: 1ms
-              - name: never starts
-                steps: [{ wait: 1ms }]
-            """)])
+        let suites = try run.load([
+            (
+                "slow.yaml",
+                """
+                suite: slow
+                cases:
+                  - name: waits three seconds
+                    steps:
+                      - wait: 3s
+                      - wait: 1ms
+                  - name: never starts
+                    steps: [{ wait: 1ms }]
+                """
+            )
+        ])
         let clock = VirtualClock()
         let start = clock.now()
         let (result, _) = try await run.run(suites, clock: clock)
@@ -41,15 +46,20 @@ struct RunTimeoutTests {
         var configuration = RunConfiguration()
         configuration.runTimeout = 10
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("retry.yaml", """
-            suite: retry
-            cases:
-              - name: waits for a status that never comes
-                steps:
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/never" }
-                    retry: { every: 3s, for: 1m }
-                    expect: { status: 599 }
-            """)])
+        let suites = try run.load([
+            (
+                "retry.yaml",
+                """
+                suite: retry
+                cases:
+                  - name: waits for a status that never comes
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/never" }
+                        retry: { every: 3s, for: 1m }
+                        expect: { status: 599 }
+                """
+            )
+        ])
         let clock = VirtualClock()
         let start = clock.now()
         let (result, _) = try await run.run(suites, clock: clock)
@@ -70,20 +80,25 @@ struct RunTimeoutTests {
         configuration.runTimeout = 60
         configuration.stepTimeout = 120
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("two.yaml", """
-            suite: two
-            cases:
-              - name: stuck on a slow answer
-                steps:
-                  # Through the control API rather than `mock: fault` (whose case runs alone): both cases run at once.
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/faults", json: { path: /__paycheck/echo/stuck, count: 1, kind: delay, delayMs: 60000 } }
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/stuck" }
-              - name: moves time past the deadline
-                steps:
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/tick-1" }
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/tick-2" }
-                  - wait: 10m
-            """)])
+        let suites = try run.load([
+            (
+                "two.yaml",
+                """
+                suite: two
+                cases:
+                  - name: stuck on a slow answer
+                    steps:
+                      # Through the control API rather than `mock: fault` (whose case runs alone): both cases run at once.
+                      - http: { method: POST, url: "{{ mock.url }}/__paycheck/faults", json: { path: /__paycheck/echo/stuck, count: 1, kind: delay, delayMs: 60000 } }
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/stuck" }
+                  - name: moves time past the deadline
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/tick-1" }
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/tick-2" }
+                      - wait: 10m
+                """
+            )
+        ])
         let began = Date()
         let (result, _) = try await run.run(suites, clock: VirtualClock())
         let stuck = result.suites[0].cases[0]
@@ -102,22 +117,30 @@ struct RunTimeoutTests {
         // slow exchange before the deadline, or the error is "not started" instead of the one this test is about.
         configuration.runTimeout = 1.5
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("delay.yaml", """
-            suite: delay
-            cases:
-              - name: waits on a 60-second answer
-                steps:
-                  - mock: fault
-                    with: { path: /__paycheck/echo/slow, count: 1, kind: delay, delayMs: 60000 }
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/slow" }
-            """)])
+        let suites = try run.load([
+            (
+                "delay.yaml",
+                """
+                suite: delay
+                cases:
+                  - name: waits on a 60-second answer
+                    steps:
+                      - mock: fault
+                        with: { path: /__paycheck/echo/slow, count: 1, kind: delay, delayMs: 60000 }
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/slow" }
+                """
+            )
+        ])
         let began = DispatchTime.now().uptimeNanoseconds
         let (result, _) = try await run.run(suites, clock: SystemRunnerClock())
         let wall = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
         let testCase = result.suites[0].cases[0]
         #expect(testCase.verdict == .error)
         #expect(testCase.failingStep?.error?.hasPrefix("timed out: the run timeout (1.5s) was reached") == true, "\(testCase.steps.map(\.error))")
-        #expect(wall < 55, "the run does not wait for the mock's 60-second answer: \(wall) s (about 1.7 s on an idle machine); case \(testCase.duration) s, steps \(testCase.steps.map(\.duration))")
+        #expect(
+            wall < 55,
+            "the run does not wait for the mock's 60-second answer: \(wall) s (about 1.7 s on an idle machine); case \(testCase.duration) s, steps \(testCase.steps.map(\.duration))"
+        )
         #expect(result.duration <= wall && result.duration > wall - 0.5, "the run's duration is its wall time: \(result.duration) vs \(wall)")
         // The case ends at the deadline, however late a loaded machine started it: its real duration runs up to it.
         let endsAt = testCase.startedAt.timeIntervalSince(result.startedAt) + testCase.duration

@@ -54,11 +54,12 @@ struct RunnerFuzzTests {
         for index in 0..<count {
             var text = Self.seed.replacingOccurrences(of: "#I", with: String(index))
             while let hole = text.range(of: #"#[NSD]"#, options: .regularExpression) {
-                let value = switch text[hole] {
-                case "#N": pick(Self.numbers)
-                case "#S": pick(Self.strings)
-                default: pick(Self.durations)
-                }
+                let value =
+                    switch text[hole] {
+                    case "#N": pick(Self.numbers)
+                    case "#S": pick(Self.strings)
+                    default: pick(Self.durations)
+                    }
                 text.replaceSubrange(hole, with: value)
             }
             files.append(("fuzz\(index).yaml", text))

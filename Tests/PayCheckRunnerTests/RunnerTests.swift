@@ -31,21 +31,26 @@ struct RunnerTests {
         var configuration = RunConfiguration()
         configuration.transcripts = .all
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("flow.yaml", """
-            suite: flow
-            cases:
-              - name: store and read back
-                steps:
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/kv", json: { n: 1 } }
-                    expect: { status: 201 }
-                    capture: { key: body.id }
-                  - http: { url: "{{ mock.url }}/__paycheck/kv/{{ key }}" }
-                    expect: { status: 200, body: { value.n: 1 } }
-              - name: echo
-                steps:
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/x" }
-                    expect: { body: { method: GET } }
-            """)])
+        let suites = try run.load([
+            (
+                "flow.yaml",
+                """
+                suite: flow
+                cases:
+                  - name: store and read back
+                    steps:
+                      - http: { method: POST, url: "{{ mock.url }}/__paycheck/kv", json: { n: 1 } }
+                        expect: { status: 201 }
+                        capture: { key: body.id }
+                      - http: { url: "{{ mock.url }}/__paycheck/kv/{{ key }}" }
+                        expect: { status: 200, body: { value.n: 1 } }
+                  - name: echo
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/x" }
+                        expect: { body: { method: GET } }
+                """
+            )
+        ])
         let (result, events) = try await run.run(suites)
         #expect(result.counts.passed == 2)
         #expect(result.exitCode == 0)
@@ -63,15 +68,20 @@ struct RunnerTests {
     @Test("a wrong expectation fails with its location, expected and actual; exit code 1")
     func wrongExpectation() async throws {
         let run = InProcessRun()
-        let suites = try run.load([("wrong.yaml", """
-            suite: wrong
-            cases:
-              - name: status is not 200
-                steps:
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/x?status=404" }
-                    expect:
-                      status: 200
-            """)])
+        let suites = try run.load([
+            (
+                "wrong.yaml",
+                """
+                suite: wrong
+                cases:
+                  - name: status is not 200
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/x?status=404" }
+                        expect:
+                          status: 200
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         let c = result.suites[0].cases[0]
         #expect(c.verdict == .failed)
@@ -84,14 +94,19 @@ struct RunnerTests {
     @Test("an unreachable URL is an error, not a failure; exit code 3")
     func unreachable() async throws {
         let run = InProcessRun()
-        let suites = try run.load([("down.yaml", """
-            suite: down
-            cases:
-              - name: nobody listens
-                steps:
-                  - http: { url: "http://127.0.0.1:1/x" }
-                    expect: { status: 200 }
-            """)])
+        let suites = try run.load([
+            (
+                "down.yaml",
+                """
+                suite: down
+                cases:
+                  - name: nobody listens
+                    steps:
+                      - http: { url: "http://127.0.0.1:1/x" }
+                        expect: { status: 200 }
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         #expect(result.suites[0].cases[0].verdict == .error)
         #expect(result.suites[0].cases[0].failingStep?.error?.contains("http://127.0.0.1:1/x") == true)
@@ -104,22 +119,27 @@ struct RunnerTests {
         var configuration = RunConfiguration()
         configuration.jobs = 1
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("retry.yaml", """
-            suite: retry
-            cases:
-              - name: flaky route recovers
-                steps:
-                  - mock: fault
-                    with: { path: /__paycheck/echo/flaky, count: 3, kind: status, status: 503 }
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/flaky" }
-                    retry: { every: 1m, for: 1h }
-                    expect: { status: 200 }
-              - name: gives up after its time budget
-                steps:
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/never?status=500" }
-                    retry: { every: 1s, for: 3s }
-                    expect: { status: 200 }
-            """)])
+        let suites = try run.load([
+            (
+                "retry.yaml",
+                """
+                suite: retry
+                cases:
+                  - name: flaky route recovers
+                    steps:
+                      - mock: fault
+                        with: { path: /__paycheck/echo/flaky, count: 3, kind: status, status: 503 }
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/flaky" }
+                        retry: { every: 1m, for: 1h }
+                        expect: { status: 200 }
+                  - name: gives up after its time budget
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/never?status=500" }
+                        retry: { every: 1s, for: 3s }
+                        expect: { status: 200 }
+                """
+            )
+        ])
         let clock = VirtualClock()
         let before = clock.now()
         let (result, _) = try await run.run(suites, clock: clock)
@@ -137,19 +157,24 @@ struct RunnerTests {
         var configuration = RunConfiguration()
         configuration.secrets = ["apiKey": "SENTINEL-s3cr3t-9f2b"]
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("secret.yaml", """
-            suite: secret
-            cases:
-              - name: the secret is sent and echoed back
-                steps:
-                  - http:
-                      method: POST
-                      url: "{{ mock.url }}/__paycheck/echo/{{ apiKey }}?k={{ apiKey }}"
-                      headers: { X-Key: "{{ apiKey }}", Authorization: "Bearer {{ apiKey }}" }
-                      json: { key: "{{ apiKey }}", card: "4110760000000081" }
-                    expect:
-                      body: { json.key: "not-the-secret" }
-            """)])
+        let suites = try run.load([
+            (
+                "secret.yaml",
+                """
+                suite: secret
+                cases:
+                  - name: the secret is sent and echoed back
+                    steps:
+                      - http:
+                          method: POST
+                          url: "{{ mock.url }}/__paycheck/echo/{{ apiKey }}?k={{ apiKey }}"
+                          headers: { X-Key: "{{ apiKey }}", Authorization: "Bearer {{ apiKey }}" }
+                          json: { key: "{{ apiKey }}", card: "4110760000000081" }
+                        expect:
+                          body: { json.key: "not-the-secret" }
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         #expect(result.suites[0].cases[0].verdict == .failed, "the expectation compares against the real secret")
         let text = allText(result)
@@ -216,16 +241,21 @@ struct RunnerTests {
         configuration.failFast = true
         configuration.jobs = 1
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("ff.yaml", """
-            suite: ff
-            cases:
-              - name: fails
-                steps:
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/x" }
-                    expect: { status: 500 }
-              - name: never starts
-                steps: [{ wait: 1ms }]
-            """)])
+        let suites = try run.load([
+            (
+                "ff.yaml",
+                """
+                suite: ff
+                cases:
+                  - name: fails
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/x" }
+                        expect: { status: 500 }
+                  - name: never starts
+                    steps: [{ wait: 1ms }]
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         #expect(result.suites[0].cases.map(\.verdict) == [.failed, .skipped])
         #expect(result.suites[0].cases[1].skipReason?.contains("--fail-fast") == true)
@@ -244,18 +274,23 @@ struct RunnerTests {
     func exclusiveCases() async throws {
         var configuration = RunConfiguration()
         configuration.jobs = 4
-        let suites = try InProcessRun().load([("c.yaml", """
-            suite: c
-            cases:
-              - name: a
-                steps: [{ wait: 1ms }]
-              - name: clock mover
-                steps:
-                  - mock: clock
-                    with: { advance: 31m }
-              - name: b
-                steps: [{ wait: 1ms }]
-            """)])
+        let suites = try InProcessRun().load([
+            (
+                "c.yaml",
+                """
+                suite: c
+                cases:
+                  - name: a
+                    steps: [{ wait: 1ms }]
+                  - name: clock mover
+                    steps:
+                      - mock: clock
+                        with: { advance: 31m }
+                  - name: b
+                    steps: [{ wait: 1ms }]
+                """
+            )
+        ])
         let plan = RunPlan(suites: suites, configuration: configuration)
         #expect(plan.items.map(\.exclusive) == [false, true, false])
         let (result, _) = try await InProcessRun(configuration: configuration).run(suites)
@@ -271,17 +306,22 @@ struct StepTitleTests {
         var configuration = RunConfiguration()
         configuration.secrets = ["token": "tok-9f3c1e7a"]
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("t.yaml", """
-            suite: t
-            vars: { key: k42 }
-            cases:
-              - name: c
-                steps:
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/{{ key }}/{{ token }}" }
-                    expect:
-                      body: { nothing: 1 }
-                      status: 500
-            """)])
+        let suites = try run.load([
+            (
+                "t.yaml",
+                """
+                suite: t
+                vars: { key: k42 }
+                cases:
+                  - name: c
+                    steps:
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/{{ key }}/{{ token }}" }
+                        expect:
+                          body: { nothing: 1 }
+                          status: 500
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         let step = try #require(result.suites.first?.cases.first?.steps.first)
         #expect(step.name.hasPrefix("http GET http://127.0.0.1:") && step.name.contains("/__paycheck/echo/k42/"), "\(step.name)")

@@ -11,17 +11,22 @@ struct SecretRunTests {
         var configuration = RunConfiguration()
         configuration.transcripts = .all
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("capture.yaml", """
-            suite: capture
-            cases:
-              - name: token handed out once
-                steps:
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/first", json: { token: "tok/CAPTURED-7d1a" } }
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/issue", json: { token: "tok/CAPTURED-7d1a" } }
-                    capture: { token: { from: body.json.token, secret: true } }
-                  - http: { url: "{{ mock.url }}/__paycheck/echo/use?t={{ token }}" }
-                    expect: { status: 200 }
-            """)])
+        let suites = try run.load([
+            (
+                "capture.yaml",
+                """
+                suite: capture
+                cases:
+                  - name: token handed out once
+                    steps:
+                      - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/first", json: { token: "tok/CAPTURED-7d1a" } }
+                      - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/issue", json: { token: "tok/CAPTURED-7d1a" } }
+                        capture: { token: { from: body.json.token, secret: true } }
+                      - http: { url: "{{ mock.url }}/__paycheck/echo/use?t={{ token }}" }
+                        expect: { status: 200 }
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         let testCase = result.suites[0].cases[0]
         #expect(testCase.verdict == .passed)
@@ -37,14 +42,19 @@ struct SecretRunTests {
         var configuration = RunConfiguration()
         configuration.secrets = ["pin": "123", "apiKey": "long-enough-secret"]
         let run = InProcessRun(configuration: configuration)
-        let suites = try run.load([("short.yaml", """
-            suite: short
-            cases:
-              - name: short capture
-                steps:
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/x", json: { code: "ab" } }
-                    capture: { code: { from: body.json.code, secret: true } }
-            """)])
+        let suites = try run.load([
+            (
+                "short.yaml",
+                """
+                suite: short
+                cases:
+                  - name: short capture
+                    steps:
+                      - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/x", json: { code: "ab" } }
+                        capture: { code: { from: body.json.code, secret: true } }
+                """
+            )
+        ])
         let (result, events) = try await run.run(suites)
         #expect(result.warnings.count == 2, "\(result.warnings)")
         #expect(result.warnings.contains { $0.hasPrefix("secret 'pin' is shorter than 4 characters") })

@@ -14,7 +14,8 @@ struct TargetProfileTests {
 
     @Test("a profile sets base URLs, credential sources, limits, retries and TLS paths relative to its folder")
     func parsesEverything() throws {
-        let loaded = Self.parse("""
+        let loaded = Self.parse(
+            """
             targets:
               staging:
                 timeout: 20s
@@ -49,7 +50,8 @@ struct TargetProfileTests {
         configuration.environment = ["PAYCHECK_MOLLIE_API_KEY": "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM"]
         let runner = Runner(configuration: configuration, providers: MockRegistry.providers, transport: RefusingTransport())
         #expect(!runner.hasCredentials("mollie"))
-        let suite = try #require(SuiteLoader(catalog: MockRegistry.providers).parse(text: "suite: m\nprovider: mollie\ncases:\n  - name: c\n    steps:\n      - call: listMethods\n", file: "m.yaml").0)
+        let suite = try #require(
+            SuiteLoader(catalog: MockRegistry.providers).parse(text: "suite: m\nprovider: mollie\ncases:\n  - name: c\n    steps:\n      - call: listMethods\n", file: "m.yaml").0)
         let plan = RunPlan(suites: [suite], configuration: configuration, hasProviderCredentials: runner.hasCredentials)
         #expect(plan.items.first?.skipReason?.contains("does not name 'mollie'") == true, "\(plan.items.first?.skipReason ?? "")")
         // The built-in sandbox still has every provider.
@@ -68,15 +70,17 @@ struct TargetProfileTests {
         #expect(!loaded.diagnostics.map { "\($0) \($0.hint ?? "")" }.joined().contains("test_sentinel_value_123"))
     }
 
-    @Test("mistakes are diagnostics with a place and a suggestion", arguments: [
-        ("targets:\n  staging:\n    providers:\n      molie: {}\n", 4, "unknown provider 'molie'", "did you mean 'mollie'?"),
-        ("targets:\n  staging:\n    timout: 2s\n", 3, "unknown key 'timout' in target 'staging'", "did you mean 'timeout'?"),
-        ("targets:\n  mock: {}\n", 2, "'mock' is a built-in target and cannot be redefined", "give the target another name"),
-        ("targets:\n  s:\n    tls: { certificate: c.pem }\n", 3, "'tls' needs both 'certificate' and 'key' for a client certificate, or neither", ""),
-        ("targets:\n  s:\n    providers:\n      khipu: { rateLimit: 5/week }\n", 4, "'rateLimit' must be requests per period like 5/s or 300/min, got '5/week'", ""),
-        ("targets:\n  s:\n    providers:\n      khipu: { apiKey: ${X} }\n", 4, "the target profile is not valid YAML", "quote a reference"),
-        ("targets: {}\n", 1, "the target profile names no target under 'targets:'", ""),
-    ])
+    @Test(
+        "mistakes are diagnostics with a place and a suggestion",
+        arguments: [
+            ("targets:\n  staging:\n    providers:\n      molie: {}\n", 4, "unknown provider 'molie'", "did you mean 'mollie'?"),
+            ("targets:\n  staging:\n    timout: 2s\n", 3, "unknown key 'timout' in target 'staging'", "did you mean 'timeout'?"),
+            ("targets:\n  mock: {}\n", 2, "'mock' is a built-in target and cannot be redefined", "give the target another name"),
+            ("targets:\n  s:\n    tls: { certificate: c.pem }\n", 3, "'tls' needs both 'certificate' and 'key' for a client certificate, or neither", ""),
+            ("targets:\n  s:\n    providers:\n      khipu: { rateLimit: 5/week }\n", 4, "'rateLimit' must be requests per period like 5/s or 300/min, got '5/week'", ""),
+            ("targets:\n  s:\n    providers:\n      khipu: { apiKey: ${X} }\n", 4, "the target profile is not valid YAML", "quote a reference"),
+            ("targets: {}\n", 1, "the target profile names no target under 'targets:'", ""),
+        ])
     func mistakes(_ text: String, _ line: Int, _ message: String, _ hint: String) {
         let loaded = Self.parse(text)
         #expect(loaded.profile == nil)

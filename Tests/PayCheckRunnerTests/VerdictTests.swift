@@ -14,20 +14,25 @@ struct VerdictTests {
 
     @Test("an unmapped native state is a JUnit <failure> and exit 1, not an error")
     func unmappedStateFails() async throws {
-        let suites = try run.load([("unmapped.yaml", """
-            suite: unmapped
-            provider: tinypay
-            cases:
-              - name: a state the mapping does not know
-                steps:
-                  - call: createPayment
-                    with: { amount: 5, currency: EUR }
-                    capture: { id: body.id }
-                  - mock: force
-                    with: { id: "{{ id }}", status: refunded }
-                  - call: getPayment
-                    with: { id: "{{ id }}" }
-            """)])
+        let suites = try run.load([
+            (
+                "unmapped.yaml",
+                """
+                suite: unmapped
+                provider: tinypay
+                cases:
+                  - name: a state the mapping does not know
+                    steps:
+                      - call: createPayment
+                        with: { amount: 5, currency: EUR }
+                        capture: { id: body.id }
+                      - mock: force
+                        with: { id: "{{ id }}", status: refunded }
+                      - call: getPayment
+                        with: { id: "{{ id }}" }
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         let testCase = try #require(result.suites.first?.cases.first)
         #expect(testCase.verdict == .failed)
@@ -42,16 +47,21 @@ struct VerdictTests {
 
     @Test("a step that is wrong as written is an error of the suite: exit 2")
     func invalidStepIsExit2() async throws {
-        let suites = try run.load([("invalid.yaml", """
-            suite: invalid
-            provider: tinypay
-            vars: { id: "" }
-            cases:
-              - name: an empty path parameter
-                steps:
-                  - call: getPayment
-                    with: { id: "{{ id }}" }
-            """)])
+        let suites = try run.load([
+            (
+                "invalid.yaml",
+                """
+                suite: invalid
+                provider: tinypay
+                vars: { id: "" }
+                cases:
+                  - name: an empty path parameter
+                    steps:
+                      - call: getPayment
+                        with: { id: "{{ id }}" }
+                """
+            )
+        ])
         let (result, _) = try await run.run(suites)
         let step = try #require(result.suites.first?.cases.first?.steps.first)
         #expect(step.verdict == .error && step.invalidStep)
@@ -64,11 +74,14 @@ struct VerdictTests {
         let passed = CaseResult(
             name: "ran", location: SourceLocation(file: "a.yaml", line: 3, column: 5), verdict: .passed,
             steps: [StepResult(name: "call createSession", location: SourceLocation(file: "a.yaml", line: 5, column: 9))], startedAt: Date())
-        let skipped = CaseResult(name: "no credentials", location: SourceLocation(file: "b.yaml", line: 3, column: 5), verdict: .skipped,
-                                 skipReason: "no sandbox credentials for 'mollie'", startedAt: Date())
+        let skipped = CaseResult(
+            name: "no credentials", location: SourceLocation(file: "b.yaml", line: 3, column: 5), verdict: .skipped,
+            skipReason: "no sandbox credentials for 'mollie'", startedAt: Date())
         var result = RunResult(
-            suites: [SuiteResult(file: "a.yaml", name: "a", provider: "placetopay", cases: [passed], startedAt: Date()),
-                     SuiteResult(file: "b.yaml", name: "b", provider: "mollie", cases: [skipped], startedAt: Date())],
+            suites: [
+                SuiteResult(file: "a.yaml", name: "a", provider: "placetopay", cases: [passed], startedAt: Date()),
+                SuiteResult(file: "b.yaml", name: "b", provider: "mollie", cases: [skipped], startedAt: Date()),
+            ],
             target: "sandbox", targetKind: "sandbox", version: "test", hostname: "h", startedAt: Date(), duration: 1)
         result.notChecked = ["provider 'mollie' was not checked: no sandbox credentials (set PAYCHECK_MOLLIE_API_KEY)"]
         result.providersNotChecked = ["mollie"]

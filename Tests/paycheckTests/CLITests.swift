@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import PayCheckTestSupport
 import Testing
@@ -211,7 +211,8 @@ struct CLITests {
 
     @Test("run: --secret overrides a suite variable of the same name, as --var does")
     func secretOverridesSuiteVariable() throws {
-        let cli = try CLI(files: ["Suites/secret.yaml": """
+        let cli = try CLI(files: [
+            "Suites/secret.yaml": """
             suite: secret
             vars: { token: public-default }
             cases:
@@ -219,7 +220,8 @@ struct CLITests {
                 steps:
                   - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/s", json: { token: "{{ token }}" } }
                     expect: { status: 200, body: { json.token: { ne: public-default } } }
-            """])
+            """
+        ])
         let result = try cli.run(["run", "--quiet", "--secret", "token=sentinel-secret-4711"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!(try cli.read("Reports/report.json")).contains("sentinel-secret-4711"))
@@ -227,7 +229,8 @@ struct CLITests {
 
     @Test("run: --var keeps the type a suite declares (a text stays text, digits and all); an undeclared one is typed")
     func varKeepsDeclaredType() throws {
-        let cli = try CLI(files: ["Suites/vars.yaml": """
+        let cli = try CLI(files: [
+            "Suites/vars.yaml": """
             suite: vars
             vars: { amount: "10.50" }
             cases:
@@ -237,7 +240,8 @@ struct CLITests {
                     expect: { status: 200, body: { json.amount: { type: string }, json.n: { type: number } } }
                   - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/b", json: { amount: "{{ number(amount) }}" } }
                     expect: { status: 200, body: { json.amount: 12990 } }
-            """])
+            """
+        ])
         let result = try cli.run(["run", "--no-reports", "--var", "amount=12990", "--var", "n=3"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
@@ -254,7 +258,8 @@ struct CLITests {
 
     @Test("run: a wrong expectation exits 1 and prints file:line:col with expected and actual")
     func runFails() throws {
-        let cli = try CLI(files: ["wrong.yaml": """
+        let cli = try CLI(files: [
+            "wrong.yaml": """
             suite: wrong
             cases:
               - name: status differs
@@ -262,7 +267,8 @@ struct CLITests {
                   - http: { url: "{{ mock.url }}/__paycheck/echo/x?status=404" }
                     expect:
                       status: 200
-            """])
+            """
+        ])
         let result = try cli.run(["run", "wrong.yaml"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("wrong.yaml:7:19"), "\(result.stdout)")
@@ -279,7 +285,8 @@ struct CLITests {
 
     @Test("run and lint: a malformed suite exits 2 and lists every problem with its location and a suggestion")
     func invalidSuite() throws {
-        let cli = try CLI(files: ["bad.yaml": """
+        let cli = try CLI(files: [
+            "bad.yaml": """
             suite: bad
             casess: []
             cases:
@@ -287,7 +294,8 @@ struct CLITests {
                 steps:
                   - http: { url: "http://x" }
                     expct: { status: 200 }
-            """, "worse.yaml": "suite: [\n"])
+            """, "worse.yaml": "suite: [\n",
+        ])
         for command in ["run", "lint"] {
             let result = try cli.run([command, "bad.yaml", "worse.yaml"])
             #expect(result.status == 2, "\(command)")
@@ -301,7 +309,8 @@ struct CLITests {
 
     @Test("lint: an unknown with: key, auth: key and control action of a provider exit 2 with location and suggestion")
     func lintProviderDeclarations() throws {
-        let cli = try CLI(files: ["p.yaml": """
+        let cli = try CLI(files: [
+            "p.yaml": """
             suite: declarations
             provider: placetopay
             cases:
@@ -315,7 +324,8 @@ struct CLITests {
                     with: { requestId: 1 }
                   - mock: site
                     with: { login: s, notificationURL: "http://127.0.0.1:9/n" }
-            """])
+            """
+        ])
         let result = try cli.run(["lint", "p.yaml"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("p.yaml:8:17: error: unknown auth override 'secretkey' for 'call: createSession' of provider 'placetopay'"), "\(result.stderr)")
@@ -331,7 +341,8 @@ struct CLITests {
 
     @Test("lint: a fault's kind, arguments and combinations are checked, literal or partly templated")
     func lintFaults() throws {
-        let cli = try CLI(files: ["f.yaml": """
+        let cli = try CLI(files: [
+            "f.yaml": """
             suite: lint faults
             provider: mollie
             cases:
@@ -346,7 +357,8 @@ struct CLITests {
                     with: { path: "/mollie{{ suffix }}", kind: reset, status: 503 }
                   - mock: fault
                     with: { provider: mollie, kind: "{{ kind }}", status: 1 }
-            """])
+            """
+        ])
         let lint = try cli.run(["lint", "f.yaml"])
         #expect(lint.status == 2)
         #expect(lint.stderr.contains("f.yaml:8:") && lint.stderr.contains("unknown fault kind 'explode'"), "\(lint.stderr)")
@@ -358,7 +370,8 @@ struct CLITests {
 
     @Test("targets: each live target's providers, credentials masked, the missing ones named; a mistyped --target is suggested")
     func targetsCommand() throws {
-        let profile = "targets:\n  staging:\n    providers:\n      placetopay:\n        baseURL: https://ptp.example\n        credentials:\n          login: acme\n          secretKey: ${PTP_SECRET}\n"
+        let profile =
+            "targets:\n  staging:\n    providers:\n      placetopay:\n        baseURL: https://ptp.example\n        credentials:\n          login: acme\n          secretKey: ${PTP_SECRET}\n"
         let cli = try CLI(files: ["paycheck.yaml": profile])
         let shown = try cli.run(["targets"], environment: ["PTP_SECRET": "sentinel-secret-4242"])
         #expect(shown.status == 0, "\(shown.stderr)")
@@ -376,8 +389,9 @@ struct CLITests {
         }
     }
 
-    @Test("the live path from the command line: a profile on the HTTPS mock, --record, replay offline, drift; a wrong CA is exit 3",
-          .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
+    @Test(
+        "the live path from the command line: a profile on the HTTPS mock, --record, replay offline, drift; a wrong CA is exit 3",
+        .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
     func livePathCommandLine() async throws {
         let certificates = try await TestCertificates.made()
         defer { certificates.remove() }
@@ -483,7 +497,10 @@ struct CLITests {
         #expect(misspelt.status == 2)
         #expect(misspelt.stderr.contains("no such file or folder 'lnt'") && misspelt.stderr.contains("did you mean the command 'paycheck lint'?"))
         // A provider's value types, from its operation declarations: Mollie takes an amount's value as a string.
-        let typed = try CLI(files: ["m.yaml": "suite: m\nprovider: mollie\ncases:\n  - name: c\n    steps:\n      - call: createPayment\n        with: { amount: { currency: EUR, value: 1.00 }, description: x, redirectUrl: https://shop.example/r }\n"]).run(["lint", "m.yaml"])
+        let typed = try CLI(files: [
+            "m.yaml":
+                "suite: m\nprovider: mollie\ncases:\n  - name: c\n    steps:\n      - call: createPayment\n        with: { amount: { currency: EUR, value: 1.00 }, description: x, redirectUrl: https://shop.example/r }\n"
+        ]).run(["lint", "m.yaml"])
         #expect(typed.status == 2 && typed.stderr.contains("m.yaml:7:49: error: 'amount.value' of 'call: createPayment' must be text"), "\(typed.stderr)")
         // Citations point at files in the repository or public documents, never at notes the repository lacks.
         for topic in ["placetopay.nonce-reused", "mollie.missing-idempotency-key", "102", "INVALID_CREDENTIALS", "T013"] {
@@ -534,7 +551,8 @@ struct CLITests {
         // Every encoded form, written into the suite as it is, travels in a text body and comes back JSON-escaped.
         let encoded = (forms.map(\.text) + cards).map { "            " + $0 }.joined(separator: "\n")
         let basic = Data("user:\(sentinel)".utf8).base64EncodedString()
-        let cli = try CLI(files: ["s.yaml": """
+        let cli = try CLI(files: [
+            "s.yaml": """
             suite: secret
             cases:
               - name: templated into a query, a form body and headers
@@ -568,13 +586,15 @@ struct CLITests {
                     capture: { session: { from: body.json.session, secret: true } }
                   - http: { url: "{{ mock.url }}/__paycheck/echo/use?s={{ session }}" }
                     expect: { status: 599 }
-            """])
+            """
+        ])
         let result = try cli.run(["run", "s.yaml", "--secret", "token=\(sentinel)", "--secret", "pin=123", "--verbose", "--transcripts", "all"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect((result.stdout + result.stderr).contains("warning: secret 'pin' is shorter than 4 characters"))
         for report in ["Reports/junit.xml", "Reports/report.json", "Reports/report.html"] {
-            #expect(try cli.read(report).contains("secret &apos;pin&apos; is shorter") || cli.read(report).contains("secret 'pin' is shorter")
-                        || cli.read(report).contains("secret &#39;pin&#39; is shorter"), "\(report) does not carry the warning")
+            #expect(
+                try cli.read(report).contains("secret &apos;pin&apos; is shorter") || cli.read(report).contains("secret 'pin' is shorter")
+                    || cli.read(report).contains("secret &#39;pin&#39; is shorter"), "\(report) does not carry the warning")
         }
         let outputs = [
             ("stdout", result.stdout), ("stderr", result.stderr), ("JUnit", try cli.read("Reports/junit.xml")),
@@ -611,7 +631,11 @@ struct CLITests {
             func collect(_ value: Any) {
                 if let string = value as? String { strings.append(string) }
                 if let array = value as? [Any] { array.forEach(collect) }
-                if let object = value as? [String: Any] { object.forEach { strings.append($0.key); collect($0.value) } }
+                if let object = value as? [String: Any] {
+                    object.forEach {
+                        strings.append($0.key); collect($0.value)
+                    }
+                }
             }
             collect(json)
             readings.append(strings.joined(separator: "\n"))
@@ -657,8 +681,9 @@ struct CLITests {
         let unknown = try cli.run(["explain", "10x", "--provider", "placetopay"])
         #expect(unknown.status == 2 && unknown.stderr.contains("did you mean '100'?"))
         let mit = try cli.run(["explain", "T013"])
-        #expect(mit.status == 0 && mit.stdout.contains("mit error T013") && mit.stdout.contains("class T")
-            && mit.stdout.contains("La tarjeta proporcionada no corresponde con el token / Provided card does not match with the token"))
+        #expect(
+            mit.status == 0 && mit.stdout.contains("mit error T013") && mit.stdout.contains("class T")
+                && mit.stdout.contains("La tarjeta proporcionada no corresponde con el token / Provided card does not match with the token"))
     }
 
     @Test("explain OPERATION lists each provider's method, path, with: parameters, idempotency key and auth: overrides; explain an action its with: keys")
@@ -817,14 +842,16 @@ struct CLITests {
 
     @Test("a live Mollie key on the sandbox target is refused unless --allow-live")
     func liveKeyRefused() throws {
-        let cli = try CLI(files: ["live.yaml": """
+        let cli = try CLI(files: [
+            "live.yaml": """
             suite: live
             provider: mollie
             cases:
               - name: methods
                 steps:
                   - call: listMethods
-            """])
+            """
+        ])
         let live = ["PAYCHECK_MOLLIE_API_KEY": "live_abcdefghijklmnopqrstuvwxyz0123"]
         let refused = try cli.run(["run", "live.yaml", "--target", "sandbox", "--no-reports"], environment: live)
         #expect(refused.status == 2 && refused.stderr.contains("live_ key") && refused.stderr.contains("--allow-live"), "\(refused.stderr)")

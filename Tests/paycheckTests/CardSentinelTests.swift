@@ -18,8 +18,11 @@ struct CardSentinelTests {
         let (mock, base) = try cli.startStandaloneMock()
         defer { if mock.isRunning { mock.terminate() } }
         let suites = ["placetopay", "yuno", "mit"].map { Self.root.appendingPathComponent("Suites/\($0)").path }
-        let run = try cli.run(["run"] + suites + ["--target", "url=\(base)", "--transcripts", "all", "--verbose", "--report-junit", "junit.xml",
-                                                  "--report-json", "report.json", "--report-html", "report.html"])
+        let run = try cli.run(
+            ["run"] + suites + [
+                "--target", "url=\(base)", "--transcripts", "all", "--verbose", "--report-junit", "junit.xml",
+                "--report-json", "report.json", "--report-html", "report.html",
+            ])
         #expect(run.status == 0, "\(run.stdout.suffix(2000))\(run.stderr.suffix(2000))")
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/__paycheck/journal"), timeout: .seconds(30))
         let journal = String(buffer: try await response.body.collect(upTo: 64 << 20))
@@ -31,9 +34,10 @@ struct CardSentinelTests {
             }
         }
         let pattern = try NSRegularExpression(pattern: #"(?<![0-9])[0-9]{15,16}(?![0-9])"#)
-        let cards = Set(texts.flatMap { text in
-            pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
-        }.filter(CardNumberMask.luhn))
+        let cards = Set(
+            texts.flatMap { text in
+                pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
+            }.filter(CardNumberMask.luhn))
         #expect(cards.count >= 10, "\(cards)")
 
         var outputs = ["stdout": run.stdout, "stderr": run.stderr, "journal": journal]

@@ -48,7 +48,8 @@ final class Chromium: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // fd 3 and 4 are the shell's stdin and stdout, handed over before both are pointed elsewhere.
         process.arguments = [
-            "-c", #"exec "$0" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$1" "#
+            "-c",
+            #"exec "$0" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$1" "#
                 + #"--blink-settings=scriptEnabled=false --remote-debugging-pipe about:blank 3<&0 4>&1 0</dev/null 1>/dev/null 2>/dev/null"#,
             path, profile.path,
         ]

@@ -30,7 +30,8 @@ struct GoldenCaseTests {
     @Test("there are golden cases for every exit code and for diagnostics, redaction and merge")
     func coverage() throws {
         let names = Self.names
-        let exits = Set(names.compactMap { try? String(contentsOf: Self.root.appendingPathComponent("\($0)/expected/exit"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) })
+        let exits = Set(
+            names.compactMap { try? String(contentsOf: Self.root.appendingPathComponent("\($0)/expected/exit"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) })
         #expect(exits.isSuperset(of: ["0", "1", "2", "3", "4", "130"]), "exit codes with a golden case: \(exits.sorted())")
         for topic in ["diagnostics", "redaction", "merge"] {
             #expect(names.contains { $0.contains(topic) }, "no golden case about \(topic)")

@@ -78,9 +78,11 @@ struct InstalledBinaryTests {
         #expect(counts.count >= 2 && counts[0] == counts[1] && counts[0] > 0, "\(run.output.suffix(500))")
         #expect(summary?.contains(" 0 failed, 0 errors") == true, "\(run.output.suffix(500))")
         let packs = run.output.split(separator: "\n").filter { $0.hasPrefix("pack ") }
-        #expect(packs.count == 2 && packs.allSatisfy { line in
-            let numbers = line.split(separator: " ").compactMap { Int($0) }
-            return numbers.count == 2 && numbers[0] == numbers[1] && line.hasSuffix("scenarios ran")
-        }, "\(packs)")
+        #expect(
+            packs.count == 2
+                && packs.allSatisfy { line in
+                    let numbers = line.split(separator: " ").compactMap { Int($0) }
+                    return numbers.count == 2 && numbers[0] == numbers[1] && line.hasSuffix("scenarios ran")
+                }, "\(packs)")
     }
 }

@@ -66,9 +66,11 @@ struct InterruptTests {
         for name in reports { try "STALE: the previous run's green report\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         let process = Process()
         process.executableURL = CLI.binary
-        process.arguments = ["run", "suites", "-j", "1", "--color", "never"] + reports.flatMap { name in
-            ["--report-" + (name == "junit.xml" ? "junit" : name == "report.json" ? "json" : "html"), name]
-        }
+        process.arguments =
+            ["run", "suites", "-j", "1", "--color", "never"]
+            + reports.flatMap { name in
+                ["--report-" + (name == "junit.xml" ? "junit" : name == "report.json" ? "json" : "html"), name]
+            }
         process.currentDirectoryURL = folder
         let out = Pipe()
         let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-interrupt-\(UUID().uuidString).err")

@@ -23,8 +23,11 @@ struct LinkWalkTests {
         defer { if mock.isRunning { mock.terminate() } }
         let mockHost = try #require(URL(string: base)?.host.map { "\($0):\(URL(string: base)?.port ?? 80)" })
         let suites = ["mollie", "khipu", "placetopay", "yuno", "mit"].map { CardSentinelTests.root.appendingPathComponent("Suites/\($0)").path }
-        let run = try cli.run(["run"] + suites + ["--target", "url=\(base)", "--transcripts", "all", "--quiet", "--report-json", "report.json",
-                                                  "--report-junit", "", "--report-html", ""])
+        let run = try cli.run(
+            ["run"] + suites + [
+                "--target", "url=\(base)", "--transcripts", "all", "--quiet", "--report-json", "report.json",
+                "--report-junit", "", "--report-html", "",
+            ])
         #expect(run.status == 0, "\(run.stdout.suffix(2000))\(run.stderr.suffix(1000))")
         let report = try #require(JSONSerialization.jsonObject(with: Data(try cli.read("report.json").utf8)) as? [String: Any])
 
@@ -56,14 +59,16 @@ struct LinkWalkTests {
             if authority != mockHost {
                 // A merchant URL a suite made up (`*.test`, `*.example`, a closed local port) is the suite's, not the mock's.
                 if host.hasSuffix(".test") || host.hasSuffix(".example") || host == "127.0.0.1" { continue }
-                #expect(Self.externalAllowed.contains { host == $0.host && url.path.hasPrefix($0.pathPrefix) },
-                        "the mock links to \(link), which it does not serve")
+                #expect(
+                    Self.externalAllowed.contains { host == $0.host && url.path.hasPrefix($0.pathPrefix) },
+                    "the mock links to \(link), which it does not serve")
                 continue
             }
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: link), timeout: .seconds(10))
             _ = try await response.body.collect(upTo: 1 << 20)
-            #expect(![404, 405].contains(response.status.code) && response.status.code < 500,
-                    "\(link) answered \(response.status.code)")
+            #expect(
+                ![404, 405].contains(response.status.code) && response.status.code < 500,
+                "\(link) answered \(response.status.code)")
             followed += 1
         }
         #expect(followed > 20)

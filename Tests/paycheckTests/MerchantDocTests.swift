@@ -30,7 +30,11 @@ struct MerchantDocTests {
         python.arguments = ["python3", "--version"]
         python.standardOutput = FileHandle.nullDevice
         python.standardError = FileHandle.nullDevice
-        guard (try? python.run()) != nil, ({ python.waitUntilExit(); return python.terminationStatus == 0 })() else {
+        guard (try? python.run()) != nil,
+            ({
+                python.waitUntilExit(); return python.terminationStatus == 0
+            })()
+        else {
             print("skipped: python3 is not installed (apt install python3); the page's example backend needs it")
             return
         }
@@ -85,8 +89,9 @@ struct MerchantCLITests {
         let cli = try CLI(files: ["pack/merchant.yaml": Self.suite])
         let run = try cli.run(["run", "pack"])
         #expect(run.status == 2)
-        #expect(run.stdout.contains("merchant.yaml:6:19: error: 'merchant: checkout' needs the merchant's backend: give --contract FILE")
-            || run.stderr.contains("merchant.yaml:6:19: error: 'merchant: checkout' needs the merchant's backend: give --contract FILE"),
+        #expect(
+            run.stdout.contains("merchant.yaml:6:19: error: 'merchant: checkout' needs the merchant's backend: give --contract FILE")
+                || run.stderr.contains("merchant.yaml:6:19: error: 'merchant: checkout' needs the merchant's backend: give --contract FILE"),
             "\(run.stdout)\n\(run.stderr)")
     }
 }

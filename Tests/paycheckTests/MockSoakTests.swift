@@ -4,8 +4,8 @@ import NIOCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
-import NIOHTTP1
+    import Glibc
+    import NIOHTTP1
 #endif
 
 /// A standalone `paycheck mock` left running under load: its memory stays under the documented bound, and it exits

@@ -16,90 +16,90 @@ struct PayerPagesBrowserTests {
     /// `/__paycheck/echo/checkout/<provider>-<n>`, where the test reads it back from the journal.
     static let setup: [String: String] = [
         "mollie.yaml": """
-            suite: browser setup · Mollie
-            provider: mollie
-            cases:
-              - name: "payment {{ row.n }}"
-                requires: [mock]
-                rows: [{ n: "1" }, { n: "2" }, { n: "3" }]
-                steps:
-                  - call: createPayment
-                    with:
-                      amount: { currency: EUR, value: "10.00" }
-                      description: "Browser order {{ row.n }}"
-                      redirectUrl: "{{ mock.url }}/__paycheck/echo/back/mollie-{{ row.n }}"
-                      cancelUrl: "{{ mock.url }}/__paycheck/echo/cancel/mollie-{{ row.n }}"
-                      webhookUrl: "{{ mock.url }}/__paycheck/echo/hook/mollie-{{ row.n }}"
-                    capture: { checkout: body._links.checkout.href, id: body.id }
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/mollie-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ id }}" } }
-              - name: payment with a deep link
-                requires: [mock]
-                steps:
-                  - call: createPayment
-                    with:
-                      amount: { currency: EUR, value: "10.00" }
-                      description: App order
-                      redirectUrl: "mollie-checkout://payments/order-4"
-                    capture: { checkout: body._links.checkout.href, id: body.id }
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/mollie-4", json: { url: "{{ checkout }}", id: "{{ id }}" } }
-            """,
+        suite: browser setup · Mollie
+        provider: mollie
+        cases:
+          - name: "payment {{ row.n }}"
+            requires: [mock]
+            rows: [{ n: "1" }, { n: "2" }, { n: "3" }]
+            steps:
+              - call: createPayment
+                with:
+                  amount: { currency: EUR, value: "10.00" }
+                  description: "Browser order {{ row.n }}"
+                  redirectUrl: "{{ mock.url }}/__paycheck/echo/back/mollie-{{ row.n }}"
+                  cancelUrl: "{{ mock.url }}/__paycheck/echo/cancel/mollie-{{ row.n }}"
+                  webhookUrl: "{{ mock.url }}/__paycheck/echo/hook/mollie-{{ row.n }}"
+                capture: { checkout: body._links.checkout.href, id: body.id }
+              - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/mollie-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ id }}" } }
+          - name: payment with a deep link
+            requires: [mock]
+            steps:
+              - call: createPayment
+                with:
+                  amount: { currency: EUR, value: "10.00" }
+                  description: App order
+                  redirectUrl: "mollie-checkout://payments/order-4"
+                capture: { checkout: body._links.checkout.href, id: body.id }
+              - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/mollie-4", json: { url: "{{ checkout }}", id: "{{ id }}" } }
+        """,
         "placetopay.yaml": """
-            suite: browser setup · PlacetoPay
-            provider: placetopay
-            vars: { login: "browser-{{ random(8) }}", secret: "browser-secret-{{ uuid() }}" }
-            cases:
-              - name: "session {{ row.n }}"
-                requires: [mock]
-                rows: [{ n: "1" }, { n: "2" }, { n: "3" }]
-                steps:
-                  - mock: site
-                    with: { login: "{{ login }}", secretKey: "{{ secret }}", notificationUrl: "{{ mock.url }}/__paycheck/echo/hook/placetopay-{{ row.n }}" }
-                  - call: createSession
-                    auth: { login: "{{ login }}", secretKey: "{{ secret }}" }
-                    with:
-                      payment: { reference: "BROWSER-{{ row.n }}", description: browser order, amount: { currency: COP, total: 10000 } }
-                      returnUrl: "{{ mock.url }}/__paycheck/echo/back/placetopay-{{ row.n }}"
-                      cancelUrl: "{{ mock.url }}/__paycheck/echo/cancel/placetopay-{{ row.n }}"
-                    capture: { checkout: body.processUrl, id: body.requestId }
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/placetopay-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ id }}" } }
-            """,
+        suite: browser setup · PlacetoPay
+        provider: placetopay
+        vars: { login: "browser-{{ random(8) }}", secret: "browser-secret-{{ uuid() }}" }
+        cases:
+          - name: "session {{ row.n }}"
+            requires: [mock]
+            rows: [{ n: "1" }, { n: "2" }, { n: "3" }]
+            steps:
+              - mock: site
+                with: { login: "{{ login }}", secretKey: "{{ secret }}", notificationUrl: "{{ mock.url }}/__paycheck/echo/hook/placetopay-{{ row.n }}" }
+              - call: createSession
+                auth: { login: "{{ login }}", secretKey: "{{ secret }}" }
+                with:
+                  payment: { reference: "BROWSER-{{ row.n }}", description: browser order, amount: { currency: COP, total: 10000 } }
+                  returnUrl: "{{ mock.url }}/__paycheck/echo/back/placetopay-{{ row.n }}"
+                  cancelUrl: "{{ mock.url }}/__paycheck/echo/cancel/placetopay-{{ row.n }}"
+                capture: { checkout: body.processUrl, id: body.requestId }
+              - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/placetopay-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ id }}" } }
+        """,
         "khipu.yaml": """
-            suite: browser setup · khipu
-            provider: khipu
-            cases:
-              - name: "payment {{ row.n }}"
-                requires: [mock]
-                rows: [{ n: "1" }, { n: "2" }]
-                steps:
-                  - call: createPayment
-                    with:
-                      subject: "Browser order {{ row.n }}"
-                      currency: CLP
-                      amount: 5000
-                      return_url: "{{ mock.url }}/__paycheck/echo/back/khipu-{{ row.n }}"
-                      cancel_url: "{{ mock.url }}/__paycheck/echo/cancel/khipu-{{ row.n }}"
-                      notify_url: "{{ mock.url }}/__paycheck/echo/hook/khipu-{{ row.n }}"
-                      notify_api_version: "3.0"
-                    capture: { checkout: body.payment_url, id: body.payment_id }
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/khipu-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ id }}" } }
-            """,
+        suite: browser setup · khipu
+        provider: khipu
+        cases:
+          - name: "payment {{ row.n }}"
+            requires: [mock]
+            rows: [{ n: "1" }, { n: "2" }]
+            steps:
+              - call: createPayment
+                with:
+                  subject: "Browser order {{ row.n }}"
+                  currency: CLP
+                  amount: 5000
+                  return_url: "{{ mock.url }}/__paycheck/echo/back/khipu-{{ row.n }}"
+                  cancel_url: "{{ mock.url }}/__paycheck/echo/cancel/khipu-{{ row.n }}"
+                  notify_url: "{{ mock.url }}/__paycheck/echo/hook/khipu-{{ row.n }}"
+                  notify_api_version: "3.0"
+                capture: { checkout: body.payment_url, id: body.payment_id }
+              - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/khipu-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ id }}" } }
+        """,
         "mit.yaml": """
-            suite: browser setup · MIT
-            provider: mit
-            vars: { data0: "B{{ random(8) }}" }
-            cases:
-              - name: "link {{ row.n }}"
-                requires: [mock]
-                rows: [{ n: "1" }, { n: "2" }, { n: "3" }]
-                steps:
-                  - mock: site
-                    with: { data0: "{{ data0 }}-{{ row.n }}", responseUrl: "{{ mock.url }}/__paycheck/echo/hook/mit-{{ row.n }}" }
-                  - call: generateLink
-                    auth: { data0: "{{ data0 }}-{{ row.n }}" }
-                    with: { reference: "BROWSER{{ row.n }}", amount: "100.00" }
-                    capture: { checkout: body.P_RESPONSE.nb_url }
-                  - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/mit-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ row.n }}" } }
-            """,
+        suite: browser setup · MIT
+        provider: mit
+        vars: { data0: "B{{ random(8) }}" }
+        cases:
+          - name: "link {{ row.n }}"
+            requires: [mock]
+            rows: [{ n: "1" }, { n: "2" }, { n: "3" }]
+            steps:
+              - mock: site
+                with: { data0: "{{ data0 }}-{{ row.n }}", responseUrl: "{{ mock.url }}/__paycheck/echo/hook/mit-{{ row.n }}" }
+              - call: generateLink
+                auth: { data0: "{{ data0 }}-{{ row.n }}" }
+                with: { reference: "BROWSER{{ row.n }}", amount: "100.00" }
+                capture: { checkout: body.P_RESPONSE.nb_url }
+              - http: { method: POST, url: "{{ mock.url }}/__paycheck/echo/checkout/mit-{{ row.n }}", json: { url: "{{ checkout }}", id: "{{ row.n }}" } }
+        """,
     ]
 
     /// The mock, with the payments created.
@@ -181,8 +181,9 @@ struct PayerPagesBrowserTests {
         for attribute in ["src=\"http", "href=\"//", "<link "] { #expect(!html.contains(attribute), "the page loads \(attribute)…") }
     }
 
-    @Test("Mollie's test-mode page: paid and failed by clicking, canceled with the keyboard, each back at the merchant with the webhook called; a deep link is shown",
-          .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "Mollie's test-mode page: paid and failed by clicking, canceled with the keyboard, each back at the merchant with the webhook called; a deep link is shown",
+        .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func mollie() async throws {
         let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }
@@ -220,8 +221,9 @@ struct PayerPagesBrowserTests {
         #expect(html.contains("href=\"mollie-checkout://payments/order-4\""))
     }
 
-    @Test("PlacetoPay's checkout: approved back at returnUrl and notified; a rejected card shown, then back to the store; cancel to cancelUrl",
-          .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "PlacetoPay's checkout: approved back at returnUrl and notified; a rejected card shown, then back to the store; cancel to cancelUrl",
+        .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func placetopay() async throws {
         let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }
@@ -252,8 +254,9 @@ struct PayerPagesBrowserTests {
         #expect((try await fixture.journal("/__paycheck/echo/hook/placetopay-3").first?["body"] as? String ?? "").contains("REJECTED"))
     }
 
-    @Test("khipu's payment page on the mock: paid through DemoBank back at return_url; rejected to cancel_url",
-          .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "khipu's payment page on the mock: paid through DemoBank back at return_url; rejected to cancel_url",
+        .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func khipu() async throws {
         let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }
@@ -280,8 +283,9 @@ struct PayerPagesBrowserTests {
         #expect(try await browser.open(url2).html().contains("<dd id=\"status\">done/rejected-by-payer</dd>"))
     }
 
-    @Test("MIT's WebPay Plus link page: approved, denied and error each post the encrypted result to the response URL and show the receipt",
-          .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "MIT's WebPay Plus link page: approved, denied and error each post the encrypted result to the response URL and show the receipt",
+        .enabled(if: enabled, "Chromium is not installed (apt-get install chromium)"))
     func mit() async throws {
         let (cli, fixture) = try await Self.start()
         defer { fixture.mock.terminate(); _ = cli }

@@ -40,7 +40,9 @@ extension SuiteParser {
             for pair in mapping(node, "'providers'") ?? [] {
                 if catalog.provider(pair.key) == nil {
                     let known = catalog.providerIDs
-                    error(pair.keyNode, "unknown provider '\(pair.key)'", hint: Suggest.nearest(pair.key, in: known).map { "did you mean '\($0)'?" } ?? "known providers: " + known.joined(separator: ", "))
+                    error(
+                        pair.keyNode, "unknown provider '\(pair.key)'",
+                        hint: Suggest.nearest(pair.key, in: known).map { "did you mean '\($0)'?" } ?? "known providers: " + known.joined(separator: ", "))
                 }
                 var settings = MerchantContract.ProviderSettings()
                 if !isNull(pair.value), let fields = mapping(pair.value, "provider '\(pair.key)'") {
@@ -51,13 +53,15 @@ extension SuiteParser {
                             settings.notificationURL = template(field.value, "'notificationUrl'")
                             // A key that does nothing would let a scenario wait for a notification that never comes.
                             if let unused = catalog.provider(pair.key)?.contractNotificationURLUnused {
-                                error(field.keyNode, "'notificationUrl' does nothing for \(pair.key): \(unused)",
-                                      hint: "remove it; the backend must give \(pair.key) its notification URL (docs/merchant.md)")
+                                error(
+                                    field.keyNode, "'notificationUrl' does nothing for \(pair.key): \(unused)",
+                                    hint: "remove it; the backend must give \(pair.key) its notification URL (docs/merchant.md)")
                             }
                         case "returnUrl":
                             settings.returnURL = template(field.value, "'returnUrl'")
-                            error(field.keyNode, "'returnUrl' does nothing: the backend sends its return URL with each payment it creates",
-                                  hint: "remove it; the contract's 'return:' request is where the payer comes back")
+                            error(
+                                field.keyNode, "'returnUrl' does nothing: the backend sends its return URL with each payment it creates",
+                                hint: "remove it; the contract's 'return:' request is where the payer comes back")
                         default: break
                         }
                     }
@@ -142,7 +146,9 @@ extension SuiteParser {
             for pair in mapping(statesNode, "'states'") ?? [] {
                 guard let text = string(pair.value, "state '\(pair.key)'") else { continue }
                 guard let outcome = PayCheckCore.Outcome(rawValue: text) else {
-                    error(pair.value, "'\(text)' is not an outcome", hint: Suggest.nearest(text, in: SuiteKeys.outcomes).map { "did you mean '\($0)'?" } ?? "one of: " + SuiteKeys.outcomes.joined(separator: ", "))
+                    error(
+                        pair.value, "'\(text)' is not an outcome",
+                        hint: Suggest.nearest(text, in: SuiteKeys.outcomes).map { "did you mean '\($0)'?" } ?? "one of: " + SuiteKeys.outcomes.joined(separator: ", "))
                     continue
                 }
                 states[pair.key] = outcome

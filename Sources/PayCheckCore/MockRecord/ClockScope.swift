@@ -1,4 +1,3 @@
-
 /// The name of a mock-clock scope: which ``MockClock`` a request, a resource or a scheduled job reads "now" from.
 ///
 /// Two runs (or two CI shards) that share one standalone mock would otherwise see each other's time travel. Each

@@ -108,20 +108,27 @@ struct KhipuAPIRoutes: Sendable {
     }
 
     static func banks(_ context: KhipuContext) -> Value {
-        .object(["banks": .array([
-            .object(["bank_id": "Bawdf", "name": "DemoBank", "message": "Banco de pruebas de la cuenta de desarrollo", "min_amount": .int(200),
-                     "type": "Persona", "parent": "", "logo_url": "https://khipu.com/images/banks/demobank.png"]),
-            .object(["bank_id": "Bawdg", "name": "DemoBank Empresas", "message": "", "min_amount": .int(200), "type": "Empresa",
-                     "parent": "Bawdf", "logo_url": "https://khipu.com/images/banks/demobank.png"]),
-        ])])
+        .object([
+            "banks": .array([
+                .object([
+                    "bank_id": "Bawdf", "name": "DemoBank", "message": "Banco de pruebas de la cuenta de desarrollo", "min_amount": .int(200),
+                    "type": "Persona", "parent": "", "logo_url": "https://khipu.com/images/banks/demobank.png",
+                ]),
+                .object([
+                    "bank_id": "Bawdg", "name": "DemoBank Empresas", "message": "", "min_amount": .int(200), "type": "Empresa",
+                    "parent": "Bawdf", "logo_url": "https://khipu.com/images/banks/demobank.png",
+                ]),
+            ])
+        ])
     }
 
     static func create(_ context: KhipuContext, _ call: Call) throws -> Value {
         let digits = context.store.withState { $0.account.maxAmountDigits }
         let parsed = try KhipuCreateRequest.parse(call.parameters, apiVersion: call.apiVersion, maxAmountDigits: digits, now: call.now)
         let payment = context.store.withState {
-            $0.create(parsed.fields, amount: parsed.amount, expiresAt: parsed.expiresAt, apiVersion: call.apiVersion, now: call.now,
-                      pageBase: call.pageBase)
+            $0.create(
+                parsed.fields, amount: parsed.amount, expiresAt: parsed.expiresAt, apiVersion: call.apiVersion, now: call.now,
+                pageBase: call.pageBase)
         }
         return .object(payment.urls)
     }
@@ -163,10 +170,12 @@ struct KhipuAPIRoutes: Sendable {
         guard call.id == String(receiver) else {
             throw KhipuFailure(code: 403, message: "Error de autorización: el cobrador \(call.id) no es el de estas credenciales")
         }
-        return .object(["paymentMethods": .array([
-            .object(["id": "SIMPLIFIED_TRANSFER", "name": "Transferencia simplificada", "logo_url": "https://khipu.com/images/methods/simplified.png"]),
-            .object(["id": "REGULAR_TRANSFER", "name": "Transferencia normal", "logo_url": "https://khipu.com/images/methods/regular.png"]),
-        ])])
+        return .object([
+            "paymentMethods": .array([
+                .object(["id": "SIMPLIFIED_TRANSFER", "name": "Transferencia simplificada", "logo_url": "https://khipu.com/images/methods/simplified.png"]),
+                .object(["id": "REGULAR_TRANSFER", "name": "Transferencia normal", "logo_url": "https://khipu.com/images/methods/regular.png"]),
+            ])
+        ])
     }
 
     /// `GET /v3/predict` (§2.12 B6): all four query parameters required; amounts above 5,000,000 are
@@ -193,7 +202,8 @@ extension KhipuAPIRoutes {
         let page = requestContext.parameters.get("page") ?? ""
         let id = requestContext.parameters.get("id") ?? ""
         if page != "receipt", context.store.withState({ $0.deleted.contains(id) }) {
-            let html = "<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\"><title>Pago eliminado</title></head><body>"
+            let html =
+                "<!doctype html><html lang=\"es\"><head><meta charset=\"utf-8\"><title>Pago eliminado</title></head><body>"
                 + "<h1>Pago eliminado</h1><p>El cobrador eliminó este pago.</p></body></html>"
             return MockResponse.html(html, status: .gone)
         }

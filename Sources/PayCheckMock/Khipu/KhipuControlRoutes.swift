@@ -8,16 +8,18 @@ struct KhipuControlRoutes: Sendable {
     let context: KhipuContext
 
     func register(on router: Router<BasicRequestContext>) {
-        ControlActionRoutes.register(KhipuProvider(), handlers: [
-            "payer/pay": { try await self.pay($0) },
-            "payer/reject": { try await self.reject($0) },
-            "mock/conciliate": { try await self.conciliate($0) },
-            "mock/markPaid": { try await self.markPaid($0) },
-            "mock/forge": { try await self.forge($0) },
-            "mock/account": { try await self.account($0) },
-            "mock/notifications": { try await self.notifications($0) },
-            "mock/refundStatus": { try await self.refundStatus($0) },
-        ], on: router)
+        ControlActionRoutes.register(
+            KhipuProvider(),
+            handlers: [
+                "payer/pay": { try await self.pay($0) },
+                "payer/reject": { try await self.reject($0) },
+                "mock/conciliate": { try await self.conciliate($0) },
+                "mock/markPaid": { try await self.markPaid($0) },
+                "mock/forge": { try await self.forge($0) },
+                "mock/account": { try await self.account($0) },
+                "mock/notifications": { try await self.notifications($0) },
+                "mock/refundStatus": { try await self.refundStatus($0) },
+            ], on: router)
     }
 
     private static func object(_ request: Request) async throws -> [String: Value] {
@@ -69,9 +71,10 @@ struct KhipuControlRoutes: Sendable {
         }
         let status = json["status"]?.stringValue ?? ""
         let now = context.environment.clock.now()
-        return MockResponse.json(try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in
-            try state.advanceRefund(id, refundId: refundId, to: status, now: now)
-        })
+        return MockResponse.json(
+            try context.store.withState { (state: inout KhipuState) throws(MockHTTPError) in
+                try state.advanceRefund(id, refundId: refundId, to: status, now: now)
+            })
     }
 
     /// `mock: markPaid`: the merchant marks a pending payment paid by other means (§2.5 `marked-paid-by-receiver`).
@@ -157,13 +160,14 @@ struct KhipuControlRoutes: Sendable {
             if let notifyRejections { state.account.notifyRejections = notifyRejections }
             return state.account
         }
-        return MockResponse.json(.object([
-            "receiverId": .int(account.receiverId), "conciliationDelay": .string("\(Value.format(account.conciliationDelay))s"),
-            "notificationRetries": .array(account.notificationRetries.retryOffsetTexts.map(Value.string)),
-            "signNotificationsWith": .string(account.signNotificationsWith), "available": .bool(account.available),
-            "refundWallet": .bool(account.refundWallet), "refundWalletBalance": Value(number: account.refundWalletBalance),
-            "maxAmountDigits": .int(account.maxAmountDigits), "notifyRejections": .bool(account.notifyRejections),
-        ]))
+        return MockResponse.json(
+            .object([
+                "receiverId": .int(account.receiverId), "conciliationDelay": .string("\(Value.format(account.conciliationDelay))s"),
+                "notificationRetries": .array(account.notificationRetries.retryOffsetTexts.map(Value.string)),
+                "signNotificationsWith": .string(account.signNotificationsWith), "available": .bool(account.available),
+                "refundWallet": .bool(account.refundWallet), "refundWalletBalance": Value(number: account.refundWalletBalance),
+                "maxAmountDigits": .int(account.maxAmountDigits), "notifyRejections": .bool(account.notifyRejections),
+            ]))
     }
 
     private func notifications(_ request: Request) async throws -> Response {

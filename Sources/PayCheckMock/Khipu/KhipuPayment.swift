@@ -61,8 +61,10 @@ struct KhipuPayment: Sendable {
     func json(receiverId: Int) -> Value {
         var members = self.urls
         func text(_ key: String) -> Value { .string(fields[key] ?? "") }
-        for key in ["subject", "currency", "body", "picture_url", "return_url", "cancel_url", "notify_url", "transaction_id", "custom",
-                    "responsible_user_email", "payer_name", "payer_email", "bank_id"] {
+        for key in [
+            "subject", "currency", "body", "picture_url", "return_url", "cancel_url", "notify_url", "transaction_id", "custom",
+            "responsible_user_email", "payer_name", "payer_email", "bank_id",
+        ] {
             members[key] = text(key)
         }
         members["notification_token"] = .string(notificationToken)

@@ -122,10 +122,11 @@ struct KhipuState: Sendable {
         }
         payment.refunded += value
         let refundId = uuid()
-        payment.refunds.append(.object([
-            "id": .string(refundId), "status": "pending", "amount": .string(Self.fourDecimals(value)),
-            "currency": .string(payment.fields["currency"] ?? "CLP"), "request_date": .string(ISOTimestamp.format(now, fraction: .always)),
-        ]))
+        payment.refunds.append(
+            .object([
+                "id": .string(refundId), "status": "pending", "amount": .string(Self.fourDecimals(value)),
+                "currency": .string(payment.fields["currency"] ?? "CLP"), "request_date": .string(ISOTimestamp.format(now, fraction: .always)),
+            ]))
         let whole = payment.refunded >= payment.amount - 0.00005
         payment.statusDetail = apiVersion == "2.0" ? .reversed : (whole ? .fullyRefunded : .partiallyRefunded)
         payments[id] = payment
@@ -192,7 +193,8 @@ struct KhipuState: Sendable {
     mutating func advanceRefund(_ id: String, refundId: String, to status: String, now: Date) throws(MockHTTPError) -> Value {
         guard var payment = payments[id] else { throw MockHTTPError(.notFound, "no khipu payment \(MockHTTPError.quoted(id))") }
         guard let index = payment.refunds.firstIndex(where: { $0["id"]?.stringValue == refundId }),
-              var row = payment.refunds[index].objectValue else {
+            var row = payment.refunds[index].objectValue
+        else {
             throw MockHTTPError(.notFound, "payment \(id) has no refund \(MockHTTPError.quoted(refundId))")
         }
         let current = row["status"]?.stringValue ?? ""
@@ -251,9 +253,11 @@ struct KhipuState: Sendable {
             payments[id] = payment
             return (.object(["result": "OK", "payment": payment.json(receiverId: account.receiverId)]), due)
         case "999999":
-            return (.object([
-                "result": "ERROR", "failureReason": "TASK_FINISHED", "payment": payment.json(receiverId: account.receiverId),
-            ]), nil)
+            return (
+                .object([
+                    "result": "ERROR", "failureReason": "TASK_FINISHED", "payment": payment.json(receiverId: account.receiverId),
+                ]), nil
+            )
         default:
             throw MockHTTPError(.badRequest, "DemoBank coordinates are '11 22 33' (success) or '99 99 99' (bank error), got \(MockHTTPError.quoted(coordinates))")
         }
@@ -300,9 +304,11 @@ struct KhipuState: Sendable {
             let body = JSONText.encodeBytes(payment.json(receiverId: account.receiverId))
             let t = String(Int64((now.timeIntervalSince1970 * 1000).rounded()))
             let key = account.signNotificationsWith == "apiKey" ? account.apiKey : account.secret
-            return Notification(paymentId: payment.id, url: url, headers: [
-                ("Content-Type", "application/json"), ("x-khipu-signature", KhipuSignature.notificationHeader(t: t, body: body, secret: key)),
-            ], body: body)
+            return Notification(
+                paymentId: payment.id, url: url,
+                headers: [
+                    ("Content-Type", "application/json"), ("x-khipu-signature", KhipuSignature.notificationHeader(t: t, body: body, secret: key)),
+                ], body: body)
         }
         let form = FormText.encode([("api_version", "1.3"), ("notification_token", payment.notificationToken)])
         return Notification(paymentId: payment.id, url: url, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(form.utf8))

@@ -91,11 +91,13 @@ package final class MITMock: ProviderMock {
         router.post("mit/i/{id}") { request, context -> Response in
             try await self.submit(request, id: context.parameters.get("id") ?? "", environment: environment)
         }
-        ControlActionRoutes.register(MITProvider(), handlers: [
-            "payer/pay": { try await self.pay($0, environment: environment) },
-            "mock/site": { try await self.site($0) },
-            "mock/forge": { try await self.forge($0, environment: environment) },
-        ], on: router)
+        ControlActionRoutes.register(
+            MITProvider(),
+            handlers: [
+                "payer/pay": { try await self.pay($0, environment: environment) },
+                "mock/site": { try await self.site($0) },
+                "mock/forge": { try await self.forge($0, environment: environment) },
+            ], on: router)
     }
 
     /// Plain text, as MIT's gateway answers what it cannot take (§5.11 C8): 404 for an unknown path, 405 for another
@@ -133,7 +135,8 @@ package final class MITMock: ProviderMock {
         }
         self.reportIV(of: data, data0: data0)
         let sealed = { (code: String, message: String, url: String) in
-            let document = "<P_RESPONSE><cd_response>\(code)</cd_response><nb_response>\(MITXML.escape(message))</nb_response>"
+            let document =
+                "<P_RESPONSE><cd_response>\(code)</cd_response><nb_response>\(MITXML.escape(message))</nb_response>"
                 + (url.isEmpty ? "" : "<nb_url>\(MITXML.escape(url))</nb_url>") + "</P_RESPONSE>"
             return HTTPResponseData(
                 status: 200, headers: [("Content-Type", "text/html;charset=UTF-8")],
@@ -209,10 +212,11 @@ package final class MITMock: ProviderMock {
         guard let link = state.withState({ $0.links[id] }) else {
             return PayerPage.notice(title: "Centro de Pagos", lang: "es", paragraph: "Liga no encontrada", status: .notFound)
         }
-        let facts: [(id: String, label: String, value: String)] = [
-            ("reference", "Referencia", link.reference), ("amount", "Importe", "\(link.amount) \(link.currency)"),
-            ("status", "Estado", (link.response ?? .pending).rawValue),
-        ] + (link.folio.map { [(id: "folio", label: "Folio", value: $0)] } ?? [])
+        let facts: [(id: String, label: String, value: String)] =
+            [
+                ("reference", "Referencia", link.reference), ("amount", "Importe", "\(link.amount) \(link.currency)"),
+                ("status", "Estado", (link.response ?? .pending).rawValue),
+            ] + (link.folio.map { [(id: "folio", label: "Folio", value: $0)] } ?? [])
         guard link.response == nil else {
             return PayerPage.form(
                 title: "Centro de Pagos", lang: "es", facts: facts,
@@ -276,8 +280,9 @@ package final class MITMock: ProviderMock {
         let body = FormText.encode([
             ("strResponse", try MITCipher.encrypt(xml, keyHex: attackerKey)), ("strIdCompany", credentials["idCompany"] ?? ""), ("strIdMerchant", "1234567"),
         ])
-        _ = await environment.webhooks.deliver(Webhook(
-            provider: "mit", url: responseUrl, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)))
+        _ = await environment.webhooks.deliver(
+            Webhook(
+                provider: "mit", url: responseUrl, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)))
         return MockResponse.json(.object(["forged": .bool(true), "id_url": .string(link.id), "url": .string(responseUrl)]))
     }
 

@@ -147,14 +147,15 @@ struct MollieAPIRoutes: Sendable {
         try authenticate(request)
         let payment = try context.store.withState { (state: inout MollieState) throws(MollieFailure) in try state.payment(Self.id(requestContext)) }
         let base = Self.base(request)
-        return MollieResponse.hal(.object([
-            "count": .int(payment.refunds.count),
-            "_embedded": .object(["refunds": .array(payment.refunds.reversed().map { $0.json(base: base) })]),
-            "_links": .object([
-                "self": MollieFormat.link("\(base)/v2/payments/\(payment.id)/refunds"), "previous": .null, "next": .null,
-                "documentation": MollieFormat.link("https://docs.mollie.com/reference/list-refunds", type: "text/html"),
-            ]),
-        ]))
+        return MollieResponse.hal(
+            .object([
+                "count": .int(payment.refunds.count),
+                "_embedded": .object(["refunds": .array(payment.refunds.reversed().map { $0.json(base: base) })]),
+                "_links": .object([
+                    "self": MollieFormat.link("\(base)/v2/payments/\(payment.id)/refunds"), "previous": .null, "next": .null,
+                    "documentation": MollieFormat.link("https://docs.mollie.com/reference/list-refunds", type: "text/html"),
+                ]),
+            ]))
     }
 
     /// `GET /v2/payments/{id}/refunds/{refundId}`: one refund (its `_links.self`); 404 in Mollie's shape when unknown.
@@ -191,16 +192,17 @@ struct MollieAPIRoutes: Sendable {
         let page = Array(refunds[start..<end])
         let base = Self.base(request)
         let link = { (from: String) in MollieFormat.link("\(base)/v2/refunds?from=\(from)&limit=\(limit)") }
-        return MollieResponse.hal(.object([
-            "count": .int(page.count),
-            "_embedded": .object(["refunds": .array(page.map { $0.json(base: base) })]),
-            "_links": .object([
-                "self": MollieFormat.link("\(base)/v2/refunds?limit=\(limit)"),
-                "previous": start > 0 ? link(refunds[max(0, start - limit)].id) : .null,
-                "next": end < refunds.count ? link(refunds[end].id) : .null,
-                "documentation": MollieFormat.link("https://docs.mollie.com/reference/list-all-refunds", type: "text/html"),
-            ]),
-        ]))
+        return MollieResponse.hal(
+            .object([
+                "count": .int(page.count),
+                "_embedded": .object(["refunds": .array(page.map { $0.json(base: base) })]),
+                "_links": .object([
+                    "self": MollieFormat.link("\(base)/v2/refunds?limit=\(limit)"),
+                    "previous": start > 0 ? link(refunds[max(0, start - limit)].id) : .null,
+                    "next": end < refunds.count ? link(refunds[end].id) : .null,
+                    "documentation": MollieFormat.link("https://docs.mollie.com/reference/list-all-refunds", type: "text/html"),
+                ]),
+            ]))
     }
 
     /// A list request's query and its `limit`: 1–250, 50 by default (§4.12 2.2); another value is 400 on `limit`.
@@ -234,14 +236,15 @@ struct MollieAPIRoutes: Sendable {
         }
         let selfQuery = request.uri.query.map { "?" + $0 } ?? ""
         func link(_ from: String?) -> Value { from.map { MollieFormat.link("\(base)/v2/payments?from=\($0)&limit=\(limit)") } ?? .null }
-        return MollieResponse.hal(.object([
-            "count": .int(page.count),
-            "_embedded": .object(["payments": .array(page.map { $0.json(base: base) })]),
-            "_links": .object([
-                "self": MollieFormat.link("\(base)/v2/payments\(selfQuery)"), "previous": link(previous), "next": link(next),
-                "documentation": MollieFormat.link("https://docs.mollie.com/reference/v2/payments-api/list-payments", type: "text/html"),
-            ]),
-        ]))
+        return MollieResponse.hal(
+            .object([
+                "count": .int(page.count),
+                "_embedded": .object(["payments": .array(page.map { $0.json(base: base) })]),
+                "_links": .object([
+                    "self": MollieFormat.link("\(base)/v2/payments\(selfQuery)"), "previous": link(previous), "next": link(next),
+                    "documentation": MollieFormat.link("https://docs.mollie.com/reference/v2/payments-api/list-payments", type: "text/html"),
+                ]),
+            ]))
     }
 
     /// `GET /v2/methods` (§4.5, §4.12 P1-6, 2.7): the methods whose limits hold the `amount[value]` filter (EUR by
@@ -260,16 +263,17 @@ struct MollieAPIRoutes: Sendable {
             guard let amount else { return true }
             return amount >= method.minimum && amount <= method.maximum && (query["amount[currency]"] ?? "EUR") == "EUR"
         }
-        return MollieResponse.hal(.object([
-            "count": .int(methods.count),
-            "_embedded": .object(["methods": .array(methods.map { Self.json($0, include: include, base: base) })]),
-            "_links": .object([
-                "self": MollieFormat.link("\(base)/v2/methods" + (all ? "/all" : "")),
-                "documentation": MollieFormat.link(
-                    all ? "https://docs.mollie.com/reference/list-all-methods" : "https://docs.mollie.com/reference/v2/methods-api/list-methods",
-                    type: "text/html"),
-            ]),
-        ]))
+        return MollieResponse.hal(
+            .object([
+                "count": .int(methods.count),
+                "_embedded": .object(["methods": .array(methods.map { Self.json($0, include: include, base: base) })]),
+                "_links": .object([
+                    "self": MollieFormat.link("\(base)/v2/methods" + (all ? "/all" : "")),
+                    "documentation": MollieFormat.link(
+                        all ? "https://docs.mollie.com/reference/list-all-methods" : "https://docs.mollie.com/reference/v2/methods-api/list-methods",
+                        type: "text/html"),
+                ]),
+            ]))
     }
 
     static func method(_ request: Request, _ requestContext: BasicRequestContext, _ context: MollieContext) async throws -> Response {
@@ -284,8 +288,10 @@ struct MollieAPIRoutes: Sendable {
 
     static func json(_ method: MollieState.Method, include: Set<String>, base: String) -> Value {
         func image(_ name: String) -> Value {
-            .object(["size1x": .string("\(base)/images/\(name).png"), "size2x": .string("\(base)/images/\(name)%402x.png"),
-                     "svg": .string("\(base)/images/\(name).svg")])
+            .object([
+                "size1x": .string("\(base)/images/\(name).png"), "size2x": .string("\(base)/images/\(name)%402x.png"),
+                "svg": .string("\(base)/images/\(name).svg"),
+            ])
         }
         var members: [String: Value] = [
             "resource": "method", "id": .string(method.id), "description": .string(method.description),
@@ -294,14 +300,17 @@ struct MollieAPIRoutes: Sendable {
             "_links": .object(["self": MollieFormat.link("\(base)/v2/methods/\(method.id)")]),
         ]
         if include.contains("issuers"), method.id == "ideal" {
-            members["issuers"] = .array(MollieState.issuers.map { issuer in
-                .object(["resource": "issuer", "id": .string(issuer.0), "name": .string(issuer.1), "image": image(issuer.0)])
-            })
+            members["issuers"] = .array(
+                MollieState.issuers.map { issuer in
+                    .object(["resource": "issuer", "id": .string(issuer.0), "name": .string(issuer.1), "image": image(issuer.0)])
+                })
         }
         if include.contains("pricing") {
-            members["pricing"] = .array([.object([
-                "description": "The Netherlands", "fixed": MollieFormat.amount(Decimal(string: "0.29")!, "EUR"), "variable": "0",
-            ])])
+            members["pricing"] = .array([
+                .object([
+                    "description": "The Netherlands", "fixed": MollieFormat.amount(Decimal(string: "0.29")!, "EUR"), "variable": "0",
+                ])
+            ])
         }
         return .object(members)
     }
@@ -327,9 +336,11 @@ struct MollieAPIRoutes: Sendable {
             return PayerPage.notice(title: "Mollie test mode", paragraph: "This payment is \(payment.status.rawValue) and cannot be paid any more.")
         }
         return PayerPage.form(
-            title: "Mollie test mode", facts: [
+            title: "Mollie test mode",
+            facts: [
                 ("description", "Description", payment.description),
-                ("amount", "Amount", "\(payment.currency) \(MollieFormat.amount(payment.value, payment.currency)["value"]?.stringValue ?? "")"), ("status", "Status", payment.status.rawValue),
+                ("amount", "Amount", "\(payment.currency) \(MollieFormat.amount(payment.value, payment.currency)["value"]?.stringValue ?? "")"),
+                ("status", "Status", payment.status.rawValue),
             ],
             message: message, field: "status", legend: "Select the payment status", choices: Self.testModeChoices,
             buttons: [("continue", "Continue")])
@@ -370,7 +381,8 @@ struct MollieAPIRoutes: Sendable {
             throw MollieFailure(code: 404, detail: "No payment exists with token \(id).")
         }
         let escape = MockResponse.escapeHTML
-        let html = "<!doctype html><html><body><h1>Payment \(escape(id))</h1><p id=\"description\">\(escape(payment.description))</p>"
+        let html =
+            "<!doctype html><html><body><h1>Payment \(escape(id))</h1><p id=\"description\">\(escape(payment.description))</p>"
             + "<p id=\"status\">\(payment.status.rawValue)</p></body></html>"
         return MockResponse.html(html)
     }

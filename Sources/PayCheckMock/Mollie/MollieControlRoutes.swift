@@ -8,12 +8,14 @@ struct MollieControlRoutes: Sendable {
     let context: MollieContext
 
     func register(on router: Router<BasicRequestContext>) {
-        ControlActionRoutes.register(MollieProvider(), handlers: [
-            "payer/choose": { try await self.choose($0) },
-            "mock/method": { try await self.method($0) },
-            "mock/webhooks": { try await self.webhooks($0) },
-            "mock/notify": { try await self.notify($0) },
-        ], on: router)
+        ControlActionRoutes.register(
+            MollieProvider(),
+            handlers: [
+                "payer/choose": { try await self.choose($0) },
+                "mock/method": { try await self.method($0) },
+                "mock/webhooks": { try await self.webhooks($0) },
+                "mock/notify": { try await self.notify($0) },
+            ], on: router)
     }
 
     private static func object(_ request: Request) async throws -> [String: Value] {
@@ -42,9 +44,10 @@ struct MollieControlRoutes: Sendable {
         let (payment, callsWebhook) = try outcome.get()
         if callsWebhook { await context.notify(payment) }
         let base = MollieAPIRoutes.base(request)
-        return MockResponse.json(.object([
-            "payment": payment.json(base: base), "redirectUrl": payment.redirectUrl.map { .string($0) } ?? .null,
-        ]))
+        return MockResponse.json(
+            .object([
+                "payment": payment.json(base: base), "redirectUrl": payment.redirectUrl.map { .string($0) } ?? .null,
+            ]))
     }
 
     private func method(_ request: Request) async throws -> Response {

@@ -134,15 +134,19 @@ struct MollieFailure: Error, HTTPResponseError, CustomStringConvertible {
 
     var status: HTTPResponse.Status { HTTPResponse.Status(code: code) }
 
-    static let titles = [400: "Bad Request", 401: "Unauthorized Request", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
-                         422: "Unprocessable Entity", 429: "Too Many Requests", 503: "Service Unavailable"]
+    static let titles = [
+        400: "Bad Request", 401: "Unauthorized Request", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
+        422: "Unprocessable Entity", 429: "Too Many Requests", 503: "Service Unavailable",
+    ]
 
     var body: Value {
         var members: [String: Value] = [
             "status": .int(code), "title": .string(Self.titles[code] ?? "Error"), "detail": .string(detail),
-            "_links": .object(["documentation": MollieFormat.link(
-                code == 401 ? "https://docs.mollie.com/overview/authentication" : "https://docs.mollie.com/overview/handling-errors",
-                type: "text/html")]),
+            "_links": .object([
+                "documentation": MollieFormat.link(
+                    code == 401 ? "https://docs.mollie.com/overview/authentication" : "https://docs.mollie.com/overview/handling-errors",
+                    type: "text/html")
+            ]),
         ]
         if let field { members["field"] = .string(field) }
         return .object(members)

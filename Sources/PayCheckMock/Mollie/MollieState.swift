@@ -20,8 +20,10 @@ struct MollieState: Sendable {
         Method(id: "banktransfer", description: "Bank transfer", minimum: Decimal(string: "0.01")!, maximum: 1_000_000),
         Method(id: "paypal", description: "PayPal", minimum: Decimal(string: "0.01")!, maximum: 8000),
     ]
-    static let issuers = [("ideal_ABNANL2A", "ABN AMRO"), ("ideal_ASNBNL21", "ASN Bank"), ("ideal_BUNQNL2A", "bunq"),
-                          ("ideal_INGBNL2A", "ING"), ("ideal_KNABNL2H", "Knab"), ("ideal_RABONL2U", "Rabobank")]
+    static let issuers = [
+        ("ideal_ABNANL2A", "ABN AMRO"), ("ideal_ASNBNL21", "ASN Bank"), ("ideal_BUNQNL2A", "bunq"),
+        ("ideal_INGBNL2A", "ING"), ("ideal_KNABNL2H", "Knab"), ("ideal_RABONL2U", "Rabobank"),
+    ]
 
     var payments: [String: MolliePayment] = [:]
     /// Payment ids, oldest first (lists are newest first).

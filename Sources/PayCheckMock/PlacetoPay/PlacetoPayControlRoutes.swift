@@ -25,15 +25,17 @@ struct PlacetoPayControlRoutes: Sendable {
         }
         // Each handler is a method; the closures only forward (an async closure holding the whole body crashed the
         // Swift 6.3 optimizer in release builds, while splitting the coroutine).
-        ControlActionRoutes.register(PlacetoPayProvider(), handlers: [
-            "payer/pay": { try await self.pay($0) },
-            "payer/cancel": { try await self.payerCancel($0) },
-            "payer/abandon": { try await self.abandon($0) },
-            "mock/site": { try await self.site($0) },
-            "mock/notifications": { try await self.notifications(try await Self.object($0)) },
-            "mock/notify": { try await self.notify($0) },
-            "mock/forge": { try await self.forge($0) },
-        ], on: router)
+        ControlActionRoutes.register(
+            PlacetoPayProvider(),
+            handlers: [
+                "payer/pay": { try await self.pay($0) },
+                "payer/cancel": { try await self.payerCancel($0) },
+                "payer/abandon": { try await self.abandon($0) },
+                "mock/site": { try await self.site($0) },
+                "mock/notifications": { try await self.notifications(try await Self.object($0)) },
+                "mock/notify": { try await self.notify($0) },
+                "mock/forge": { try await self.forge($0) },
+            ], on: router)
     }
 
     /// `payer: pay`: the payer pays on the checkout page.

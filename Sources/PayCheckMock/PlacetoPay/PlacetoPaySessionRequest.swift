@@ -130,8 +130,9 @@ struct PlacetoPaySessionRequest: Sendable {
             request.requiresConfirmation =
                 try check.bool(object["requiresConfirmation"], "metadata.requiresConfirmation") ?? false
             // Confirmation-flow page: "This type of session is only supported for Basic payment sessions".
-            if request.requiresConfirmation, request.kind != .payment || request.isCheckin || request.isAutopay
-                || request.subscribe
+            if request.requiresConfirmation,
+                request.kind != .payment || request.isCheckin || request.isAutopay
+                    || request.subscribe
             {
                 throw check.fail("The metadata.requiresConfirmation field is only supported for basic payment sessions")
             }

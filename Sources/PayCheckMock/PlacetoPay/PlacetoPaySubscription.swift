@@ -39,15 +39,15 @@ struct PlacetoPaySubscription: Sendable {
             "type": .string("token"),
             "status": self.status.json,
             "instrument": .array([
-                    pair("token", .string(self.token)),
-                    pair("subtoken", .string(self.subtoken)),
-                    pair("franchise", .string(self.card.brand.paymentMethod)),
-                    pair("franchiseName", .string(self.card.brand.paymentMethodName)),
-                    pair("issuerName", .string("PayCheck Test Bank")),
-                    pair("lastDigits", .string(self.card.lastDigits)),
-                    pair("validUntil", .string(self.validUntil(from: self.status.date))),
-                    pair("installments", .null),  // OpenAPI subscription examples show `null`
-                ]),
+                pair("token", .string(self.token)),
+                pair("subtoken", .string(self.subtoken)),
+                pair("franchise", .string(self.card.brand.paymentMethod)),
+                pair("franchiseName", .string(self.card.brand.paymentMethodName)),
+                pair("issuerName", .string("PayCheck Test Bank")),
+                pair("lastDigits", .string(self.card.lastDigits)),
+                pair("validUntil", .string(self.validUntil(from: self.status.date))),
+                pair("installments", .null),  // OpenAPI subscription examples show `null`
+            ]),
         ])
     }
 }

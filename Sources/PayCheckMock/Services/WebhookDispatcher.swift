@@ -79,7 +79,12 @@ package final class WebhookDispatcher: Sendable {
         faults: FaultRegistry?, numbering: (@Sendable () -> Int)? = nil
     ) {
         let counter = Mutex(0)
-        self.numbering = numbering ?? { counter.withLock { $0 += 1; return $0 } }
+        self.numbering =
+            numbering ?? {
+                counter.withLock {
+                    $0 += 1; return $0
+                }
+            }
         self.maximumLogEntries = max(1, maximumLogEntries)
         self.transport = transport
         self.scheduler = scheduler

@@ -140,8 +140,10 @@ struct YunoAPIRoutes: Sendable {
     /// scoped to the operation; a body missing its required field is refused before the key is taken.
     // Not optimised: Swift 6.3.1's LLVM crashes splitting this route's coroutine in release builds (docs/release-build.md).
     @_optimize(none)
-    static func afterPayment(_ request: Request, _ requestContext: BasicRequestContext, _ context: YunoContext,
-                             operation: String) async throws -> Response {
+    static func afterPayment(
+        _ request: Request, _ requestContext: BasicRequestContext, _ context: YunoContext,
+        operation: String
+    ) async throws -> Response {
         try authenticate(request, message: operation == "capture" ? "Invalid Credentials" : "Invalid credentials")
         let body = try await Self.body(request)
         guard let key = request.headers[idempotencyHeader], !key.isEmpty else { throw YunoFailure.invalid() }

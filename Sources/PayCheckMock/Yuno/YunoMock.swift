@@ -33,9 +33,11 @@ package struct YunoMock: ProviderMock {
         let hint = Self.doubledSegmentHint(path)
         guard !hint.isEmpty else { return YunoFailure(404, "NOT_FOUND", "Not Found").data }
         // Yuno's own text first; the mock's hint for a base URL that already ended in /v1 second.
-        return HTTPResponseData.json(status: 404, .object([
-            "code": "NOT_FOUND", "messages": .array([.string("Not Found"), .string("PayCheck mock:" + hint)]),
-        ]))
+        return HTTPResponseData.json(
+            status: 404,
+            .object([
+                "code": "NOT_FOUND", "messages": .array([.string("Not Found"), .string("PayCheck mock:" + hint)]),
+            ]))
     }
 
     package func reset() async { store.reset() }

@@ -6,10 +6,12 @@ import PayCheckProviders
 struct YunoPayment: Sendable {
     /// `card_data.three_d_secure` of a card payment without 3-D Secure: an object whose members are all null, as in
     /// every Yuno example (yuno-docs `recipes/create-payment-response.md`; the OpenAPI file types it an object).
-    static let noThreeDSecure = Value.object(Dictionary(uniqueKeysWithValues: [
-        "token", "collect_url", "setup_reference_id", "developer_id", "solution_id", "code", "version",
-        "electronic_commerce_indicator", "cryptogram", "transaction_id", "acs_id", "ds_id", "pares_status",
-    ].map { ($0, Value.null) }))
+    static let noThreeDSecure = Value.object(
+        Dictionary(
+            uniqueKeysWithValues: [
+                "token", "collect_url", "setup_reference_id", "developer_id", "solution_id", "code", "version",
+                "electronic_commerce_indicator", "cryptogram", "transaction_id", "acs_id", "ds_id", "pares_status",
+            ].map { ($0, Value.null) }))
 
     struct Transaction: Sendable {
         var id: String
@@ -66,8 +68,10 @@ struct YunoPayment: Sendable {
     /// The card number (kept for vaulting; never in an answer).
     var number: String
 
-    init(id: String, body: [String: Value], session: String, token: YunoState.Token, currency: String, value: Double,
-         idempotencyKey: String, createdAt: Date) {
+    init(
+        id: String, body: [String: Value], session: String, token: YunoState.Token, currency: String, value: Double,
+        idempotencyKey: String, createdAt: Date
+    ) {
         self.id = id
         self.body = body
         self.session = session
@@ -98,11 +102,14 @@ struct YunoPayment: Sendable {
 
     mutating func move(to pair: YunoStatePair, now: Date) { move(pair.status, pair.subStatus, now: now) }
 
-    mutating func add(_ type: String, status: String, amount: Double, code: String?, id: String, now: Date, reason: String? = nil,
-                      merchantReference: String? = nil) {
-        transactions.append(Transaction(
-            id: id, type: type, status: status, amount: amount, responseCode: code, responseMessage: code.map(YunoTestCards.message),
-            reason: reason, merchantReference: merchantReference ?? body["merchant_reference"]?.stringValue, createdAt: now, updatedAt: now))
+    mutating func add(
+        _ type: String, status: String, amount: Double, code: String?, id: String, now: Date, reason: String? = nil,
+        merchantReference: String? = nil
+    ) {
+        transactions.append(
+            Transaction(
+                id: id, type: type, status: status, amount: amount, responseCode: code, responseMessage: code.map(YunoTestCards.message),
+                reason: reason, merchantReference: merchantReference ?? body["merchant_reference"]?.stringValue, createdAt: now, updatedAt: now))
         updatedAt = now
     }
 
@@ -177,8 +184,10 @@ struct YunoPayment: Sendable {
     static func stamp(_ date: Date) -> Value { .string(ISOTimestamp.format(date, fraction: .always)) }
 
     var paymentMethod: Value {
-        var detail: [String: Value] = ["card": .null, "wallet": .null, "bnpl": .null, "bank_transfer": .null, "ticket": .null,
-                                       "payment_link": .null]
+        var detail: [String: Value] = [
+            "card": .null, "wallet": .null, "bnpl": .null, "bank_transfer": .null, "ticket": .null,
+            "payment_link": .null,
+        ]
         switch method {
         case "PIX":
             // The async details of §3.5: `payment_instruction`, `expires_at` (the QR's copy-and-paste code).
@@ -232,8 +241,10 @@ struct YunoPayment: Sendable {
     }
 
     var amountJSON: Value {
-        .object(["value": .double(value), "currency": .string(currency), "captured": .double(captured), "refunded": .double(refunded),
-                 "currency_conversion": .null])
+        .object([
+            "value": .double(value), "currency": .string(currency), "captured": .double(captured), "refunded": .double(refunded),
+            "currency_conversion": .null,
+        ])
     }
 
     /// The payment object. `retrieved`: the shape of `GET /payments/{id}` (`transactions` an array, with

@@ -10,11 +10,12 @@ extension YunoState {
 
     /// `GET /payments?merchant_order_id=` → a bare array of unwrapped payments, `transactions` an array (§3.13 P1-8).
     func payments(order: String) -> Value {
-        .array((paymentsByOrder[order] ?? []).compactMap { payments[$0] }.map {
-            guard case .object(var members) = $0.json(retrieved: true) else { return .null }
-            members["idempotency_key"] = nil
-            return .object(members)
-        })
+        .array(
+            (paymentsByOrder[order] ?? []).compactMap { payments[$0] }.map {
+                guard case .object(var members) = $0.json(retrieved: true) else { return .null }
+                members["idempotency_key"] = nil
+                return .object(members)
+            })
     }
 
     /// `POST /payments/{id}/cancel-or-refund` → 201 with the transaction (§3.13 P1-9): `reason` required (enum);
@@ -36,8 +37,9 @@ extension YunoState {
         if payment.status == .pending {
             let reference = given ?? ""
             let confirm = gateway.cancel == "confirm"
-            payment.add("CANCEL", status: confirm ? "PENDING" : "SUCCEEDED", amount: payment.value, code: confirm ? "PENDING_PROVIDER_CONFIRMATION" : "SUCCEEDED",
-                        id: transaction, now: now, reason: reason, merchantReference: reference)
+            payment.add(
+                "CANCEL", status: confirm ? "PENDING" : "SUCCEEDED", amount: payment.value, code: confirm ? "PENDING_PROVIDER_CONFIRMATION" : "SUCCEEDED",
+                id: transaction, now: now, reason: reason, merchantReference: reference)
             payment.sdkActionRequired = false
             payment.move(.canceled, confirm ? .pendingProviderConfirmation : .canceled, now: now)
         } else if YunoTransitions.paid.contains(payment.pair) {
@@ -59,12 +61,14 @@ extension YunoState {
                 payment.move(.succeeded, .refundRetryInProcess, now: now)
             case "confirm" where amount >= left - 1e-9:
                 payment.pendingRefund = amount
-                payment.add("REFUND", status: "PENDING", amount: amount, code: "PENDING_PROVIDER_CONFIRMATION", id: transaction, now: now,
-                            reason: reason, merchantReference: reference)
+                payment.add(
+                    "REFUND", status: "PENDING", amount: amount, code: "PENDING_PROVIDER_CONFIRMATION", id: transaction, now: now,
+                    reason: reason, merchantReference: reference)
                 payment.move(.refunded, .pendingProviderConfirmation, now: now)
             default:
-                payment.add("REFUND", status: "SUCCEEDED", amount: amount, code: "SUCCEEDED", id: transaction, now: now, reason: reason,
-                            merchantReference: reference)
+                payment.add(
+                    "REFUND", status: "SUCCEEDED", amount: amount, code: "SUCCEEDED", id: transaction, now: now, reason: reason,
+                    merchantReference: reference)
                 payment.refund(amount, now: now)
             }
         } else {
@@ -95,17 +99,20 @@ extension YunoState {
         switch gateway.capture {
         case "reject":
             // "Capture rejection by Yuno": payment REJECTED, capture transaction ERROR (the status page).
-            payment.add("CAPTURE", status: "ERROR", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
-                        merchantReference: reference)
+            payment.add(
+                "CAPTURE", status: "ERROR", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
+                merchantReference: reference)
             payment.move(.rejected, .rejected, now: now)
         case "retry":
             payment.pendingRefund = amount
-            payment.add("CAPTURE", status: "DECLINED", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
-                        merchantReference: reference)
+            payment.add(
+                "CAPTURE", status: "DECLINED", amount: amount, code: "ERROR", id: id, now: now, reason: body["reason"]?.stringValue,
+                merchantReference: reference)
             payment.move(.succeeded, .captureRetryInProcess, now: now)
         default:
-            payment.add("CAPTURE", status: "SUCCEEDED", amount: amount, code: "SUCCEEDED", id: id, now: now, reason: body["reason"]?.stringValue,
-                        merchantReference: reference)
+            payment.add(
+                "CAPTURE", status: "SUCCEEDED", amount: amount, code: "SUCCEEDED", id: id, now: now, reason: body["reason"]?.stringValue,
+                merchantReference: reference)
             payment.captured = amount
             payment.move(.succeeded, amount < payment.approved - 1e-9 ? .partiallyCaptured : .captured, now: now)
         }
@@ -131,8 +138,9 @@ extension YunoState {
             throw Refused(message: "unknown event '\(name)'; one of " + YunoTransitions.events.keys.sorted().joined(separator: ", "))
         }
         guard event.from.contains(payment.pair) else {
-            throw Refused(message: "payment \(id) is \(payment.key): '\(name)' only applies to "
-                + event.from.map(\.key).sorted().joined(separator: ", ") + " (providers.md §3.6)")
+            throw Refused(
+                message: "payment \(id) is \(payment.key): '\(name)' only applies to "
+                    + event.from.map(\.key).sorted().joined(separator: ", ") + " (providers.md §3.6)")
         }
         let transaction = uuid()
         switch name {
@@ -237,8 +245,10 @@ extension YunoState {
                 payment.closedByUser = false
                 // IN_PROCESS: the purchase transaction stays CREATED while the payer is with the provider (status page).
                 payment.move(.pending, .inProcess, now: now)
-                screen = .object(["type": "QR", "qr_code": payment.qrCode.map { .string($0) } ?? .null,
-                                  "expires_at": payment.expiresAt.map(YunoPayment.stamp) ?? .null])
+                screen = .object([
+                    "type": "QR", "qr_code": payment.qrCode.map { .string($0) } ?? .null,
+                    "expires_at": payment.expiresAt.map(YunoPayment.stamp) ?? .null,
+                ])
             case (.pending, .waitingAdditionalStep):
                 payment.move(.pending, .pendingOTPCompletion, now: now)
                 screen = .object(["type": "THREE_D_SECURE_CHALLENGE"])
@@ -257,8 +267,9 @@ extension YunoState {
             payment.approve(now: now)
         case "authenticate":
             guard payment.pair == YunoStatePair(.pending, .pendingOTPCompletion) else { throw refuse() }
-            payment.add("THREE_D_SECURE", status: success ? "SUCCEEDED" : "DECLINED", amount: payment.value, code: success ? "SUCCEEDED" : "FRAUD_VALIDATION",
-                        id: uuid(), now: now)
+            payment.add(
+                "THREE_D_SECURE", status: success ? "SUCCEEDED" : "DECLINED", amount: payment.value, code: success ? "SUCCEEDED" : "FRAUD_VALIDATION",
+                id: uuid(), now: now)
             if success {
                 payment.add(payment.capture ? "PURCHASE" : "AUTHORIZE", status: "CREATED", amount: payment.value, code: nil, id: uuid(), now: now)
                 payment.approve(now: now)

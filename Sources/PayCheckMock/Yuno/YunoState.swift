@@ -58,11 +58,13 @@ struct YunoState: Sendable {
         var unknownCard = YunoTestCards.UnknownCard()
 
         var json: Value {
-            .object(["latency": .string("\(Value.format(latency))s"), "capture": .string(capture), "refund": .string(refund),
-                     "cancel": .string(cancel), "qr_expiry": .string("\(Value.format(qrExpiry))s"),
-                     "psp_timeout": .string("\(Value.format(pspTimeout))s"), "strict_webhook_urls": .bool(strictWebhookURLs),
-                     "max_amount_digits": .int(maxAmountDigits), "card_type": .string(unknownCard.type),
-                     "card_category": .string(unknownCard.category), "card_issuer": .string(unknownCard.issuerName)])
+            .object([
+                "latency": .string("\(Value.format(latency))s"), "capture": .string(capture), "refund": .string(refund),
+                "cancel": .string(cancel), "qr_expiry": .string("\(Value.format(qrExpiry))s"),
+                "psp_timeout": .string("\(Value.format(pspTimeout))s"), "strict_webhook_urls": .bool(strictWebhookURLs),
+                "max_amount_digits": .int(maxAmountDigits), "card_type": .string(unknownCard.type),
+                "card_category": .string(unknownCard.category), "card_issuer": .string(unknownCard.issuerName),
+            ])
         }
     }
 
@@ -167,8 +169,10 @@ struct YunoState: Sendable {
         }
         let id = uuid()
         var json: [String: Value] = [:]
-        for key in ["merchant_customer_id", "first_name", "last_name", "email", "gender", "date_of_birth", "nationality", "country",
-                    "document", "phone", "billing_address", "shipping_address", "merchant_customer_created_at"] {
+        for key in [
+            "merchant_customer_id", "first_name", "last_name", "email", "gender", "date_of_birth", "nationality", "country",
+            "document", "phone", "billing_address", "shipping_address", "merchant_customer_created_at",
+        ] {
             json[key] = body[key] ?? .null
         }
         if let metadata = body["metadata"] { json["metadata"] = metadata }
@@ -250,9 +254,11 @@ struct YunoState: Sendable {
                 throw YunoFailure(400, "UNAVAILABLE_PAYMENT_METHOD", "Payment method not available")
             }
             let wallet = type == "APPLE_PAY" ? "4507990000000002" : ""
-            tokens[token] = Token(token: token, session: id, type: type, number: wallet,
-                                  card: type == "APPLE_PAY" ? YunoTestCards.profile(wallet, unknown: gateway.unknownCard)
-                                      : YunoTestCards.Profile(brand: "", type: "", category: "", issuerName: ""))
+            tokens[token] = Token(
+                token: token, session: id, type: type, number: wallet,
+                card: type == "APPLE_PAY"
+                    ? YunoTestCards.profile(wallet, unknown: gateway.unknownCard)
+                    : YunoTestCards.Profile(brand: "", type: "", category: "", issuerName: ""))
             return .object([
                 "token": .string(token), "vaulted_token": .null, "vault_on_success": .bool(false), "type": .string(type),
                 "card_data": .null, "customer": .null, "installment": .null, "country": country, "customer_session": .null,
@@ -300,8 +306,10 @@ struct YunoState: Sendable {
                 "description": .string(card.card.brand), "type": "CARD", "category": "CARD",
                 "icon": .string("https://icons.prod.y.uno/\(card.card.brand.lowercased()).png"),
                 "last_successfully_used": .bool(true), "last_successfully_used_at": YunoPayment.stamp(card.lastUsedAt),
-                "checkout": .object(["session": .string(id), "sdk_required_action": .bool(false),
-                                     "conditions": .object(["enabled": .bool(true), "rules": .array([])])]),
+                "checkout": .object([
+                    "session": .string(id), "sdk_required_action": .bool(false),
+                    "conditions": .object(["enabled": .bool(true), "rules": .array([])]),
+                ]),
                 "card_data": .object([
                     "iin": .string(String(card.number.prefix(8))), "lfd": .string(String(card.number.suffix(4))),
                     "expiration_month": .int(11), "expiration_year": .int(28), "number_length": .int(card.number.count),
@@ -311,16 +319,20 @@ struct YunoState: Sendable {
                 "preferred": .bool(false),
             ])
         }
-        return .array(saved + methods.map { name, type, category in
-            .object([
-                "name": .string(name), "vaulted_token": .null, "description": .string(name), "type": .string(type),
-                "category": .string(category), "icon": .string("https://icons.prod.y.uno/\(type.lowercased()).png"),
-                "last_successfully_used": .bool(false), "last_successfully_used_at": .null,
-                "checkout": .object(["session": .string(id), "sdk_required_action": .bool(type != "CARD"),
-                                     "conditions": .object(["enabled": .bool(true), "rules": .array([])])]),
-                "preferred": .bool(false),
-            ])
-        })
+        return .array(
+            saved
+                + methods.map { name, type, category in
+                    .object([
+                        "name": .string(name), "vaulted_token": .null, "description": .string(name), "type": .string(type),
+                        "category": .string(category), "icon": .string("https://icons.prod.y.uno/\(type.lowercased()).png"),
+                        "last_successfully_used": .bool(false), "last_successfully_used_at": .null,
+                        "checkout": .object([
+                            "session": .string(id), "sdk_required_action": .bool(type != "CARD"),
+                            "conditions": .object(["enabled": .bool(true), "rules": .array([])]),
+                        ]),
+                        "preferred": .bool(false),
+                    ])
+                })
     }
 
     /// Validates a create-payment body (§3.5, §3.13 P1-4, P2-17): a violation here is "rejected before processing",

@@ -2,8 +2,10 @@
 /// transaction response code each; or the description set to the code; card data wins.
 enum YunoTestCards {
     static let prefixes = ["45079900000000", "52524400000000", "3700000000000", "36471660000000", "11390000000000"]
-    static let suffixes = ["02": "SUCCEEDED", "10": "INSUFFICIENT_FUNDS", "28": "DECLINED_BY_BANK", "36": "DO_NOT_HONOR",
-                           "44": "INVALID_SECURITY_CODE", "51": "INVALID_CARD_DATA", "69": "REPORTED_STOLEN", "77": "ERROR"]
+    static let suffixes = [
+        "02": "SUCCEEDED", "10": "INSUFFICIENT_FUNDS", "28": "DECLINED_BY_BANK", "36": "DO_NOT_HONOR",
+        "44": "INVALID_SECURITY_CODE", "51": "INVALID_CARD_DATA", "69": "REPORTED_STOLEN", "77": "ERROR",
+    ]
 
     static func code(number: String) -> String? {
         guard prefixes.contains(where: { number.hasPrefix($0) && number.count == $0.count + 2 }) else { return nil }
@@ -66,8 +68,10 @@ enum YunoTestCards {
     }
 
     /// The other transaction codes of §3.6 the description trick accepts (PayCheck's extension, docs/providers/yuno.md).
-    static let extraCodes: Set<String> = ["CHALLENGE_REQUIRED", "PENDING_PROVIDER_CONFIRMATION", "FRAUD_VALIDATION", "PROVIDER_TIMEOUT",
-                                          "EXPIRED_CARD"]
+    static let extraCodes: Set<String> = [
+        "CHALLENGE_REQUIRED", "PENDING_PROVIDER_CONFIRMATION", "FRAUD_VALIDATION", "PROVIDER_TIMEOUT",
+        "EXPIRED_CARD",
+    ]
 
     /// Transaction messages for the codes.
     static func message(_ code: String) -> String {

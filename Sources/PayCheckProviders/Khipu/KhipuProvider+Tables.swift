@@ -21,11 +21,13 @@ extension KhipuProvider {
 
     /// Error bodies `{status, message, errors?}` by their `status` (= the HTTP code; §2.6, §2.12 A6, A8, B14).
     package static let catalog = ErrorCatalog([
-        .init("400", .P, "invalid data: errors[{field, message}] name the fields (also an unknown or non-deletable payment)",
-              httpStatus: 400, source: "providers.md §2.6, §2.12 A6, A8"),
+        .init(
+            "400", .P, "invalid data: errors[{field, message}] name the fields (also an unknown or non-deletable payment)",
+            httpStatus: 400, source: "providers.md §2.6, §2.12 A6, A8"),
         .init("401", .A, "API 3.0: missing or wrong x-api-key", httpStatus: 401, source: "providers.md §2.12 B14"),
-        .init("403", .A, "API 2.0: authorization error (bad signature, unknown receiver, missing Authorization)",
-              httpStatus: 403, source: "providers.md §2.6, §2.12 A6"),
+        .init(
+            "403", .A, "API 2.0: authorization error (bad signature, unknown receiver, missing Authorization)",
+            httpStatus: 403, source: "providers.md §2.6, §2.12 A6"),
         .init("404", .P, "API 3.0: no such payment", httpStatus: 404, source: "providers.md §2.6 (3.0 lists 404)"),
         .init("503", .S, "operation error: the service could not process the request", httpStatus: 503, source: "providers.md §2.6"),
     ])
@@ -51,7 +53,11 @@ package enum KhipuControlAction {
         ControlAction(.mock, "conciliate", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "markPaid", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "forge", parameters: ["payment_id", "url"], required: ["payment_id"], delivers: true),
-        ControlAction(.mock, "account", parameters: ["conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance", "maxAmountDigits", "notifyRejections"], runsAlone: true),
+        ControlAction(
+            .mock, "account",
+            parameters: [
+                "conciliationDelay", "notificationRetries", "signNotificationsWith", "available", "refundWallet", "refundWalletBalance", "maxAmountDigits", "notifyRejections",
+            ], runsAlone: true),
         ControlAction(.mock, "notifications", parameters: ["payment_id"]),
         ControlAction(.mock, "refundStatus", parameters: ["payment_id", "refund_id", "status"], required: ["payment_id", "refund_id", "status"]),
     ]

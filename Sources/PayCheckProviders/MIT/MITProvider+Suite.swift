@@ -35,7 +35,8 @@ extension MITProvider {
             .init(MITSuiteRules.threeDS, default: .object([:])).expecting(.object), .init("card"),
         ]
         return [
-            ProviderOperation("initController", method: "POST", path: "/mcommerce/init", parameters: [.init("company")] + controller, bodyCodec: .form, authKeys: Self.suiteAuthKeys),
+            ProviderOperation(
+                "initController", method: "POST", path: "/mcommerce/init", parameters: [.init("company")] + controller, bodyCodec: .form, authKeys: Self.suiteAuthKeys),
             ProviderOperation(
                 "payWithCompany", method: "POST", path: "/mcommerce/pay",
                 parameters: [.init("company"), .init("xmlM")]
@@ -97,9 +98,11 @@ extension MITProvider {
             }
             payload = ["company": .string(company), "xmlA": .string(xmlA), "xmlM": .string(xmlM), "card": try Self.card(body["card"], into: &request)]
             // `sndPayWithCompany`'s own checks (§5.4): company, xmlA and xmlM must be given.
-            local = local ?? MITSuiteRules.lastFailing(
-                [("P001", !company.isEmpty), ("P002", !xmlA.isEmpty), ("P003", !xmlM.isEmpty)]
-                    + MITSuiteRules.controllerChecks(environment: text("environment"), context: text("context")))
+            local =
+                local
+                ?? MITSuiteRules.lastFailing(
+                    [("P001", !company.isEmpty), ("P002", !xmlA.isEmpty), ("P003", !xmlM.isEmpty)]
+                        + MITSuiteRules.controllerChecks(environment: text("environment"), context: text("context")))
         default:
             let isPayment = request.operation.name == "payWithToken"
             let tokenization = try Self.bean(body[MITSuiteRules.tokenization], MITSuiteRules.tokenization, credentials, payment: isPayment)
@@ -226,7 +229,9 @@ extension MITProvider {
         }
         if let reference = result["tkn_reference"] { result["tokenReference"] = reference }  // BeanTokenizeResponse (§5.11 B4)
         observation.rawBody = plain
-        observation.body = .object(["response": .bool(true), "cdError": .string(field("cdError")), "nbError": .string(field("nbError")), "result": .object(result), "sent": .bool(true)])
+        observation.body = .object([
+            "response": .bool(true), "cdError": .string(field("cdError")), "nbError": .string(field("nbError")), "result": .object(result), "sent": .bool(true),
+        ])
         let state = result["Response"]?.stringValue ?? result["response"]?.stringValue ?? result["nbResponse"]?.stringValue ?? result["cd_response"]?.stringValue ?? ""
         try map(state, reason: nil, in: "the \(operation.name) answer", into: &observation)
         if let code = result["cd_error"]?.stringValue, !code.isEmpty, let entry = errorCatalog.entry(code) {

@@ -86,7 +86,7 @@ package struct MITProvider: Provider {
                     default: .init(field)
                     }
                 } + [.init("datos_adicionales"), .init("version", default: "IntegraWPP"), .init("nb_fpago")],
-                bodyCodec: .form, authKeys: Self.authKeys),
+                bodyCodec: .form, authKeys: Self.authKeys)
         ] + suiteOperationDeclarations
     }
 
@@ -94,7 +94,9 @@ package struct MITProvider: Provider {
     package var controlActions: [ControlAction] {
         [
             ControlAction(.payer, "pay", parameters: ["url", "result", "card", "cd_error", "nb_error"], required: ["url"]),
-            ControlAction(.mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification", "operationTypes", "maxAmount", "maxAmountDigits", "spanishResponse"], required: ["data0"]),
+            ControlAction(
+                .mock, "site", parameters: ["data0", "responseUrl", "strict", "wrapNotification", "operationTypes", "maxAmount", "maxAmountDigits", "spanishResponse"],
+                required: ["data0"]),
             ControlAction(.mock, "forge", parameters: ["url"], required: ["url"], delivers: true),
         ]
     }

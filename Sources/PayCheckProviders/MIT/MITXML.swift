@@ -55,7 +55,7 @@ package enum MITXML {
             openTag.withUnsafeBufferPointer { open in
                 closeTag.withUnsafeBufferPointer { close in
                     guard let start = ByteSearch.find(open, in: bytes).map({ $0 + open.count }),
-                          let length = ByteSearch.find(close, in: UnsafeBufferPointer(rebasing: bytes[start...]))
+                        let length = ByteSearch.find(close, in: UnsafeBufferPointer(rebasing: bytes[start...]))
                     else { return nil }
                     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + length]), as: UTF8.self)
                 }

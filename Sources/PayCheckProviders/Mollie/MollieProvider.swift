@@ -30,47 +30,65 @@ package struct MollieProvider: Provider {
     package var operations: [ProviderOperation] {
         typealias P = ProviderOperation.Parameter
         let id = P("id", .path, required: true)
-        let create = ["amount", "description", "redirectUrl", "cancelUrl", "webhookUrl", "method", "issuer", "metadata", "locale",
-                      "sequenceType", "captureMode", "customerId", "mandateId", "dueDate", "restrictPaymentMethodsToCountry",
-                      "billingAddress", "shippingAddress", "lines", "testmode"].map { P($0) }
-        let update = ["description", "redirectUrl", "cancelUrl", "webhookUrl", "metadata", "method", "locale", "dueDate", "issuer",
-                      "restrictPaymentMethodsToCountry", "billingAddress", "shippingAddress"].map { P($0) }
+        let create = [
+            "amount", "description", "redirectUrl", "cancelUrl", "webhookUrl", "method", "issuer", "metadata", "locale",
+            "sequenceType", "captureMode", "customerId", "mandateId", "dueDate", "restrictPaymentMethodsToCountry",
+            "billingAddress", "shippingAddress", "lines", "testmode",
+        ].map { P($0) }
+        let update = [
+            "description", "redirectUrl", "cancelUrl", "webhookUrl", "metadata", "method", "locale", "dueDate", "issuer",
+            "restrictPaymentMethodsToCountry", "billingAddress", "shippingAddress",
+        ].map { P($0) }
         let methodQuery = ["include", "amount[value]", "amount[currency]", "locale", "sequenceType", "billingCountry", "resource"]
             .map { P($0, .query) }
         let keys = ["apiKey", "omit"]
         let headers = [("Accept", "application/hal+json")]
         return [
-            ProviderOperation("createPayment", method: "POST", path: "/v2/payments", parameters: create, bodyCodec: .json,
-                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers).creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency")
+            ProviderOperation(
+                "createPayment", method: "POST", path: "/v2/payments", parameters: create, bodyCodec: .json,
+                idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers
+            ).creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency")
                 // "a string, not a float, to avoid rounding errors" (Mollie's amount object; providers.md §4.2).
                 .expecting(.string, at: "amount.value"),
-            ProviderOperation("getPayment", method: "GET", path: "/v2/payments/{id}", parameters: [id, P("include", .query), P("embed", .query)],
-                              bodyCodec: .none, authKeys: keys, headers: headers),
-            ProviderOperation("listPayments", method: "GET", path: "/v2/payments", parameters: ["from", "limit", "sort"].map { P($0, .query) },
-                              bodyCodec: .none, authKeys: keys, headers: headers),
-            ProviderOperation("cancelPayment", method: "DELETE", path: "/v2/payments/{id}", parameters: [id], bodyCodec: .none,
-                              authKeys: keys, headers: headers),
-            ProviderOperation("updatePayment", method: "PATCH", path: "/v2/payments/{id}", parameters: [id] + update, bodyCodec: .json,
-                              authKeys: keys, headers: headers),
-            ProviderOperation("createRefund", method: "POST", path: "/v2/payments/{id}/refunds",
-                              parameters: [id] + ["amount", "description", "metadata"].map { P($0) }, bodyCodec: .json,
-                              idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers),
-            ProviderOperation("listRefunds", method: "GET", path: "/v2/payments/{id}/refunds", parameters: [id] + ["from", "limit"].map { P($0, .query) },
-                              bodyCodec: .none, authKeys: keys, headers: headers),
-            ProviderOperation("getRefund", method: "GET", path: "/v2/payments/{id}/refunds/{refundId}", parameters: [id, P("refundId", .path, required: true)],
-                              bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation(
+                "getPayment", method: "GET", path: "/v2/payments/{id}", parameters: [id, P("include", .query), P("embed", .query)],
+                bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation(
+                "listPayments", method: "GET", path: "/v2/payments", parameters: ["from", "limit", "sort"].map { P($0, .query) },
+                bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation(
+                "cancelPayment", method: "DELETE", path: "/v2/payments/{id}", parameters: [id], bodyCodec: .none,
+                authKeys: keys, headers: headers),
+            ProviderOperation(
+                "updatePayment", method: "PATCH", path: "/v2/payments/{id}", parameters: [id] + update, bodyCodec: .json,
+                authKeys: keys, headers: headers),
+            ProviderOperation(
+                "createRefund", method: "POST", path: "/v2/payments/{id}/refunds",
+                parameters: [id] + ["amount", "description", "metadata"].map { P($0) }, bodyCodec: .json,
+                idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers),
+            ProviderOperation(
+                "listRefunds", method: "GET", path: "/v2/payments/{id}/refunds", parameters: [id] + ["from", "limit"].map { P($0, .query) },
+                bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation(
+                "getRefund", method: "GET", path: "/v2/payments/{id}/refunds/{refundId}", parameters: [id, P("refundId", .path, required: true)],
+                bodyCodec: .none, authKeys: keys, headers: headers),
             // §4.12 2.6: a queued or pending refund is canceled with DELETE (204); mollie-api-php cancelForId().
-            ProviderOperation("cancelRefund", method: "DELETE", path: "/v2/payments/{id}/refunds/{refundId}",
-                              parameters: [id, P("refundId", .path, required: true)], bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation(
+                "cancelRefund", method: "DELETE", path: "/v2/payments/{id}/refunds/{refundId}",
+                parameters: [id, P("refundId", .path, required: true)], bodyCodec: .none, authKeys: keys, headers: headers),
             // "List all refunds" of the account; mollie-api-php refunds->page().
-            ProviderOperation("listAllRefunds", method: "GET", path: "/v2/refunds", parameters: ["from", "limit"].map { P($0, .query) },
-                              bodyCodec: .none, authKeys: keys, headers: headers),
-            ProviderOperation("listMethods", method: "GET", path: "/v2/methods", parameters: methodQuery, bodyCodec: .none,
-                              authKeys: keys, headers: headers),
-            ProviderOperation("listAllMethods", method: "GET", path: "/v2/methods/all", parameters: methodQuery, bodyCodec: .none,
-                              authKeys: keys, headers: headers),
-            ProviderOperation("getMethod", method: "GET", path: "/v2/methods/{id}", parameters: [id, P("include", .query)],
-                              bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation(
+                "listAllRefunds", method: "GET", path: "/v2/refunds", parameters: ["from", "limit"].map { P($0, .query) },
+                bodyCodec: .none, authKeys: keys, headers: headers),
+            ProviderOperation(
+                "listMethods", method: "GET", path: "/v2/methods", parameters: methodQuery, bodyCodec: .none,
+                authKeys: keys, headers: headers),
+            ProviderOperation(
+                "listAllMethods", method: "GET", path: "/v2/methods/all", parameters: methodQuery, bodyCodec: .none,
+                authKeys: keys, headers: headers),
+            ProviderOperation(
+                "getMethod", method: "GET", path: "/v2/methods/{id}", parameters: [id, P("include", .query)],
+                bodyCodec: .none, authKeys: keys, headers: headers),
         ]
     }
 

@@ -35,9 +35,10 @@ enum PlacetoPayNotificationCheck {
             algorithm: algorithm)
         var body: [String: Value] = ["valid": .bool(valid), "algorithm": .string(algorithm.rawValue)]
         if !valid {
-            body["expected"] = .string(PlacetoPayNotificationSignature.sign(
-                requestId: fields.requestId, status: fields.status, date: fields.date, secretKey: secretKey,
-                algorithm: algorithm))
+            body["expected"] = .string(
+                PlacetoPayNotificationSignature.sign(
+                    requestId: fields.requestId, status: fields.status, date: fields.date, secretKey: secretKey,
+                    algorithm: algorithm))
         }
         return observation(body)
     }

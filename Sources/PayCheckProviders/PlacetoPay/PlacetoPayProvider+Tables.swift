@@ -14,8 +14,9 @@ extension PlacetoPayProvider {
             .init(S.approvedPartial, .pending, "partial-payment session with part paid; the payer may pay the rest (§1.5)"),
             .init(S.rejected, reason: "?C", .canceled, "canceled by the payer, or a transaction cancelled by the merchant (§1.5, §1.7)"),
             .init(S.rejected, reason: "MC", .canceled, "session cancelled by the merchant through the API (§1.6)"),
-            .init(S.rejected, reason: "EX", .expired,
-                  "session expired without an approved payment; the reason code for pure expiry is undocumented (§1.13), EX is the PayCheck mock's choice"),
+            .init(
+                S.rejected, reason: "EX", .expired,
+                "session expired without an approved payment; the reason code for pure expiry is undocumented (§1.13), EX is the PayCheck mock's choice"),
             .init(S.rejected, .declined, "rejected: attempt limit (XN), card or bank refusal (§1.5, §1.11)"),
             .init(S.partialExpired, .expired, "partial-payment session expired with only part paid (§1.5)"),
             .init(S.failed, .error, "request-level or processing failure; reconcile by querying (§1.3, §1.11)"),
@@ -38,18 +39,22 @@ extension PlacetoPayProvider {
         .init("107", .A, "bad UsernameToken definition (WSSE)", httpStatus: 401, source: "providers.md §1.3"),
         .init("200", .A, "skip SOAP authentication header", httpStatus: 401, source: "providers.md §1.3"),
         .init("10001", .A, "authentication failed: contact support", httpStatus: 401, source: "providers.md §1.3"),
-        .init("request_not_valid", .P, "the session does not exist, or the action is not valid for the transaction's state",
-              httpStatus: 404, source: "providers.md §1.3 (404 unknown session; 400 action in the wrong state)"),
+        .init(
+            "request_not_valid", .P, "the session does not exist, or the action is not valid for the transaction's state",
+            httpStatus: 404, source: "providers.md §1.3 (404 unknown session; 400 action in the wrong state)"),
         .init("action_not_allowed", .P, "sessions that are not pending cannot be cancelled", httpStatus: 400, source: "providers.md §1.3, §1.6"),
         .init("NA", .C, "page not found: unknown route (wrong base URL or path)", httpStatus: 404, source: "providers.md §1.3"),
         .init("transaction_request_error", .P, "the transaction has already expired (confirm after expiry)", httpStatus: 400, source: "providers.md §1.3"),
-        .init("BR", .S, "the request could not be processed (action processed but failed, e.g. already refunded)",
-              httpStatus: 200, source: "providers.md §1.3, payment.mdx"),
-        .init("BR", .P, "the request could not be processed: a field of the request is invalid (validation error)",
-              httpStatus: 400,
-              source: "providers.md §1.3, §1.13 (validation errors undocumented; HTTP 400 BR naming the field is the PayCheck mock's choice)"),
-        .init("unauthorized", .A, "the session does not belong to your site", httpStatus: 401,
-              source: "PayCheck mock choice after the Python SDK fixture information_fails_session_not_found.json (providers.md §1.3 silent)"),
+        .init(
+            "BR", .S, "the request could not be processed (action processed but failed, e.g. already refunded)",
+            httpStatus: 200, source: "providers.md §1.3, payment.mdx"),
+        .init(
+            "BR", .P, "the request could not be processed: a field of the request is invalid (validation error)",
+            httpStatus: 400,
+            source: "providers.md §1.3, §1.13 (validation errors undocumented; HTTP 400 BR naming the field is the PayCheck mock's choice)"),
+        .init(
+            "unauthorized", .A, "the session does not belong to your site", httpStatus: 401,
+            source: "PayCheck mock choice after the Python SDK fixture information_fails_session_not_found.json (providers.md §1.3 silent)"),
         .init("XN", .T, "the token used is invalid", source: "providers.md §1.3 (instrument APIs)"),
     ])
 }

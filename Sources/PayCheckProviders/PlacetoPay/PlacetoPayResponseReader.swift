@@ -61,11 +61,12 @@ struct PlacetoPayResponseReader: Sendable {
         _ body: Value, top: (status: String, reason: String?, message: String?)?, failed: Bool,
         operation: PlacetoPayOperation
     ) -> (status: String, reason: String?)? {
-        let nested: Value? = switch operation {
-        case .cancelSession: PlacetoPayJSON.member(body, "session")
-        case .transaction, .reverse: PlacetoPayJSON.member(body, "payment")
-        default: nil
-        }
+        let nested: Value? =
+            switch operation {
+            case .cancelSession: PlacetoPayJSON.member(body, "session")
+            case .transaction, .reverse: PlacetoPayJSON.member(body, "payment")
+            default: nil
+            }
         if let nested, let state = PlacetoPayJSON.status(nested) { return (state.status, state.reason) }
         guard let top else { return nil }
         switch operation {

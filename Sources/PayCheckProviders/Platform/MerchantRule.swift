@@ -53,7 +53,8 @@ package struct MerchantRule: Sendable {
     package static func insecureURL(_ url: String?) -> Bool {
         guard let url, url.lowercased().hasPrefix("http://") else { return false }
         let host = url.dropFirst("http://".count).prefix { $0 != "/" && $0 != ":" && $0 != "?" }.lowercased()
-        return !(host == "localhost" || host.hasPrefix("127.") || host == "[" || url.lowercased().hasPrefix("http://[::1]")
+        return
+            !(host == "localhost" || host.hasPrefix("127.") || host == "[" || url.lowercased().hasPrefix("http://[::1]")
             || host.hasSuffix(".localhost"))
     }
 }

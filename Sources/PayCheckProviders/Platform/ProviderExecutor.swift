@@ -92,7 +92,9 @@ package struct ProviderExecutor: Sendable {
         }
         var url = Self.join(context.baseURL, path)
         if !query.isEmpty {
-            url += "?" + query.map { FormText.percentEncode($0.name, spaceAsPlus: false) + "=" + FormText.percentEncode($0.value, spaceAsPlus: false) }
+            url +=
+                "?"
+                + query.map { FormText.percentEncode($0.name, spaceAsPlus: false) + "=" + FormText.percentEncode($0.value, spaceAsPlus: false) }
                 .joined(separator: "&")
         }
         var request = OutgoingRequest(

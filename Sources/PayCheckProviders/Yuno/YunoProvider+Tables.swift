@@ -31,12 +31,14 @@ extension YunoProvider {
             .init(S.succeeded, reason: U.partiallyCaptured, .succeeded, "part of the authorization captured (§3.6)"),
             .init(S.succeeded, reason: U.partiallyRefunded, .succeeded, "paid, part refunded (§3.6, §3.13 P1-9)"),
             .init(S.succeeded, reason: U.partiallyChargebacked, .succeeded, "paid, part charged back (§3.6)"),
-            .init(S.succeeded, reason: U.fraudDeclined, .succeeded,
-                  "post-authorization fraud decline; status SUCCEEDED is the source of truth (§3.6), the merchant reviews the sub_status"),
+            .init(
+                S.succeeded, reason: U.fraudDeclined, .succeeded,
+                "post-authorization fraud decline; status SUCCEEDED is the source of truth (§3.6), the merchant reviews the sub_status"),
             .init(S.succeeded, reason: U.refundRetryInProcess, .succeeded, "paid; Yuno is retrying a refund (§3.6)"),
             .init(S.succeeded, reason: U.captureRetryInProcess, .succeeded, "authorized; Yuno is retrying the capture (§3.6)"),
-            .init(S.succeeded, reason: U.captureRetryProcessFailed, .succeeded,
-                  "authorized; the capture retries gave up — status SUCCEEDED per §3.6, the sub_status needs the merchant's action"),
+            .init(
+                S.succeeded, reason: U.captureRetryProcessFailed, .succeeded,
+                "authorized; the capture retries gave up — status SUCCEEDED per §3.6, the sub_status needs the merchant's action"),
             .init(S.refunded, reason: U.pendingProviderConfirmation, .succeeded, "post-payment: a refund waits for the provider (§3.6, §3.9)"),
             .init(S.refunded, reason: U.refunded, .succeeded, "post-payment: paid, then refunded (§3.9 'post-payment states')"),
             .init(S.canceled, reason: U.pendingProviderConfirmation, .canceled, "canceled by the merchant, the provider has yet to confirm (§3.6)"),
@@ -48,8 +50,9 @@ extension YunoProvider {
             .init(S.error, reason: U.timeout, .error, "the provider timed out (§3.6)"),
             .init(S.error, reason: U.pendingReverse, .error, "timed out, a reversal is pending (§3.6)"),
             .init(S.error, reason: U.reversedByTimeout, .error, "timed out and reversed (§3.6)"),
-            .init(S.fraud, reason: U.fraudVerified, .succeeded,
-                  "verified by the fraud provider in a standalone screening: a success on Yuno's status page (§3.9's 'FRAUD (declined)' is an inference)"),
+            .init(
+                S.fraud, reason: U.fraudVerified, .succeeded,
+                "verified by the fraud provider in a standalone screening: a success on Yuno's status page (§3.9's 'FRAUD (declined)' is an inference)"),
         ])
     }()
 
@@ -83,8 +86,9 @@ extension YunoProvider {
             p("CUSTOMER_NOT_FOUND", "Customer not found."),
             p("CHECKOUT_SESSION_NOT_FOUND", "Checkout session not found or inactive"),
             .init("IDEMPOTENCY_DUPLICATED", .P, "Idempotency is duplicated.", httpStatus: 400, source: "providers.md §3.2, §3.13 P2-18"),
-            .init("REQUEST_IN_PROCESS", .P, "Request with the same idempotency is already in process. Try again in a few seconds.",
-                  httpStatus: 400, source: "providers.md §3.2, §3.13 P2-18"),
+            .init(
+                "REQUEST_IN_PROCESS", .P, "Request with the same idempotency is already in process. Try again in a few seconds.",
+                httpStatus: 400, source: "providers.md §3.2, §3.13 P2-18"),
             p("WEBHOOK_INVALID_REQUEST", "account_id, name and url are required.", hooks),
             p("WEBHOOK_INVALID_TRIGGER", "Invalid trigger.", hooks),
             p("WEBHOOK_INVALID_OAUTH2", "Invalid OAuth2 configuration.", hooks),
@@ -95,8 +99,9 @@ extension YunoProvider {
             .init("UNKNOWN_IP_ADDRESS", .A, "Unknown IP address", httpStatus: 401, source: "providers.md §3.7"),
             .init("NOT_AUTHENTICATED", .A, "Not authenticated", httpStatus: 401, source: hooks),
             .init("INVALID_TOKEN", .P, "Invalid Token.", httpStatus: 401, source: "providers.md §3.7, §3.13 P1-12"),
-            .init("TOKEN_IN_USE", .P, "The token provided is currently being used in another request.", httpStatus: 401,
-                  source: "providers.md §3.7, §3.13 P1-12"),
+            .init(
+                "TOKEN_IN_USE", .P, "The token provided is currently being used in another request.", httpStatus: 401,
+                source: "providers.md §3.7, §3.13 P1-12"),
             .init("AUTHORIZATION_REQUIRED", .A, "The merchant has no authorization to use this API.", httpStatus: 403, source: "providers.md §3.7"),
             .init("NOT_FOUND", .P, "Not Found", httpStatus: 404, source: "providers.md §3.13 P1-11"),
             .init("WEBHOOK_NOT_FOUND", .P, "Webhook not found.", httpStatus: 404, source: hooks),
@@ -127,9 +132,13 @@ package enum YunoControlAction {
         ControlAction(.payer, "authenticate", parameters: ["payment_id", "success"], required: ["payment_id"]),
         ControlAction(.payer, "close", parameters: ["payment_id"], required: ["payment_id"]),
         ControlAction(.mock, "event", parameters: ["payment_id", "event", "amount"], required: ["payment_id", "event"]),
-        ControlAction(.mock, "gateway", parameters: ["latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout", "strict_webhook_urls", "max_amount_digits",
-                                                      "card_type", "card_category", "card_issuer"],
-                      runsAlone: true),
+        ControlAction(
+            .mock, "gateway",
+            parameters: [
+                "latency", "capture", "refund", "cancel", "qr_expiry", "psp_timeout", "strict_webhook_urls", "max_amount_digits",
+                "card_type", "card_category", "card_issuer",
+            ],
+            runsAlone: true),
         ControlAction(.mock, "webhooks", parameters: ["payment_id", "webhook_id"]),
         ControlAction(.mock, "forge", parameters: ["payment_id"], required: ["payment_id"], delivers: true),
     ]

@@ -38,8 +38,10 @@ package struct YunoProvider: Provider {
     package var outcomeMapping: OutcomeMapping { Self.mapping }
     package var errorCatalog: ErrorCatalog { Self.catalog }
     package var secretFieldNames: [String] {
-        ["publicApiKey", "privateSecretKey", "public-api-key", "private-secret-key", "security_code", "hmac_client_secret", "secret",
-         "api_key", "x-secret", "x-api-key"]
+        [
+            "publicApiKey", "privateSecretKey", "public-api-key", "private-secret-key", "security_code", "hmac_client_secret", "secret",
+            "api_key", "x-secret", "x-api-key",
+        ]
     }
 
     /// `auth:` overrides: another key, a missing key, or the two keys swapped (issue #13 item 1).
@@ -51,41 +53,59 @@ package struct YunoProvider: Provider {
         let paymentId = P("payment_id", .path, required: true)
         let keys = Self.authKeys
         let accept = [("Accept", "application/json")]
-        let customer = ["merchant_customer_id", "merchant_customer_created_at", "first_name", "last_name", "email", "gender",
-                        "date_of_birth", "nationality", "country", "document", "phone", "billing_address", "shipping_address", "metadata"]
-        let createSession = ["account_id", "merchant_order_id", "payment_description", "country", "customer_id", "callback_url", "amount",
-                             "alternative_amount", "metadata", "workflow", "installments", "recurring_payment", "checkout_id"]
-        let payment = ["account_id", "description", "country", "merchant_order_id", "merchant_reference", "amount", "payment_method",
-                       "checkout", "customer_payer", "workflow", "additional_data", "callback_url", "subscription", "split_marketplace",
-                       "fraud_screening", "metadata"]
+        let customer = [
+            "merchant_customer_id", "merchant_customer_created_at", "first_name", "last_name", "email", "gender",
+            "date_of_birth", "nationality", "country", "document", "phone", "billing_address", "shipping_address", "metadata",
+        ]
+        let createSession = [
+            "account_id", "merchant_order_id", "payment_description", "country", "customer_id", "callback_url", "amount",
+            "alternative_amount", "metadata", "workflow", "installments", "recurring_payment", "checkout_id",
+        ]
+        let payment = [
+            "account_id", "description", "country", "merchant_order_id", "merchant_reference", "amount", "payment_method",
+            "checkout", "customer_payer", "workflow", "additional_data", "callback_url", "subscription", "split_marketplace",
+            "fraud_screening", "metadata",
+        ]
         return [
-            ProviderOperation("createCustomer", method: "POST", path: "/v1/customers", parameters: customer.map { P($0) },
-                              authKeys: keys, headers: accept),
-            ProviderOperation("createCheckoutSession", method: "POST", path: "/v1/checkout/sessions",
-                              parameters: createSession.map { P($0) }, bodyCodec: Self.json, authKeys: keys, headers: accept)
-                // A merchant's checkout makes the session; the payment comes later, from the SDK's token (§3.5).
-                .creatingPayment(at: "checkout_session", amount: "amount.value", currency: "amount.currency"),
-            ProviderOperation("getCheckoutSession", method: "GET", path: "/v1/checkout/sessions/{checkout_session}", parameters: [session],
-                              bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation("createOneTimeToken", method: "POST", path: "/v1/checkout/sessions/{checkout_session}/token",
-                              parameters: [session] + ["payment_method", "account_id", "card_data", "three_d_secure"].map { P($0) },
-                              authKeys: keys, headers: accept),
-            ProviderOperation("createPayment", method: "POST", path: "/v1/payments", parameters: payment.map { P($0) }, bodyCodec: Self.json,
-                              idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept)
-                .creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency"),
-            ProviderOperation("getPayment", method: "GET", path: "/v1/payments/{payment_id}",
-                              parameters: [paymentId, P("raw_response", .query), P("transactions_history", .query)],
-                              bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation("checkoutPaymentMethods", method: "GET", path: "/v1/checkout/sessions/{checkout_session}/payment-methods",
-                              parameters: [session, P("category", .query)], bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation("getPaymentsByOrder", method: "GET", path: "/v1/payments",
-                              parameters: [P("merchant_order_id", .query, required: true)], bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation("cancelOrRefund", method: "POST", path: "/v1/payments/{payment_id}/cancel-or-refund",
-                              parameters: [paymentId] + ["reason", "amount", "description", "merchant_reference"].map { P($0) },
-                              idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
-            ProviderOperation("capture", method: "POST", path: "/v1/payments/{payment_id}/transactions/{transaction_id}/capture",
-                              parameters: [paymentId, P("transaction_id", .path, required: true)] + ["merchant_reference", "reason", "amount"].map { P($0) },
-                              idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
+            ProviderOperation(
+                "createCustomer", method: "POST", path: "/v1/customers", parameters: customer.map { P($0) },
+                authKeys: keys, headers: accept),
+            ProviderOperation(
+                "createCheckoutSession", method: "POST", path: "/v1/checkout/sessions",
+                parameters: createSession.map { P($0) }, bodyCodec: Self.json, authKeys: keys, headers: accept
+            )
+            // A merchant's checkout makes the session; the payment comes later, from the SDK's token (§3.5).
+            .creatingPayment(at: "checkout_session", amount: "amount.value", currency: "amount.currency"),
+            ProviderOperation(
+                "getCheckoutSession", method: "GET", path: "/v1/checkout/sessions/{checkout_session}", parameters: [session],
+                bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation(
+                "createOneTimeToken", method: "POST", path: "/v1/checkout/sessions/{checkout_session}/token",
+                parameters: [session] + ["payment_method", "account_id", "card_data", "three_d_secure"].map { P($0) },
+                authKeys: keys, headers: accept),
+            ProviderOperation(
+                "createPayment", method: "POST", path: "/v1/payments", parameters: payment.map { P($0) }, bodyCodec: Self.json,
+                idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept
+            )
+            .creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency"),
+            ProviderOperation(
+                "getPayment", method: "GET", path: "/v1/payments/{payment_id}",
+                parameters: [paymentId, P("raw_response", .query), P("transactions_history", .query)],
+                bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation(
+                "checkoutPaymentMethods", method: "GET", path: "/v1/checkout/sessions/{checkout_session}/payment-methods",
+                parameters: [session, P("category", .query)], bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation(
+                "getPaymentsByOrder", method: "GET", path: "/v1/payments",
+                parameters: [P("merchant_order_id", .query, required: true)], bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation(
+                "cancelOrRefund", method: "POST", path: "/v1/payments/{payment_id}/cancel-or-refund",
+                parameters: [paymentId] + ["reason", "amount", "description", "merchant_reference"].map { P($0) },
+                idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
+            ProviderOperation(
+                "capture", method: "POST", path: "/v1/payments/{payment_id}/transactions/{transaction_id}/capture",
+                parameters: [paymentId, P("transaction_id", .path, required: true)] + ["merchant_reference", "reason", "amount"].map { P($0) },
+                idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
         ] + webhookOperations
     }
 
@@ -98,22 +118,29 @@ package struct YunoProvider: Provider {
         let accept = [("Accept", "application/json")]
         let webhook = P("webhook_id", .path, required: true)
         let account = P("account_id", .query, required: true)
-        let fields = ["name", "url", "state", "api_key", "secret", "hmac_client_secret", "oauth2_client_id", "oauth2_client_secret",
-                      "oauth2_token_url", "enrollment_triggers", "payment_triggers", "report_triggers", "subscription_triggers",
-                      "onboarding_triggers", "renewal_days"]
+        let fields = [
+            "name", "url", "state", "api_key", "secret", "hmac_client_secret", "oauth2_client_id", "oauth2_client_secret",
+            "oauth2_token_url", "enrollment_triggers", "payment_triggers", "report_triggers", "subscription_triggers",
+            "onboarding_triggers", "renewal_days",
+        ]
         return [
-            ProviderOperation("createWebhook", method: "POST", path: "/v1/webhooks", parameters: (["account_id"] + fields).map { P($0) },
-                              bodyCodec: Self.json, authKeys: keys, headers: accept),
-            ProviderOperation("listWebhooks", method: "GET", path: "/v1/webhooks", parameters: [account], bodyCodec: .none, authKeys: keys,
-                              headers: accept),
-            ProviderOperation("getWebhook", method: "GET", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account], bodyCodec: .none,
-                              authKeys: keys, headers: accept),
+            ProviderOperation(
+                "createWebhook", method: "POST", path: "/v1/webhooks", parameters: (["account_id"] + fields).map { P($0) },
+                bodyCodec: Self.json, authKeys: keys, headers: accept),
+            ProviderOperation(
+                "listWebhooks", method: "GET", path: "/v1/webhooks", parameters: [account], bodyCodec: .none, authKeys: keys,
+                headers: accept),
+            ProviderOperation(
+                "getWebhook", method: "GET", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account], bodyCodec: .none,
+                authKeys: keys, headers: accept),
             // WebhookUpdateInput requires account_id in the body (yuno-docs openapi/webhooks/manage-webhooks.json).
-            ProviderOperation("updateWebhook", method: "PATCH", path: "/v1/webhooks/{webhook_id}",
-                              parameters: [webhook] + (["account_id"] + fields + ["clear_renewal_days"]).map { P($0) },
-                              bodyCodec: Self.json, authKeys: keys, headers: accept),
-            ProviderOperation("deleteWebhook", method: "DELETE", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account],
-                              bodyCodec: .none, authKeys: keys, headers: accept),
+            ProviderOperation(
+                "updateWebhook", method: "PATCH", path: "/v1/webhooks/{webhook_id}",
+                parameters: [webhook] + (["account_id"] + fields + ["clear_renewal_days"]).map { P($0) },
+                bodyCodec: Self.json, authKeys: keys, headers: accept),
+            ProviderOperation(
+                "deleteWebhook", method: "DELETE", path: "/v1/webhooks/{webhook_id}", parameters: [webhook, account],
+                bodyCodec: .none, authKeys: keys, headers: accept),
         ]
     }
 
@@ -174,13 +201,14 @@ package struct YunoProvider: Provider {
             observation.error = ErrorCatalog.observed(entry, message: message ?? entry.message)
             return observation
         }
-        let payment: Value? = switch operation.name {
-        case "createPayment": body
-        case "getPayment": body["payment"] ?? body
-        case "cancelOrRefund", "capture": body["payment"]
-        case "getPaymentsByOrder": body.arrayValue?.last
-        default: nil
-        }
+        let payment: Value? =
+            switch operation.name {
+            case "createPayment": body
+            case "getPayment": body["payment"] ?? body
+            case "cancelOrRefund", "capture": body["payment"]
+            case "getPaymentsByOrder": body.arrayValue?.last
+            default: nil
+            }
         if let payment, let status = payment["status"]?.stringValue {
             try map(status, reason: payment["sub_status"]?.stringValue, in: "the \(operation.name) answer (providers.md §3.6)", into: &observation)
         }
@@ -193,8 +221,9 @@ package struct YunoProvider: Provider {
         guard let status = observation.status, (200..<300).contains(status), let payment = observation.body?["payment"],
             let state = payment["status"]?.stringValue
         else { return observation }
-        try map(state, reason: payment["sub_status"]?.stringValue, in: "the \(action.kind.rawValue): \(action.name) answer (providers.md §3.6)",
-                into: &observation)
+        try map(
+            state, reason: payment["sub_status"]?.stringValue, in: "the \(action.kind.rawValue): \(action.name) answer (providers.md §3.6)",
+            into: &observation)
         return observation
     }
 

@@ -136,10 +136,12 @@ struct MerchantExecutor {
             guard let order = scope["order"]?.objectValue, let id = order["payment"], let created = order["created"]?.objectValue else {
                 throw ProviderError.invalidStep("'merchant: payment' reads the payment of the case's checkout: put a 'merchant: checkout' step before it")
             }
-            return Observation(status: nil, body: .object([
-                "id": id, "amount": created["amount"] ?? .null, "currency": created["currency"] ?? .null,
-                "payments": created["count"] ?? .null,
-            ]))
+            return Observation(
+                status: nil,
+                body: .object([
+                    "id": id, "amount": created["amount"] ?? .null, "currency": created["currency"] ?? .null,
+                    "payments": created["count"] ?? .null,
+                ]))
         case .notified:
             // Checked once the step's evidence is in (``checkPremise(of:in:after:)``): the case's notifications so far.
             guard case .object(let members) = parameters, let wanted = members["atLeast"] else { return Observation(status: nil) }
@@ -230,11 +232,12 @@ struct MerchantExecutor {
         var evidence: [Evidence] = []
         var findings: [Finding] = []
         for entry in journal.requests {
-            evidence.append(Evidence(
-                kind: .request, sequence: entry.sequence, method: entry.method,
-                target: redactor.redact(entry.path + (entry.query.isEmpty ? "" : "?" + entry.query)),
-                headers: redacted(entry.headers), body: redactor.redact(entry.body), status: entry.answer?.status,
-                answer: redactor.redact(entry.answer?.body ?? ""), at: ISOTimestamp.format(entry.receivedAt)))
+            evidence.append(
+                Evidence(
+                    kind: .request, sequence: entry.sequence, method: entry.method,
+                    target: redactor.redact(entry.path + (entry.query.isEmpty ? "" : "?" + entry.query)),
+                    headers: redacted(entry.headers), body: redactor.redact(entry.body), status: entry.answer?.status,
+                    answer: redactor.redact(entry.answer?.body ?? ""), at: ISOTimestamp.format(entry.receivedAt)))
             for var finding in entry.findings {
                 finding.message = redactor.redact(finding.message)
                 findings.append(finding)
@@ -243,11 +246,12 @@ struct MerchantExecutor {
         let attempts = try? await runner.transport.send(ControlRequest.webhooks(scope: scope, from: cursor).http(base: control), timeout: 10)
         for attempt in attempts.flatMap(ControlRequest.webhookAttempts) ?? [] where attempt.sequence < journal.next {
             // An attempt numbered from `journal.next` on is seen on the next step, with the journal it sorts among.
-            evidence.append(Evidence(
-                kind: .notification, sequence: attempt.sequence, provider: attempt.provider, method: "POST",
-                target: redactor.redact(attempt.url), headers: redacted(attempt.sentHeaders), body: redactor.redact(attempt.sentBody),
-                status: attempt.status, answer: redactor.redact(attempt.responseBody), attempt: attempt.attempt,
-                error: attempt.error.map(redactor.redact), at: ISOTimestamp.format(attempt.sentAt)))
+            evidence.append(
+                Evidence(
+                    kind: .notification, sequence: attempt.sequence, provider: attempt.provider, method: "POST",
+                    target: redactor.redact(attempt.url), headers: redacted(attempt.sentHeaders), body: redactor.redact(attempt.sentBody),
+                    status: attempt.status, answer: redactor.redact(attempt.responseBody), attempt: attempt.attempt,
+                    error: attempt.error.map(redactor.redact), at: ISOTimestamp.format(attempt.sentAt)))
         }
         evidence.sort { $0.sequence < $1.sequence }
         return (evidence, findings, journal.next)

@@ -18,10 +18,13 @@ package struct KhipuStress: StressLifecycle {
 
     package func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
         let provider = self.provider
-        let create = try await client.perform(provider, .call, "createPayment", [
-            "subject": .string("Stress \(index)"), "currency": "CLP", "amount": 1000, "transaction_id": .string("STRESS-K-\(index)"),
-            "notify_url": .string("\(hooks)/\(index)"), "notify_api_version": "3.0",
-        ]).require(200, "createPayment")
+        let create = try await client.perform(
+            provider, .call, "createPayment",
+            [
+                "subject": .string("Stress \(index)"), "currency": "CLP", "amount": 1000, "transaction_id": .string("STRESS-K-\(index)"),
+                "notify_url": .string("\(hooks)/\(index)"), "notify_api_version": "3.0",
+            ]
+        ).require(200, "createPayment")
         guard let id = create.text("payment_id") else { throw StressFailure("createPayment answered no payment_id") }
         var session = StressSession(index: index, resource: id)
         session.observe(try await self.query(id, client))

@@ -13,18 +13,24 @@ package struct PlacetoPayStress: StressLifecycle {
 
     package func prepare(_ client: StressClient, hooks: String) async throws {
         let credentials = provider.mockCredentials
-        try await client.perform(provider, .mock, "site", [
-            "login": .string(credentials["login"] ?? ""), "secretKey": .string(credentials["secretKey"] ?? ""),
-            "notificationUrl": .string(hooks),
-        ]).require(200, "mock: site")
+        try await client.perform(
+            provider, .mock, "site",
+            [
+                "login": .string(credentials["login"] ?? ""), "secretKey": .string(credentials["secretKey"] ?? ""),
+                "notificationUrl": .string(hooks),
+            ]
+        ).require(200, "mock: site")
     }
 
     package func run(_ index: Int, _ client: StressClient, hooks: String) async throws -> StressSession {
         let provider = self.provider
-        let create = try await client.perform(provider, .call, "createSession", [
-            "payment": ["reference": .string("STRESS-P-\(index)"), "description": "PayCheck stress", "amount": ["currency": "COP", "total": 10000]],
-            "returnUrl": "https://merchant.test/return",
-        ]).require(200, "createSession")
+        let create = try await client.perform(
+            provider, .call, "createSession",
+            [
+                "payment": ["reference": .string("STRESS-P-\(index)"), "description": "PayCheck stress", "amount": ["currency": "COP", "total": 10000]],
+                "returnUrl": "https://merchant.test/return",
+            ]
+        ).require(200, "createSession")
         guard let requestId = create.text("requestId") else { throw StressFailure("createSession answered no requestId") }
         var session = StressSession(index: index, resource: requestId)
         try await session.observe(self.query(requestId, client))

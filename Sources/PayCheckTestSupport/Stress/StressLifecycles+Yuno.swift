@@ -28,10 +28,13 @@ package struct YunoStress: StressLifecycle {
         let country: Value = pix ? "BR" : "CO"
         let currency: Value = pix ? "BRL" : "COP"
         let amount: Value = pix ? .double(120.5) : .int(52000)
-        let checkout = try await client.perform(provider, .call, "createCheckoutSession", [
-            "merchant_order_id": .string(order), "payment_description": "PayCheck stress", "country": country,
-            "amount": ["currency": currency, "value": amount],
-        ]).require(200, "createCheckoutSession")
+        let checkout = try await client.perform(
+            provider, .call, "createCheckoutSession",
+            [
+                "merchant_order_id": .string(order), "payment_description": "PayCheck stress", "country": country,
+                "amount": ["currency": currency, "value": amount],
+            ]
+        ).require(200, "createCheckoutSession")
         guard let checkoutSession = checkout.text("checkout_session") else { throw StressFailure("no checkout_session") }
         let card: [String: Value] = [
             "number": .string(index % 3 == 0 ? "4507990000000002" : "4507990000000028"), "expiration_month": 11, "expiration_year": 28,

@@ -74,16 +74,14 @@ struct PlacetoPayHarness: Sendable {
     var signer = PlacetoPaySigner()
 
     /// POSTs `body` plus a signed `auth` to the provider path `path` (e.g. `api/session`).
-    func post(_ path: String, _ body: [String: Any] = [:], signer: PlacetoPaySigner? = nil) async throws -> TestResponse
-    {
+    func post(_ path: String, _ body: [String: Any] = [:], signer: PlacetoPaySigner? = nil) async throws -> TestResponse {
         var body = body
         body["auth"] = (signer ?? self.signer).auth()
         return try await self.raw(path, json: body)
     }
 
     /// POSTs `json` as is to the provider path `path`.
-    func raw(_ path: String, json: [String: Any], contentType: String = "application/json") async throws -> TestResponse
-    {
+    func raw(_ path: String, json: [String: Any], contentType: String = "application/json") async throws -> TestResponse {
         let data = try JSONSerialization.data(withJSONObject: json)
         return try await self.client.send(
             .post, "/placetopay/\(path)", body: String(decoding: data, as: UTF8.self),

@@ -108,10 +108,11 @@ struct ClockScopeTests {
             // What the mock did, recorded as it served each request: the runner reads it and works nothing out again.
             let json = try #require(JSONText.parse(Array(buffer: journal.body)))
             let page = try #require(JournalPage(json: json))
-            #expect(page.requests.map(\.served) == [
-                RecordedRequest.Served(provider: "placetopay", operation: "createSession", payment: "\(mine["requestId"]!)", amount: 10000, currency: "COP"),
-                RecordedRequest.Served(provider: "placetopay", operation: "querySession"),
-            ])
+            #expect(
+                page.requests.map(\.served) == [
+                    RecordedRequest.Served(provider: "placetopay", operation: "createSession", payment: "\(mine["requestId"]!)", amount: 10000, currency: "COP"),
+                    RecordedRequest.Served(provider: "placetopay", operation: "querySession"),
+                ])
             #expect(page.requests.first.map { RecordedRequest(json: $0.json) } == page.requests.first)
         }
     }

@@ -24,7 +24,10 @@ struct WebhookDispatcherTests {
         let host = MockHost(providers: [PlacetoPayMock()], clock: fixedClock(), webhookTransport: receiver)
         try await withRouter(host) { client in
             let mock = PlacetoPayHarness(client: client, host: host)
-            let site = try await mock.control(.post, "mock/site", ["login": "retry-site", 
+            let site = try await mock.control(
+                .post, "mock/site",
+                [
+                    "login": "retry-site",
                     "secretKey": "retry-secret", "notificationUrl": "http://merchant.example/hook",
                     "notificationRetries": ["1m", "5m", "30m"],
                 ])

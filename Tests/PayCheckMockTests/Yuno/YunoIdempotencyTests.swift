@@ -37,7 +37,8 @@ struct YunoIdempotencyTests {
 
     static func payment(session: String, token: String, description: String = "Idempotent") -> String {
         let account = credentials["accountId"] ?? ""
-        return #"{"account_id":"\#(account)","description":"\#(description)","country":"CO","merchant_order_id":"ORD-1","amount":{"currency":"COP","value":1000},"checkout":{"session":"\#(session)"},"payment_method":{"token":"\#(token)"}}"#
+        return
+            #"{"account_id":"\#(account)","description":"\#(description)","country":"CO","merchant_order_id":"ORD-1","amount":{"currency":"COP","value":1000},"checkout":{"session":"\#(session)"},"payment_method":{"token":"\#(token)"}}"#
     }
 
     @Test("concurrent requests with one key create exactly one payment; the others replay it or are REQUEST_IN_PROCESS")

@@ -33,7 +33,8 @@ struct YunoWebhookTests {
             let account = YunoIdempotencyTests.credentials["accountId"] ?? ""
             let hook = try await client.send(
                 .post, "/yuno/v1/webhooks",
-                body: #"{"account_id":"\#(account)","name":"shop","url":"http://merchant.test/yuno","api_key":"k1","secret":"s1","hmac_client_secret":"my-webhook-secret","payment_triggers":["PURCHASE"]}"#,
+                body:
+                    #"{"account_id":"\#(account)","name":"shop","url":"http://merchant.test/yuno","api_key":"k1","secret":"s1","hmac_client_secret":"my-webhook-secret","payment_triggers":["PURCHASE"]}"#,
                 headers: headers)
             #expect(hook.status.code == 201)
             let (session, token) = try await YunoIdempotencyTests.prepare(client)

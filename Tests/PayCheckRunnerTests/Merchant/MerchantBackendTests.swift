@@ -75,8 +75,9 @@ struct MerchantBackendTests {
         #expect(evidence.contains { $0.kind == .notification && $0.provider == "placetopay" && $0.status == 200 })
         #expect(result.suites.flatMap(\.cases).flatMap(\.findings).isEmpty, "a correct shop has no findings")
         // Sentinels: the evidence carries the shop's signed requests, never its keys (every transcript is kept).
-        let mollieCreate = try #require(result.suites.first { $0.provider == "mollie" }?.cases.first?.steps.flatMap(\.evidence)
-            .first { $0.target == "/mollie/v2/payments" })
+        let mollieCreate = try #require(
+            result.suites.first { $0.provider == "mollie" }?.cases.first?.steps.flatMap(\.evidence)
+                .first { $0.target == "/mollie/v2/payments" })
         #expect(mollieCreate.headers.contains { $0.name.lowercased() == "authorization" })
         let reports = [JSONReporter.render(result), JUnitReporter.render(result), HTMLReporter.render(result)]
         for secret in [MollieProvider().mockCredentials["apiKey"]!, PlacetoPayProvider().mockCredentials["secretKey"]!] {
@@ -115,7 +116,8 @@ struct MerchantBackendTests {
         for backend in Self.backends where backend.available {
             let result = try await Self.run(packs: backend.packs, contractFile: backend.contract, environment: ["SHOP_DESIGN": design])
             let failing = result.suites.flatMap(\.cases).filter { $0.verdict != .passed }
-            #expect(failing.isEmpty, "\(backend.contract) (\(design)): \(failing.map { "\($0.name): \($0.failingStep?.error ?? $0.failingStep?.mismatches.first?.message ?? "")" })")
+            #expect(
+                failing.isEmpty, "\(backend.contract) (\(design)): \(failing.map { "\($0.name): \($0.failingStep?.error ?? $0.failingStep?.mismatches.first?.message ?? "")" })")
             #expect(result.suites.flatMap(\.cases).flatMap(\.findings).isEmpty)
         }
     }
@@ -179,7 +181,9 @@ struct MerchantBackendTests {
         guard Self.hasReferenceShop else { return }
         // Yuno: no webhook registered; MIT: no response URL for the site.
         let referenceFile = try Self.variant(
-            of: Self.referenceContract, replacing: "  mit:\n    # MIT posts the result to the response URL configured for the merchant's site (providers.md §6.1).\n    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/mit\"\n",
+            of: Self.referenceContract,
+            replacing:
+                "  mit:\n    # MIT posts the result to the response URL configured for the merchant's site (providers.md §6.1).\n    notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/mit\"\n",
             with: "  mit: {}\n")
         defer { try? FileManager.default.removeItem(atPath: referenceFile) }
         let apps = try await Self.run(
@@ -192,15 +196,17 @@ struct MerchantBackendTests {
         let checked = apps.suites.flatMap(\.cases).filter { appPremised.contains($0.name) }
         #expect(checked.count == appPremised.count)
         for testCase in checked {
-            #expect(testCase.verdict == .error && testCase.failingStep?.error?.contains("premise did not happen") == true,
-                    "\(testCase.name): \(testCase.verdict.rawValue) \(testCase.failingStep?.error ?? "")")
+            #expect(
+                testCase.verdict == .error && testCase.failingStep?.error?.contains("premise did not happen") == true,
+                "\(testCase.name): \(testCase.verdict.rawValue) \(testCase.failingStep?.error ?? "")")
         }
     }
 
     @Test("contract keys that do nothing for a provider are refused with the reason")
     func uselessContractKeysAreRefused() throws {
         let text = try String(contentsOfFile: Self.contractFile, encoding: .utf8)
-        let patched = text.replacingOccurrences(of: "  khipu: {}", with: "  khipu: { returnUrl: \"http://127.0.0.1:{{ port }}/r\" }")
+        let patched =
+            text.replacingOccurrences(of: "  khipu: {}", with: "  khipu: { returnUrl: \"http://127.0.0.1:{{ port }}/r\" }")
             + "  yuno: { notificationUrl: \"http://127.0.0.1:{{ port }}/webhooks/yuno\" }\n"
         #expect(patched.contains("returnUrl"))
         let diagnostics = MerchantContract.parse(text: patched, file: "c.yaml", catalog: MockRegistry.providers).diagnostics
@@ -222,10 +228,11 @@ struct MerchantBackendTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try await Self.run(packs: ["mollie"], contractFile: file)
         let skipped = result.suites.flatMap(\.cases).filter { $0.verdict == .skipped }
-        #expect(skipped.map(\.name) == [
-            "a paid checkout, then the shopper's return, is fulfilled once", "the shopper's return does not mark the order paid",
-            "a payment still pending when the shopper comes back is not fulfilled",
-        ])
+        #expect(
+            skipped.map(\.name) == [
+                "a paid checkout, then the shopper's return, is fulfilled once", "the shopper's return does not mark the order paid",
+                "a payment still pending when the shopper comes back is not fulfilled",
+            ])
         #expect(skipped.first?.skipReason?.hasPrefix(RunPlan.notInContract) == true)
         #expect(result.exitCode == 0 && result.counts.passed == result.counts.total - 3)
         let packs = try #require(JSONReporter.value(result)["packs"]?.arrayValue)
@@ -235,11 +242,13 @@ struct MerchantBackendTests {
         #expect(HTMLReporter.render(result).contains("<section id=\"packs\">"))
     }
 
-    @Test("each seeded bug of the reference shop fails the cases that catch it", arguments: [
-        ("reuse-nonce", 12), ("trust-return", 4), ("no-signature-check", 7), ("double-fulfil", 3), ("pending-paid", 7),
-        ("ignore-expiry", 2), ("other-amount", 2), ("no-idempotency-key", 1), ("decline-paid", 3), ("authorized-paid", 1),
-        ("drop-cents", 2),
-    ])
+    @Test(
+        "each seeded bug of the reference shop fails the cases that catch it",
+        arguments: [
+            ("reuse-nonce", 12), ("trust-return", 4), ("no-signature-check", 7), ("double-fulfil", 3), ("pending-paid", 7),
+            ("ignore-expiry", 2), ("other-amount", 2), ("no-idempotency-key", 1), ("decline-paid", 3), ("authorized-paid", 1),
+            ("drop-cents", 2),
+        ])
     func seededBugsAreCaught(bug: String, failures: Int) async throws {
         guard Self.hasReferenceShop else { print("skipped: .build/debug/reference-shop is not built (swift build)"); return }
         let result = try await Self.run(packs: ["mollie", "placetopay"], contractFile: Self.referenceContract, environment: ["SHOP_BUG": bug])
@@ -318,8 +327,9 @@ struct MerchantBackendTests {
         #expect(JSONReporter.render(result).contains(#""rule": "placetopay.nonce-reused""#))
         #expect(HTMLReporter.render(result).contains("<code>placetopay.nonce-reused</code>"))
         // The failing cases show the notification the mock sent and the shop's answer.
-        #expect(result.suites.flatMap(\.cases).filter { $0.verdict == .failed }.flatMap(\.steps).flatMap(\.evidence)
-            .contains { $0.kind == .notification && $0.status != nil })
+        #expect(
+            result.suites.flatMap(\.cases).filter { $0.verdict == .failed }.flatMap(\.steps).flatMap(\.evidence)
+                .contains { $0.kind == .notification && $0.status != nil })
         if JUnitSchema.path != nil {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-merchant-\(UUID().uuidString).xml")
             try junit.write(to: file, atomically: true, encoding: .utf8)

@@ -79,30 +79,33 @@ final class TinyPayMock: ProviderMock {
             }
             return Self.json(payment.json)
         }
-        ControlActionRoutes.register(adapter, handlers: [
-            "payer/pay": { request in
-                let members = try await Self.object(request)
-                let result = members["result"]?.interpolated ?? "paid"
-                guard ["paid", "failed", "canceled"].contains(result) else {
-                    throw MockHTTPError(.badRequest, "'result' must be paid, failed or canceled, got '\(result)'")
-                }
-                let payment = try self.move(members["id"]?.interpolated ?? "", to: result)
-                if let url = payment.webhookUrl {
-                    let body = Array(JSONText.encode(["id": .string(payment.id), "status": .string(payment.status)]).utf8)
-                    let signature = TinyPayProvider.signature(
-                        key: adapter.mockCredentials["apiKey"] ?? "", method: "POST", path: "/webhook", body: body)
-                    _ = await environment.webhooks.deliver(Webhook(
-                        provider: "tinypay", url: url,
-                        headers: [("Content-Type", "application/json"), (TinyPayProvider.signatureHeader, signature)],
-                        body: body, schedule: Self.webhookRetries))
-                }
-                return Self.json(payment.json)
-            },
-            "mock/force": { request in
-                let members = try await Self.object(request)
-                return Self.json(try self.move(members["id"]?.interpolated ?? "", to: members["status"]?.interpolated ?? "").json)
-            },
-        ], on: router)
+        ControlActionRoutes.register(
+            adapter,
+            handlers: [
+                "payer/pay": { request in
+                    let members = try await Self.object(request)
+                    let result = members["result"]?.interpolated ?? "paid"
+                    guard ["paid", "failed", "canceled"].contains(result) else {
+                        throw MockHTTPError(.badRequest, "'result' must be paid, failed or canceled, got '\(result)'")
+                    }
+                    let payment = try self.move(members["id"]?.interpolated ?? "", to: result)
+                    if let url = payment.webhookUrl {
+                        let body = Array(JSONText.encode(["id": .string(payment.id), "status": .string(payment.status)]).utf8)
+                        let signature = TinyPayProvider.signature(
+                            key: adapter.mockCredentials["apiKey"] ?? "", method: "POST", path: "/webhook", body: body)
+                        _ = await environment.webhooks.deliver(
+                            Webhook(
+                                provider: "tinypay", url: url,
+                                headers: [("Content-Type", "application/json"), (TinyPayProvider.signatureHeader, signature)],
+                                body: body, schedule: Self.webhookRetries))
+                    }
+                    return Self.json(payment.json)
+                },
+                "mock/force": { request in
+                    let members = try await Self.object(request)
+                    return Self.json(try self.move(members["id"]?.interpolated ?? "", to: members["status"]?.interpolated ?? "").json)
+                },
+            ], on: router)
     }
 
     /// TinyPay's `{error: {code, message}}` for anything no route serves.
