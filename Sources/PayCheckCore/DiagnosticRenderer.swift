@@ -4,7 +4,7 @@ package struct DiagnosticRenderer: Sendable {
     /// Whether to use ANSI colours.
     package var colored: Bool
     /// Looks up the text of a file so the offending line can be quoted; `nil` when unavailable.
-    package var sourceLine: @Sendable (_ file: String, _ line: Int) -> String?
+    var sourceLine: @Sendable (_ file: String, _ line: Int) -> String?
 
     /// Creates a renderer.
     package init(colored: Bool = false, sourceLine: @escaping @Sendable (String, Int) -> String? = { _, _ in nil }) {
@@ -71,7 +71,7 @@ package struct ANSIStyle: Sendable {
     /// Yellow text.
     package func yellow(_ s: String) -> String { wrap("33", s) }
     /// Cyan text.
-    package func cyan(_ s: String) -> String { wrap("36", s) }
+    func cyan(_ s: String) -> String { wrap("36", s) }
     /// Bold text.
     package func bold(_ s: String) -> String { wrap("1", s) }
     /// Dim text.

@@ -107,10 +107,10 @@ package indirect enum Matcher: Sendable {
     ]
 
     /// The matcher `word` most likely means, when it is not one: an alias or a near miss.
-    package static func nearMiss(_ word: String) -> String? {
+    static func nearMiss(_ word: String) -> String? {
         guard !keywords.contains(word) else { return nil }
         return aliases[word.lowercased()] ?? Suggest.nearest(word, in: keywords)
     }
     /// The type names accepted by `type:`.
-    package static let typeNames = ["string", "number", "integer", "boolean", "object", "array", "null"]
+    static let typeNames = ["string", "number", "integer", "boolean", "object", "array", "null"]
 }

@@ -47,7 +47,7 @@ package indirect enum Expression: Sendable {
     }
 
     /// The variable names this expression reads.
-    package var variableNames: [String] {
+    var variableNames: [String] {
         switch self {
         case .variable(let name, _): [name]
         case .call(_, let args): args.flatMap(\.variableNames)

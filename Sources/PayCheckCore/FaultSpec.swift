@@ -74,7 +74,7 @@ package enum FaultSpec {
         return keys
     }
     /// The longest delay or drip interval accepted, in milliseconds, so a typo cannot stall a suite for long.
-    package static let maximumDelayMilliseconds = 60_000
+    static let maximumDelayMilliseconds = 60_000
 
     /// What is wrong with a fault's parameters; empty when nothing is. Values of `templated` keys are not known yet
     /// (the mock checks them once rendered), so only their presence counts.

@@ -86,7 +86,7 @@ package struct ProviderDescription: Sendable {
 }
 
 /// A catalog with no providers: raw HTTP suites only.
-package struct EmptyProviderCatalog: ProviderCatalog {
+struct EmptyProviderCatalog: ProviderCatalog {
     /// Creates the empty catalog.
     package init() {}
     /// Always `nil`.

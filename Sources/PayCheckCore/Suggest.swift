@@ -14,7 +14,7 @@ package enum Suggest {
     }
 
     /// Levenshtein distance with transpositions counted as one edit.
-    package static func distance(_ a: String, _ b: String) -> Int {
+    static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

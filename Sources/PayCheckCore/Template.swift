@@ -29,7 +29,7 @@ package struct Template: Sendable {
     }
 
     /// Whether the template is exactly one `{{ expression }}` (its value keeps its type: a number stays a number).
-    package var singleExpression: Expression? {
+    var singleExpression: Expression? {
         if parts.count == 1, case .expression(let e, _) = parts[0] { return e }
         return nil
     }
@@ -98,7 +98,7 @@ package indirect enum TemplateValue: Sendable {
     }
 
     /// Whether the value holds no template anywhere.
-    package var isLiteral: Bool {
+    var isLiteral: Bool {
         if case .literal = self { return true }
         return false
     }
@@ -115,7 +115,7 @@ package indirect enum TemplateValue: Sendable {
 
 extension String {
     /// Drops leading and trailing spaces, tabs and newlines.
-    package func trimmingWhitespace() -> String {
+    func trimmingWhitespace() -> String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }

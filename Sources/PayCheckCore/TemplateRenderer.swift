@@ -68,7 +68,7 @@ package struct TemplateRenderer: Sendable {
     }
 
     /// The largest text one template may render to: far past any real request, far below memory trouble.
-    package static let maximumRenderedBytes = 1 << 20
+    static let maximumRenderedBytes = 1 << 20
 
     /// Renders a template to text.
     package func renderString(_ template: Template) throws(RenderError) -> String {

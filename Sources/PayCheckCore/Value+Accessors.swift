@@ -117,7 +117,7 @@ extension Value {
     }
 
     /// `value` as an `Int` when it is whole and well inside `Int`'s range (|value| < 10^15), else `nil`.
-    package static func exactInt(_ value: Double) -> Int? {
+    static func exactInt(_ value: Double) -> Int? {
         guard value.isFinite, value.rounded() == value, abs(value) < 1e15 else { return nil }
         return Int(value)
     }

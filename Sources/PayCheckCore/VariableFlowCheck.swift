@@ -3,7 +3,7 @@
 /// the suite's and the case's `vars` defined before it, `set:` bindings and captures of earlier steps (included
 /// fragments are inlined, so their captures count too). Anything else is a located error with a suggestion, so a
 /// typo is exit 2 at lint time instead of exit 3 at run time.
-package struct VariableFlowCheck: Sendable {
+struct VariableFlowCheck: Sendable {
     /// The built-in variables and the members each has.
     package static let builtins: [String: [String]] = ["mock": ["url"], "target": ["kind", "providerUrl"]]
 

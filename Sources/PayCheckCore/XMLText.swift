@@ -41,7 +41,7 @@ package enum XMLText {
     /// UTF-8 never occurs inside a multi-byte scalar) or U+FFFE/U+FFFF (the 3-byte sequences EF BF BE/BF, and
     /// 0xEF only ever starts a scalar). (Checked against the former
     /// scalar-by-scalar loop on 300,000 random strings of escapable, replaceable and multi-byte characters.)
-    package static func escapeUTF8(_ s: String, attribute: Bool, quotes: Bool = false) -> String {
+    static func escapeUTF8(_ s: String, attribute: Bool, quotes: Bool = false) -> String {
         var s = s
         return s.withUTF8 { bytes in
             var out: [UInt8] = []

@@ -52,7 +52,7 @@ package final class MockClock: Sendable {
     }
 
     /// A new clock over the same base time source, with no offset: the clock of another ``ClockScope``.
-    package func sibling() -> MockClock {
+    func sibling() -> MockClock {
         MockClock(base: self.base)
     }
 
@@ -66,5 +66,5 @@ extension MockClock {
     /// The base time, without the simulated offset: what a merchant's own clock reads. Credential
     /// freshness checks (PlacetoPay's seed window) use it, so `mock: clock` simulates elapsed time for
     /// sessions without making freshly signed requests look stale.
-    package func wallNow() -> Date { base() }
+    func wallNow() -> Date { base() }
 }

@@ -79,7 +79,7 @@ package final class RequestJournal: Sendable {
 
     /// Takes the next number for something that happened outside the journal (a webhook attempt), so it sorts
     /// among the records by when it happened.
-    package func takeSequence() -> Int {
+    func takeSequence() -> Int {
         self.storage.withLock {
             $0.lastSequence += 1; return $0.lastSequence
         }

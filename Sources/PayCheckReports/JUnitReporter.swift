@@ -12,7 +12,7 @@ package import PayCheckRunner
 /// Everything is escaped; characters XML 1.0 cannot carry become U+FFFD; no CDATA is used.
 package enum JUnitReporter {
     /// The most UTF-8 bytes of transcript written into one test case's `<system-out>`.
-    package static let transcriptLimit = 64 * 1024
+    static let transcriptLimit = 64 * 1024
 
     /// Renders `result` as a JUnit XML document (UTF-8 text ending with a newline).
     ///

@@ -10,7 +10,7 @@ package enum ProgressStyle: Sendable, Equatable {
     case log(interval: Double)
 
     /// The log style's default interval, in seconds.
-    package static let defaultLogInterval: Double = 5
+    static let defaultLogInterval: Double = 5
 
     /// `terminal` when output goes to a terminal, else `log` with the default interval.
     package static func detect(isTerminal: Bool) -> ProgressStyle {

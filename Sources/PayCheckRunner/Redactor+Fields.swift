@@ -12,7 +12,7 @@ extension Redactor {
         ]
 
         /// The generic names alone.
-        package static let genericOnly = FieldNames([])
+        static let genericOnly = FieldNames([])
 
         /// The names, lower case.
         let names: Set<String>

@@ -13,7 +13,7 @@ package struct Redactor: Sendable {
     /// The replacement text.
     package static let mask = "••••••"
     /// The shortest secret that is redacted; shorter ones would mask unrelated text and are refused.
-    package static let minimumSecretLength = 4
+    static let minimumSecretLength = 4
     /// Field and header names whose values are always redacted: the generic ones and the providers'.
     package let fieldNames: FieldNames
 

@@ -72,7 +72,7 @@ package struct BaselineComparison: Sendable {
     }
 
     /// New cases that fail or error: regressions too, for `--fail-on new-failures`.
-    package var failingAdded: [Change] { self.added.filter { $0.after == .failed || $0.after == .error } }
+    var failingAdded: [Change] { self.added.filter { $0.after == .failed || $0.after == .error } }
 
     /// Whether nothing changed.
     package var isEmpty: Bool { newlyFailing.isEmpty && newlyPassing.isEmpty && added.isEmpty && removed.isEmpty }

@@ -72,7 +72,7 @@ package struct StepResult: Sendable {
         if case .invalidStep? = issue { true } else { false }
     }
     /// Whether the run timeout ended the step.
-    package var isRunTimeout: Bool {
+    var isRunTimeout: Bool {
         if case .runTimeout? = issue { true } else { false }
     }
     /// The canonical outcome observed, for provider steps.
@@ -152,7 +152,7 @@ package struct CaseResult: Sendable {
     }
 
     /// Whether a step of the case is invalid as written (the suite must change).
-    package var hasInvalidStep: Bool { steps.contains { $0.invalidStep } }
+    var hasInvalidStep: Bool { steps.contains { $0.invalidStep } }
 
     /// The first step that did not pass.
     package var failingStep: StepResult? { steps.first { $0.verdict == .failed || $0.verdict == .error } }
@@ -276,7 +276,7 @@ package struct RunResult: Sendable {
 
     /// Whether the run checked too little to pass: nothing ran, or (with `--require-all-providers`) a selected provider
     /// was not checked. `--allow-empty` accepts both.
-    package var checkedTooLittle: Bool {
+    var checkedTooLittle: Bool {
         !allowEmpty && ((nothingRan && !notChecked.isEmpty) || (requireAllProviders && !providersNotChecked.isEmpty))
     }
     /// Whether a signal stopped the run: cases not started are skipped as "interrupted", running ones errored.

@@ -54,7 +54,7 @@ package enum StepIssue: Sendable {
     }
 
     /// The issue with its message rewritten (redaction, a note on retries); mismatches are left as they are.
-    package func mapMessage(_ transform: (String) -> String) -> StepIssue {
+    func mapMessage(_ transform: (String) -> String) -> StepIssue {
         switch self {
         case .mismatches, .findings: return self
         case .transport(var error):

@@ -48,5 +48,5 @@ package enum Target: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the target serves the PayCheck control API (payer/mock steps can run).
-    package var hasMockControl: Bool { live == nil }
+    var hasMockControl: Bool { live == nil }
 }

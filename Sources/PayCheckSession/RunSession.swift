@@ -93,7 +93,7 @@ extension RunSession {
     /// Runs `suites` through the live code path (no control API, the providers' own signing) against an embedded
     /// mock: every provider's base URL is the mock's. `paycheck drift` compares such a run with a recording.
     /// `faults` are injected into the mock first (``FaultSpec``), e.g. a `field` fault that changes one answer.
-    package func runLiveOnEmbeddedMock(
+    func runLiveOnEmbeddedMock(
         _ suites: [Suite], clock: any RunnerClock = SystemRunnerClock(), faults: [[String: Value]] = []
     ) async throws -> RunResult {
         let host = MockHost(providers: mocks, clock: MockClock(base: { clock.now() }))

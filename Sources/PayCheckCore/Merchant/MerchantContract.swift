@@ -95,7 +95,7 @@ package struct MerchantContract: Sendable {
         /// Where the provider notifies the backend.
         package var notificationURL: Template?
         /// Where the provider sends the shopper back.
-        package var returnURL: Template?
+        var returnURL: Template?
     }
 }
 

@@ -43,7 +43,7 @@ package struct ClockScope: Hashable, Sendable, CustomStringConvertible {
     package var description: String { self.id }
 
     /// Whether `id` is usable as a scope id (see ``init(_:)``).
-    package static func isValid(_ id: String) -> Bool {
+    static func isValid(_ id: String) -> Bool {
         guard !id.isEmpty, id.utf8.count <= self.maximumLength else { return false }
         return id.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII

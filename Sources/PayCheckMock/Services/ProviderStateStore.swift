@@ -4,7 +4,7 @@ import Synchronization
 /// mock keeps its state in (no globals; one store per mock instance).
 ///
 /// A ``BoundedState`` is kept to ``capacity`` resources: after each change the oldest are evicted, and counted.
-package final class ProviderStateStore<State: Sendable>: Sendable {
+final class ProviderStateStore<State: Sendable>: Sendable {
     /// The guarded state.
     private let state: Mutex<State>
     /// Makes the initial state, again on reset.
@@ -70,14 +70,14 @@ package final class ProviderStateStore<State: Sendable>: Sendable {
 
 extension ProviderStateStore where State: BoundedState {
     /// Creates a store holding `initial()`, kept to ``capacity`` resources.
-    package convenience init(_ initial: @escaping @Sendable () -> State) {
+    convenience init(_ initial: @escaping @Sendable () -> State) {
         self.init(initial: initial, count: { $0.resourceCount }, evictOldest: { $0.evictOldest() })
     }
 }
 
 /// A provider mock's state whose resources (sessions, payments) are bounded: past the store's capacity the oldest
 /// are evicted, so a mock left running under load keeps a bounded state (``MockLimits/providerResources``).
-package protocol BoundedState: Sendable {
+protocol BoundedState: Sendable {
     /// The resources the bound applies to.
     var resourceCount: Int { get }
     /// Removes the oldest resource and what only it refers to; `false` when there is none.

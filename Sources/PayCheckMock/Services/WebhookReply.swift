@@ -12,7 +12,7 @@ package struct WebhookReply: Sendable, Equatable {
     }
 
     /// Whether the status is 2xx.
-    package var isSuccess: Bool {
+    var isSuccess: Bool {
         (200..<300).contains(self.status)
     }
 }

@@ -11,7 +11,7 @@ package struct WebhookRetrySchedule: Sendable, Equatable, CustomStringConvertibl
     package static let once = WebhookRetrySchedule(retriesAfter: [])
 
     /// The retries' offsets from the first attempt, ascending.
-    package let retryOffsets: [Duration]
+    let retryOffsets: [Duration]
 
     /// Creates a schedule with one retry per offset (negative offsets count as zero; the order does not matter).
     package init(retriesAfter offsets: [Duration]) {
@@ -30,7 +30,7 @@ package struct WebhookRetrySchedule: Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The retry offsets as duration texts in seconds, e.g. `["60s", "300s"]`, readable by ``init(parsing:)``.
-    package var retryOffsetTexts: [String] {
+    var retryOffsetTexts: [String] {
         self.retryOffsets.map { "\(Value.format($0.timeInterval))s" }
     }
 

@@ -2,7 +2,7 @@ import PayCheckCore
 
 /// The `call:` operations of the khipu adapter (providers.md §2.3): API 3.0 under `/v3` (JSON, `x-api-key`) and
 /// API 2.0 under `/api/2.0` (form-encoded, HMAC-signed `Authorization`), the 2.0 ones suffixed `V2`.
-package enum KhipuOperation: String, Sendable, CaseIterable {
+enum KhipuOperation: String, Sendable, CaseIterable {
     case banks, createPayment, getPayment, deletePayment, confirmPayment, refund, predict, paymentMethods
     /// The newer 3.0 refund API and its wallet (§2.12 B4).
     case createRefund, refundWalletBalance
@@ -12,7 +12,7 @@ package enum KhipuOperation: String, Sendable, CaseIterable {
     case verifyNotification
 
     /// Whether the operation is API 2.0 (signed form requests).
-    package var isV2: Bool { rawValue.hasSuffix("V2") || self == .getPaymentByNotificationToken }
+    var isV2: Bool { rawValue.hasSuffix("V2") || self == .getPaymentByNotificationToken }
 
     /// The create-payment fields of §2.4, all sent as given.
     static let createFields = [

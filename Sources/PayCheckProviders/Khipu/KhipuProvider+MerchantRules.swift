@@ -4,7 +4,7 @@ extension KhipuProvider {
     /// The rules a merchant's backend is held to (findings, `paycheck explain <rule>`).
     package enum MerchantRules {
         /// The API key (or the secret) sent from a mobile app (§2.8: the app gets a payment id from its backend).
-        package static let keyInMobileApp = FindingRule(
+        static let keyInMobileApp = FindingRule(
             "khipu.key-in-mobile-app", .error, "the API key stays on the backend",
             explanation: "A request with khipu's x-api-key (or a 2.0 signature made with the secret) came with a mobile app's "
                 + "User-Agent: the key ships inside the app, where anyone can extract it and create or read payments in the "
@@ -19,26 +19,26 @@ extension KhipuProvider {
                 + "to look up), which a handler written for 3.0 cannot read, and the order is never fulfilled.",
             source: "providers.md §2.7; docs.khipu.com/portal/en/payment-webhook")
         /// An amount with decimals in a currency without minor units.
-        package static let amountDecimals = FindingRule(
+        static let amountDecimals = FindingRule(
             "khipu.amount-decimals", .warning, "a CLP amount is a whole number of pesos",
             explanation: "CLP has no minor units (ISO 4217): an amount such as 1000.5 is rounded or refused, so the payer pays "
                 + "another amount than the order's. Send whole pesos for CLP.",
             source: "providers.md §2.4; ISO 4217")
         /// A create without the merchant's order id (§2.4 `transaction_id`).
-        package static let missingTransactionID = FindingRule(
+        static let missingTransactionID = FindingRule(
             "khipu.missing-transaction-id", .warning, "a payment names the merchant's order in transaction_id",
             explanation: "Without transaction_id a notification can be matched to an order only by the payment_id the backend "
                 + "stored; khipu's own plugins require transaction_id in every notification they accept (PrestaShop) and the "
                 + "payment cannot be found from the order in khipu's dashboard. Send the order's id.",
             source: "providers.md §2.4, §2.12 A10")
         /// A create that asks for no notification (§2.7).
-        package static let missingNotifyURL = FindingRule(
+        static let missingNotifyURL = FindingRule(
             "khipu.missing-notify-url", .warning, "a payment is created with a notify_url",
             explanation: "Without notify_url the backend learns that a transfer was reconciled only if it asks khipu; a payer "
                 + "who closes the app after paying leaves the order unpaid. Give the backend's notification URL on every create.",
             source: "providers.md §2.7")
         /// Plain-http return, cancel or notification URLs.
-        package static let insecureURL = FindingRule(
+        static let insecureURL = FindingRule(
             "khipu.insecure-url", .warning, "return_url, cancel_url and notify_url use https (or the app's own scheme)",
             explanation: "Over plain http the payment and its notification can be read or changed on the way. Use https, or a "
                 + "deep link for a mobile app's return.",

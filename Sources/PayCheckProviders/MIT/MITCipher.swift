@@ -54,7 +54,7 @@ package enum MITCipher {
     }
 
     /// The 16 key bytes of a 32-hex-character key (either case).
-    package static func keyBytes(hex: String) throws(Failure) -> [UInt8] {
+    static func keyBytes(hex: String) throws(Failure) -> [UInt8] {
         let characters = Array(hex.utf8)
         guard characters.count == 32 else {
             throw .invalidKey(reason: characters.isEmpty ? "empty" : "\(characters.count) characters")
@@ -94,7 +94,7 @@ package enum MITCipher {
     }
 
     /// Decrypts to the plaintext bytes; the checks run in a fixed order: key, encoding, length, padding.
-    package static func decryptBytes(_ text: String, keyHex: String, encoding: Encoding = .base64) throws(Failure) -> [UInt8] {
+    static func decryptBytes(_ text: String, keyHex: String, encoding: Encoding = .base64) throws(Failure) -> [UInt8] {
         let key = try keyBytes(hex: keyHex)
         let message = try decode(text, encoding: encoding)
         guard message.count >= 32, message.count % 16 == 0 else { throw .truncated(byteCount: message.count) }
@@ -146,7 +146,7 @@ package enum MITCipher {
     }
 
     /// 16 bytes from the system's secure random source.
-    package static func randomIV() -> [UInt8] {
+    static func randomIV() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }

@@ -5,7 +5,7 @@ package import PayCheckCore
 /// typo "Country ainvalido"), and the `cd_error` / `cd_response` codes 01–22 of WebPay Plus (§5.11 D6).
 package enum MITErrorCodes {
     /// The code of a `/gen` answer that is not an encrypted blob (unknown `data0`, undecryptable `data`, §5.11 C8).
-    package static let clearText = "clear-text"
+    static let clearText = "clear-text"
 
     /// The SDK codes of the seed guide: code, class, Spanish, English.
     package static let sdk: [(code: String, errorClass: ErrorClass, spanish: String, english: String)] = [
@@ -45,7 +45,7 @@ package enum MITErrorCodes {
     ]
 
     /// WebPay Plus `cd_error` codes 01–22 (§5.11 D6, Paylands' MIT page, [3P]) with PayCheck's class.
-    package static let webPayPlus: [(code: String, errorClass: ErrorClass, text: String)] = [
+    static let webPayPlus: [(code: String, errorClass: ErrorClass, text: String)] = [
         ("01", .P, "the XML does not comply with the schema"),
         ("02", .P, "the XML does not comply with the restrictions"),
         ("03", .A, "company, branch or user data incorrect"),

@@ -5,7 +5,7 @@ extension MITProvider {
     /// so all but the first are reported by the mock once it has decrypted it (``MITMock``).
     package enum MerchantRules {
         /// The link request's `data` sent in clear (§5.1, §5.2: `Base64(IV || AES(xml))`).
-        package static let plainData = FindingRule(
+        static let plainData = FindingRule(
             "mit.plain-data", .error, "the link request's data is encrypted with the merchant's key",
             explanation: "WebPay Plus takes <data> as Base64(IV || AES-128-CBC(xml)) under the key MIT gave the merchant; "
                 + "sent in clear, the merchant's user and password travel readable and MIT refuses the request. Encrypt the "

@@ -17,14 +17,14 @@ package import PayCheckCore
 /// refuses S002. The real mobile wire (RSA-wrapped session keys, actions 901–910, B5) is not reproduced.
 extension MITProvider {
     /// The Suite mCommerce operation names.
-    package static let suiteOperations = ["initController", "payWithCompany", "authenticate", "payWithToken"]
+    static let suiteOperations = ["initController", "payWithCompany", "authenticate", "payWithToken"]
 
     /// The `auth:` keys of the Suite operations: the credentials, and `serviceUrl` (the whole URL of the service,
     /// e.g. to point a step at a host that does not answer).
-    package static let suiteAuthKeys = authKeys + ["serviceUrl"]
+    static let suiteAuthKeys = authKeys + ["serviceUrl"]
 
     /// The `xmlA` fields of the guide, in its order (§5.4).
-    package static let xmlAFields = ["tpPago", "amount", "urlResponse", "referencia", "moneda", "date_hour"]
+    static let xmlAFields = ["tpPago", "amount", "urlResponse", "referencia", "moneda", "date_hour"]
 
     /// The Suite operations (paths below the mCommerce base URL: PayCheck's choice, MIT publishes none, §5.5, §5.11 G).
     var suiteOperationDeclarations: [ProviderOperation] {

@@ -69,7 +69,7 @@ package struct MITProvider: Provider {
     package static let authKeys = ["idCompany", "idBranch", "user", "password", "data0", "key"]
 
     /// The `url` children of the `P` document, in the XSD's order (§5.2), as `with:` keys.
-    package static let linkFields = [
+    static let linkFields = [
         "reference", "amount", "moneda", "canal", "omitir_notif_default", "promociones", "id_promotion", "st_correo",
         "fh_vigencia", "mail_cliente", "prepago",
     ]

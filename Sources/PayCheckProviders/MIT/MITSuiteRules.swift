@@ -27,13 +27,13 @@ package enum MITSuiteRules {
     package static let tokenization = "tokenization", threeDS = "threeDS"
 
     /// `Environment` of `initOnEnvironment` (§5.4, §5.11 B6).
-    package static let environments = ["SANDBOX", "DEV", "QA", "PROD"]
+    static let environments = ["SANDBOX", "DEV", "QA", "PROD"]
     /// The SDK's `Currency` enum (§5.4).
     package static let currencies = ["MXN", "USD"]
     /// The amount the SDK accepts for a token payment (§5.11 B1, T010).
-    package static let amountPattern = #"^[0-9]+(\.[0-9][0-9]?)?$"#
+    static let amountPattern = #"^[0-9]+(\.[0-9][0-9]?)?$"#
     /// The length of a card token (§5.11 B1, T009).
-    package static let tokenLength = 16
+    static let tokenLength = 16
 
     /// `authenticate(beanTokenization, bean3DS)`: the Bean3DS fields, in the SDK's order (§5.11 B1).
     package static let authentication: [Check] = [

@@ -12,7 +12,7 @@ extension PlacetoPayAuthVerifier {
         /// What to do with a nonce already accepted for the same login.
         package var replayPolicy: ReplayPolicy
         /// The zone in which to read a seed that has no UTC offset; `nil` (the default) rejects it with 100.
-        package var seedTimeZoneWhenOffsetMissing: TimeZone?
+        var seedTimeZoneWhenOffsetMissing: TimeZone?
 
         /// Creates options; every parameter defaults to the documented behaviour.
         package init(

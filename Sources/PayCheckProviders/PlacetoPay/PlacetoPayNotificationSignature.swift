@@ -5,7 +5,7 @@
 /// bare 40-hex SHA-1 (the `dnetix/redirection` PHP SDK only knows SHA-1).
 package enum PlacetoPayNotificationSignature {
     /// The prefix of a SHA-256 signature.
-    package static let sha256Prefix = "sha256:"
+    static let sha256Prefix = "sha256:"
 
     /// Signs a notification: `sha256:<64 hex>` for `.sha256`, bare `<40 hex>` for `.sha1`.
     package static func sign(

@@ -1,7 +1,7 @@
 import PayCheckCore
 
 /// The `call:` operations of the PlacetoPay adapter (providers.md §1.4–§1.9).
-package enum PlacetoPayOperation: String, Sendable, CaseIterable {
+enum PlacetoPayOperation: String, Sendable, CaseIterable {
     /// `POST {base}/api/session` — create a checkout session (§1.4).
     case createSession
     /// `POST {base}/api/session/{requestId}` — query a session, the source of truth (§1.5).

@@ -23,33 +23,33 @@ extension PlacetoPayProvider {
                 + "(the PHP SDK's default). Configure the SDK with sha256 before PlacetoPay stops accepting SHA-1.",
             source: "providers.md §1.2; PlacetoPay migration-sha256.mdx")
         /// The API called from a mobile app (§1.1 security considerations).
-        package static let authFromMobileApp = FindingRule(
+        static let authFromMobileApp = FindingRule(
             "placetopay.auth-from-mobile-app", .error, "the API is called by the backend, never by the app",
             explanation: "A request signed with the site's secret key came with a mobile app's User-Agent: the secret key "
                 + "ships inside the app, where anyone can extract it. Create and query sessions from the backend only.",
             source: "providers.md §1.1; PlacetoPay how-checkout-works.mdx, Security considerations")
         /// An `http://` return URL (§1.4, §1.11).
-        package static let insecureReturnURL = FindingRule(
+        static let insecureReturnURL = FindingRule(
             "placetopay.insecure-return-url", .warning, "returnUrl and cancelUrl use https (or the app's own scheme)",
             explanation: "The payer's browser is sent to returnUrl after paying; over plain http the order reference can be "
                 + "read or changed on the way. Use https, or a deep link for a mobile app.",
             source: "providers.md §1.4, §1.11")
         /// A session created without a reference (§1.4).
-        package static let missingReference = FindingRule(
+        static let missingReference = FindingRule(
             "placetopay.missing-reference", .error, "payment.reference names the merchant's order",
             explanation: "payment.reference is required and is how a notification and a query are matched to the order; "
                 + "send the order's own id.",
             source: "providers.md §1.4")
 
         /// A session without the payer's IP address or browser (§1.4: both required).
-        package static let missingClientInfo = FindingRule(
+        static let missingClientInfo = FindingRule(
             "placetopay.missing-client-info", .error, "a session names the payer's ipAddress and userAgent",
             explanation: "ipAddress and userAgent are required on POST /api/session: PlacetoPay answers 400 without them, and "
                 + "its fraud checks run on them. Send the shopper's own address and User-Agent (from the app's request to the "
                 + "backend), not the backend's.",
             source: "providers.md §1.4")
         /// An expiration less than 5 minutes after the request (§1.4).
-        package static let expirationTooSoon = FindingRule(
+        static let expirationTooSoon = FindingRule(
             "placetopay.expiration-too-soon", .error, "expiration is at least 5 minutes after the request",
             explanation: "PlacetoPay refuses a session that expires less than 5 minutes after it is created (the default is 30 "
                 + "minutes): the payer could not finish paying. Leave expiration out, or set it 5 minutes or more ahead, with "

@@ -27,7 +27,7 @@ package struct MerchantRequest: Sendable {
 
     /// Whether the `User-Agent` is a mobile app's own HTTP stack (iOS `CFNetwork`/`Darwin`, Android `okhttp`/
     /// `Dalvik`): a request signed with a secret from there means the secret ships inside the app.
-    package var comesFromMobileApp: Bool {
+    var comesFromMobileApp: Bool {
         let agent = (self.header("User-Agent") ?? "").lowercased()
         return ["cfnetwork", "darwin/", "okhttp", "dalvik", "alamofire", "ios/", "android"].contains { agent.contains($0) }
     }
@@ -50,7 +50,7 @@ package struct MerchantRule: Sendable {
 
     /// A check that a URL the merchant gives the provider (return, webhook) uses `https`, loopback addresses
     /// aside (a backend under test listens on them).
-    package static func insecureURL(_ url: String?) -> Bool {
+    static func insecureURL(_ url: String?) -> Bool {
         guard let url, url.lowercased().hasPrefix("http://") else { return false }
         let host = url.dropFirst("http://".count).prefix { $0 != "/" && $0 != ":" && $0 != "?" }.lowercased()
         return
@@ -60,7 +60,7 @@ package struct MerchantRule: Sendable {
 }
 
 /// What a provider mock says it found on a merchant's request from its own state: which rule, and the message.
-package struct MerchantFindingReport: Sendable, Hashable {
+struct MerchantFindingReport: Sendable, Hashable {
     /// The rule's id (one of the provider's ``Provider/merchantRules``).
     package var rule: String
     /// What was wrong.

@@ -44,7 +44,7 @@ package struct NonceLedger: Sendable, Hashable {
     }
 
     /// Forgets every entry issued before `cutoff`.
-    package mutating func prune(issuedBefore cutoff: Date) {
+    mutating func prune(issuedBefore cutoff: Date) {
         issued = issued.filter { $0.value >= cutoff }
         sizeAfterPruning = issued.count
     }

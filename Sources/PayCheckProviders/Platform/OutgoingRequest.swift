@@ -20,7 +20,7 @@ package struct OutgoingRequest: Sendable {
     package var secrets: [String] = []
     /// The answer of a signer that refuses the request before it is sent, the way a provider's client SDK validates
     /// its input (MIT's Suite mCommerce codes, providers.md §5.11 B1); the executor returns it and sends nothing.
-    package var localAnswer: Observation?
+    var localAnswer: Observation?
 
     /// Creates a request.
     package init(
@@ -69,10 +69,10 @@ package struct SignableRequest: Sendable {
     package var secrets: [String] = []
 
     /// The URL without its query.
-    package var urlWithoutQuery: String { url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url }
+    var urlWithoutQuery: String { url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url }
 
     /// The query as sent (percent-encoded, without `?`); empty without one.
-    package var rawQuery: String { url.firstIndex(of: "?").map { String(url[url.index(after: $0)...]) } ?? "" }
+    var rawQuery: String { url.firstIndex(of: "?").map { String(url[url.index(after: $0)...]) } ?? "" }
 
     /// The query's pairs, decoded.
     package var queryItems: [(name: String, value: String)] { rawQuery.isEmpty ? [] : FormText.decodePairs(rawQuery) }

@@ -76,7 +76,7 @@ extension Provider {
     package var answerMediaTypes: [String] { ["json"] }
 
     /// The noise every provider shares: ids, timestamps, URLs, signatures and tokens.
-    package static var commonDriftNoise: [String] {
+    static var commonDriftNoise: [String] {
         ["id", "*_id", "*Id", "*ID", "*_at", "*At", "*date*", "*time*", "*expir*", "*url*", "*uri*", "href", "*token*", "*signature*", "*hash*", "*secret*"]
     }
 

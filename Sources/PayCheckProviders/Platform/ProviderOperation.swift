@@ -101,7 +101,7 @@ package struct ProviderOperation: Sendable {
     /// This operation, declared as creating a payment whose id a 2xx answer carries at `path`.
     /// `amount` and `currency` are where the request carries the payment's amount and currency, when it says them
     /// in the clear.
-    package func creatingPayment(at path: String, amount: String? = nil, currency: String? = nil) -> ProviderOperation {
+    func creatingPayment(at path: String, amount: String? = nil, currency: String? = nil) -> ProviderOperation {
         var operation = self
         operation.createdPayment = path
         if let amount, let currency { operation.createdAmount = (amount, currency) }

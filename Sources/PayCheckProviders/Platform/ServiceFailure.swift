@@ -5,11 +5,11 @@ package import PayCheckCore
 /// catalog does not name. The codes are PayCheck's own, stable for suites to assert.
 package enum ServiceFailure {
     /// A 2xx answer with no body.
-    package static let emptyResponse = "empty-response"
+    static let emptyResponse = "empty-response"
     /// A 2xx answer whose body cannot be read in the provider's format.
-    package static let malformedResponse = "malformed-response"
+    static let malformedResponse = "malformed-response"
     /// A 2xx answer in a media type the provider does not answer in.
-    package static let unexpectedContentType = "unexpected-content-type"
+    static let unexpectedContentType = "unexpected-content-type"
     /// The connection failed, was reset or closed before a complete answer.
     package static let connection = "connection"
     /// No answer within the step's time limit.

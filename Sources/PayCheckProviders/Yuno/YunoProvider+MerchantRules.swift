@@ -4,7 +4,7 @@ extension YunoProvider {
     /// The rules a merchant's backend is held to (findings, `paycheck explain <rule>`).
     package enum MerchantRules {
         /// A payment created without `X-Idempotency-Key` (§3.2: required on `POST /payments`).
-        package static let missingIdempotencyKey = FindingRule(
+        static let missingIdempotencyKey = FindingRule(
             "yuno.missing-idempotency-key", .error, "a payment is created with an X-Idempotency-Key",
             explanation: "Yuno requires X-Idempotency-Key on POST /v1/payments and answers 400 without it. It is also what "
                 + "makes a retry safe: after a lost answer, the same key answers the payment already made instead of charging "
@@ -19,14 +19,14 @@ extension YunoProvider {
                 + "answered.",
             source: "providers.md §3.2, §3.13 P1-5")
         /// The private secret key used from a mobile app (§3.9: the app holds the public key only).
-        package static let secretInMobileApp = FindingRule(
+        static let secretInMobileApp = FindingRule(
             "yuno.secret-in-mobile-app", .error, "the private secret key stays on the backend",
             explanation: "A request with private-secret-key came with a mobile app's User-Agent: the key ships inside the app, "
                 + "where anyone can extract it and create, capture or refund payments. The app's SDK needs only the public API "
                 + "key and the checkout session; the backend creates sessions and payments.",
             source: "providers.md §3.2, §3.9")
         /// A payment from an SDK token without the checkout session it came from (§3.5).
-        package static let missingCheckoutSession = FindingRule(
+        static let missingCheckoutSession = FindingRule(
             "yuno.missing-checkout-session", .error, "a payment from the SDK's token names its checkout session",
             explanation: "In the SDK flow the one-time token belongs to a checkout session, and POST /v1/payments needs "
                 + "checkout.session (required for SDK_CHECKOUT): without it Yuno cannot tie the payment to the session the "
@@ -40,14 +40,14 @@ extension YunoProvider {
                 + "the amount from integer minor units.",
             source: "providers.md §3.4, §3.5")
         /// A country and a currency that do not go together (§3.4: the country list).
-        package static let countryCurrency = FindingRule(
+        static let countryCurrency = FindingRule(
             "yuno.country-currency", .warning, "the currency is the country's own (or USD)",
             explanation: "A checkout or payment in a country with another country's currency (CO with MXN) finds no payment "
                 + "method that accepts it, or is converted at a rate nobody agreed to. Send the payer's country with its own "
                 + "currency, or USD where the merchant's account takes it.",
             source: "providers.md §3.4; ISO 3166, ISO 4217")
         /// A plain-http callback URL.
-        package static let insecureURL = FindingRule(
+        static let insecureURL = FindingRule(
             "yuno.insecure-url", .warning, "callback_url uses https (or the app's own scheme)",
             explanation: "The payer comes back to callback_url after a redirect or an alternative method; over plain http the "
                 + "return can be read or changed on the way. Use https, or a deep link for a mobile app.",

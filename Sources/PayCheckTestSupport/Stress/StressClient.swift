@@ -15,7 +15,7 @@ package struct StressClient: Sendable {
     /// Seconds each request may take.
     package let timeout: Double
     /// Records every request's latency when set (the lifecycle benchmark).
-    package let meter: StressMeter?
+    let meter: StressMeter?
     private let transport: AsyncHTTPTransport
 
     /// Wraps `client`, whose lifetime the caller scopes.
@@ -100,7 +100,7 @@ package final class StressMeter: Sendable {
 }
 
 /// A step of a stress lifecycle that did not go as the provider documents.
-package struct StressFailure: Error, CustomStringConvertible, Sendable {
+struct StressFailure: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
     package var description: String
     /// Creates a failure.

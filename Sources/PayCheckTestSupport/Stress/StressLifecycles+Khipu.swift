@@ -6,10 +6,10 @@ package import PayCheckProviders
 /// once) and it is `verifying`; reconciliation (`mock: conciliate` twice at once, or the mock clock passing the
 /// conciliation delay) makes it `done/normal` and notifies `notify_url` once (§2.7); the payer's refusal (twice at
 /// once) ends it `done/rejected-by-payer`, which API 3.0 notifies too ("success/failure", §2.7).
-package struct KhipuStress: StressLifecycle {
+struct KhipuStress: StressLifecycle {
     package init() {}
     package var provider: any Provider { KhipuProvider() }
-    package var initialStates: Set<String> { ["pending"] }
+    var initialStates: Set<String> { ["pending"] }
     package var transitions: [String: Set<String>] {
         ["pending": ["verifying", "done/rejected-by-payer", "done/marked-paid-by-receiver"], "verifying": ["done/normal"]]
     }

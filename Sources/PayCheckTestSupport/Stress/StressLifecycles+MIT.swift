@@ -5,10 +5,10 @@ package import PayCheckProviders
 /// MIT WebPay Plus (providers.md §5.2, §5.3, §5.11 C–D): a generated link is `pending` on its hosted page; the payer
 /// pays it once (`approved`, `denied` or `error`) — the same payment twice at once is answered once and refused
 /// (409) once —, and the site's response URL gets one encrypted notification.
-package struct MITStress: StressLifecycle {
+struct MITStress: StressLifecycle {
     package init() {}
     package var provider: any Provider { MITProvider() }
-    package var initialStates: Set<String> { ["pending"] }
+    var initialStates: Set<String> { ["pending"] }
     package var transitions: [String: Set<String>] { ["pending": ["approved", "denied", "error"]] }
 
     package func prepare(_ client: StressClient, hooks: String) async throws {

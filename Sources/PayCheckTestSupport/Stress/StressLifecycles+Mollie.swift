@@ -6,10 +6,10 @@ package import PayCheckProviders
 /// (one payment; the other answer is the replay or 409 while the first is in flight) and once more afterwards (the
 /// replay, `Idempotent-Replayed: true`); the payer picks the outcome on the test screen (twice at once); an open
 /// payment expires on the mock clock. The webhook is called on `paid`, `authorized`, `failed`, `canceled`, `expired`.
-package struct MollieStress: StressLifecycle {
+struct MollieStress: StressLifecycle {
     package init() {}
     package var provider: any Provider { MollieProvider() }
-    package var initialStates: Set<String> { ["open"] }
+    var initialStates: Set<String> { ["open"] }
     /// §4.4's allowed transitions.
     package var transitions: [String: Set<String>] {
         [

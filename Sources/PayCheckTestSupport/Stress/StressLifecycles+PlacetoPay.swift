@@ -5,10 +5,10 @@ package import PayCheckProviders
 /// PlacetoPay Checkout (providers.md §1): create a session, the payer pays with an approving card or cancels — the
 /// same payer action twice at once —, the merchant queries. A session is `PENDING` until it is final, `APPROVED` or
 /// `REJECTED` (§1.5, §1.11); the site's notification URL gets exactly one notification when it becomes final (§1.9).
-package struct PlacetoPayStress: StressLifecycle {
+struct PlacetoPayStress: StressLifecycle {
     package init() {}
     package var provider: any Provider { PlacetoPayProvider() }
-    package var initialStates: Set<String> { ["PENDING"] }
+    var initialStates: Set<String> { ["PENDING"] }
     package var transitions: [String: Set<String>] { ["PENDING": ["APPROVED", "REJECTED"]] }
 
     package func prepare(_ client: StressClient, hooks: String) async throws {

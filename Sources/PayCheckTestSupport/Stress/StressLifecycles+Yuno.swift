@@ -8,10 +8,10 @@ package import PayCheckProviders
 /// declining one `DECLINED/DECLINED`; PIX is `READY_TO_PAY/CREATED`, `payer: continue` (twice at once) shows the QR
 /// (`PENDING/IN_PROCESS`), `payer: pay` (twice at once) ends it `SUCCEEDED/APPROVED`. Each state the payment reaches
 /// is sent to the account's PURCHASE webhooks (§3.8).
-package struct YunoStress: StressLifecycle {
+struct YunoStress: StressLifecycle {
     package init() {}
     package var provider: any Provider { YunoProvider() }
-    package var initialStates: Set<String> { ["SUCCEEDED/APPROVED", "DECLINED/DECLINED", "READY_TO_PAY/CREATED"] }
+    var initialStates: Set<String> { ["SUCCEEDED/APPROVED", "DECLINED/DECLINED", "READY_TO_PAY/CREATED"] }
     package var transitions: [String: Set<String>] {
         ["READY_TO_PAY/CREATED": ["PENDING/IN_PROCESS", "EXPIRED/EXPIRED"], "PENDING/IN_PROCESS": ["SUCCEEDED/APPROVED", "EXPIRED/EXPIRED"]]
     }
