@@ -20,6 +20,15 @@ package enum MockTLS {
             configuration.trustRoots = .certificates(roots)
             configuration.certificateVerification = .noHostnameVerification
         }
+        // Made once here, the context checks what each file alone cannot: that the key is the certificate's. Without
+        // this a mismatched pair failed only when the host started, as `failedToLoadPrivateKey`.
+        do {
+            _ = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw MockHostError(
+                message: "the TLS key '\(key)' does not belong to the certificate '\(certificate)' (or either cannot be used: \(error)); "
+                    + "give the key the certificate was made with")
+        }
         return configuration
     }
 }

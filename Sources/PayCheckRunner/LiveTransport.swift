@@ -12,8 +12,8 @@ package final class LiveTransport: HTTPTransport {
     private struct State {
         /// When the next request may start under the rate limit.
         var nextStart: Date?
-        /// Why the host cannot be reached, once known.
-        var unreachable: String?
+        /// Why the host cannot be reached (no connection, or no answer in time), once known.
+        var unreachable: (cause: TransportError.Cause, reason: String)?
         /// Requests in flight, and the requests waiting for a place.
         var inFlight = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -38,8 +38,8 @@ package final class LiveTransport: HTTPTransport {
     package func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
         var attempt = 1
         while true {
-            if let reason = state.withLock({ $0.unreachable }) {
-                throw TransportError(.connect, "\(request.method) \(request.url): not sent: \(reason)")
+            if let unreachable = state.withLock({ $0.unreachable }) {
+                throw TransportError(unreachable.cause, "\(request.method) \(request.url): not sent: \(unreachable.reason)")
             }
             let wait: Double
             do {
@@ -48,9 +48,15 @@ package final class LiveTransport: HTTPTransport {
                 wait = retryAfter(response) ?? backoff(attempt)
             } catch let error as TransportError where error.cause != .tls {
                 guard attempt < retry.attempts else {
-                    if error.cause == .connect {
-                        state.withLock { $0.unreachable = $0.unreachable ?? "\(provider)'s host could not be reached (\(attempt) attempts): \(error.message)" }
-                    }
+                    // A host that takes no connection, or takes it and never answers, every attempt: the rest of the
+                    // run's requests to it fail at once with the reason instead of each waiting out its own timeouts.
+                    let reason: String? =
+                        switch error.cause {
+                        case .connect: "\(provider)'s host could not be reached (\(attempt) attempts): \(error.message)"
+                        case .timeout: "\(provider)'s host did not answer in time (\(attempt) attempts of \(Value.format(timeout))s): \(error.message)"
+                        case .closed, .tls, .other: nil
+                        }
+                    if let reason { state.withLock { $0.unreachable = $0.unreachable ?? (error.cause, reason) } }
                     throw attempt == 1 ? error : TransportError(error.cause, error.message + " (after \(attempt) attempts)")
                 }
                 wait = backoff(attempt)

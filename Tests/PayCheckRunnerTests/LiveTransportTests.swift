@@ -86,6 +86,16 @@ struct LiveTransportTests {
         #expect(scripted.starts.count == 3)
     }
 
+    @Test("a host that takes the connection but never answers, every retry, fails the later requests at once as a timeout")
+    func hangingHost() async throws {
+        let (live, scripted, _) = Self.live([.fail(.timeout)])
+        let first = await #expect(throws: TransportError.self) { try await live.send(Self.request, timeout: 5) }
+        #expect(first?.cause == .timeout && first?.message.hasSuffix("(after 3 attempts)") == true)
+        let later = await #expect(throws: TransportError.self) { try await live.send(Self.request, timeout: 5) }
+        #expect(later?.cause == .timeout && later?.message.contains("not sent: acme's host did not answer in time (3 attempts of 5s)") == true, "\(String(describing: later))")
+        #expect(scripted.starts.count == 3, "the later request waited on the host again")
+    }
+
     @Test("a timeout is retried and stays a timeout; a TLS failure is not retried")
     func timeoutsAndTLS() async throws {
         let (live, scripted, _) = Self.live([.fail(.timeout), .status(200, retryAfter: nil)])

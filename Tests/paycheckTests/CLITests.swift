@@ -390,6 +390,20 @@ struct CLITests {
     }
 
     @Test(
+        "paycheck mock with a TLS key that is not its certificate's is a configuration error (exit 2) naming both files",
+        .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
+    func mockRefusesMismatchedKey() async throws {
+        let certificates = try await TestCertificates.made()
+        defer { certificates.remove() }
+        let cli = try CLI(files: [:])
+        let result = try await TestProcess.offPool {
+            try cli.run(["mock", "--port", "0", "--tls-certificate", certificates.server.certificate, "--tls-key", certificates.client.key])
+        }
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("does not belong to the certificate") && result.stderr.contains("client.key"), "\(result.stderr)")
+    }
+
+    @Test(
         "the live path from the command line: a profile on the HTTPS mock, --record, replay offline, drift; a wrong CA is exit 3",
         .enabled(if: TestCertificates.isAvailable, "openssl is not installed (apt-get install openssl)"))
     func livePathCommandLine() async throws {

@@ -50,10 +50,10 @@ struct MerchantExecutor {
         switch kind {
         case .checkout:
             let cursor = await journalCursor()
-            let response = try await recorder.send(
+            let response = try await send(
                 try CaseExecutor.buildRequest(contract.checkout.request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             var observation = CaseExecutor.observation(from: response)
-            let payments = if let cursor { await createdPayments(since: cursor) } else { [CreatedPayment]() }
+            let payments = if let cursor { try await createdPayments(since: cursor) } else { [CreatedPayment]() }
             try Self.checkOnePayment(payments)
             guard try Self.succeeded(response, expectsStatus, "the checkout (contract key 'checkout.request', \(contract.checkout.request.location))") else { return observation }
             guard let body = observation.body, let orderID = contract.checkout.orderID.lookup(in: body), orderID != .null else {
@@ -86,7 +86,7 @@ struct MerchantExecutor {
             observation.defines = ["order": .object(order)]
             return observation
         case .order:
-            let response = try await recorder.send(
+            let response = try await send(
                 try CaseExecutor.buildRequest(contract.order.request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             var observation = CaseExecutor.observation(from: response)
             guard try Self.succeeded(response, expectsStatus, "reading the order (contract key 'order.request', \(contract.order.request.location))") else { return observation }
@@ -116,10 +116,10 @@ struct MerchantExecutor {
                 throw ProviderError.invalidStep("'merchant: pay' pays the case's checkout: put a 'merchant: checkout' step before it")
             }
             let cursor = await journalCursor()
-            let response = try await recorder.send(
+            let response = try await send(
                 try CaseExecutor.buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             var observation = CaseExecutor.observation(from: response)
-            let payments = if let cursor { await createdPayments(since: cursor) } else { [CreatedPayment]() }
+            let payments = if let cursor { try await createdPayments(since: cursor) } else { [CreatedPayment]() }
             try Self.checkOnePayment(payments)
             guard try Self.succeeded(response, expectsStatus, "the payment (contract key 'pay.request', \(request.location))") else { return observation }
             guard let payment = payments.first else {
@@ -153,7 +153,7 @@ struct MerchantExecutor {
             guard let request = contract.returnRequest else {
                 throw ProviderError.invalidStep("'merchant: return' needs a 'return:' request in the contract \(contract.file)")
             }
-            let response = try await recorder.send(
+            let response = try await send(
                 try CaseExecutor.buildRequest(request, renderer: renderer, base: merchant.backendURL), timeout: timeout)
             // A return page that is not there (404) or breaks (5xx) is not a return the backend handled: a scenario
             // built on it would pass without testing anything. A redirect (to the app, to a receipt) is a return.
@@ -180,6 +180,13 @@ struct MerchantExecutor {
         throw ProviderError.nonConformance(
             "the backend answered \(response.status) to \(what): \(response.text.prefix(300))",
             expected: accepting.upperBound > 300 ? "a 2xx or 3xx answer" : "a 2xx answer with the order")
+    }
+
+    /// Sends a request to the backend. A step interrupted meanwhile is interrupted, whatever the backend answered.
+    private func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
+        let response = try await recorder.send(request, timeout: timeout)
+        try Task.checkCancellation()
+        return response
     }
 
     /// Where a merchant case starts in the mock's journal: each of its steps keeps what passed between the mock and
@@ -212,9 +219,16 @@ struct MerchantExecutor {
 
     /// The distinct payments the backend created at the mock since journal number `cursor`, oldest first, as the mock
     /// recorded them (``RecordedRequest/Served``). A create the mock answered twice for one idempotency key counts once.
-    func createdPayments(since cursor: Int) async -> [CreatedPayment] {
+    /// A journal that cannot be read says nothing about the backend: an interrupted run is interrupted
+    /// (`CancellationError`), any other failure could not run — never "the backend created no payment".
+    func createdPayments(since cursor: Int) async throws -> [CreatedPayment] {
+        let page = await journal(from: cursor)
+        try Task.checkCancellation()
+        guard let page else {
+            throw ProviderError.couldNotRun("could not read the mock's journal to find the payment the backend created")
+        }
         var payments: [CreatedPayment] = []
-        for served in await journal(from: cursor)?.requests.compactMap(\.served) ?? [] {
+        for served in page.requests.compactMap(\.served) {
             guard let id = served.payment, !payments.contains(where: { $0.id.interpolated == id }) else { continue }
             payments.append(CreatedPayment(id: .string(id), amount: served.amount.map(Value.init(number:)), currency: served.currency.map(Value.string)))
         }
