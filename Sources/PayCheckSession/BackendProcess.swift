@@ -18,12 +18,24 @@ import Synchronization
 /// empty signal mask and default handlers (PayCheck's own threads block SIGINT and SIGTERM for its signal watcher,
 /// and a spawned child would inherit that mask and ignore a polite stop), and it leads a process group of its own,
 /// so stopping it stops whatever its shell started too.
+///
+/// A backend that daemonises (a grandchild that calls `setsid`, `nohup … &` in a compound command) leaves that group.
+/// Every process the backend starts inherits ``markerVariable`` with this run's own value, so ``stop(grace:)`` finds
+/// them wherever they went (Linux: `/proc/<pid>/environ`) and stops them too. Chosen over making PayCheck the child
+/// subreaper (`PR_SET_CHILD_SUBREAPER`): that also re-parents every other orphan of the process to it — the test
+/// process runs many backends and tools at once — and a reaper must then collect them all; the marker names exactly
+/// this backend's processes. A process that clears its whole environment escapes it.
 final class BackendProcess: BackendOutput, Sendable {
+    /// The variable every process of one backend inherits, with a value of its own per start.
+    static let markerVariable = "PAYCHECK_BACKEND_INSTANCE"
+
     /// How much output is kept.
     static let keptBytes = 256 * 1024
 
     /// The process id (also its process group id).
     let pid: pid_t
+    /// This start's value of ``markerVariable``.
+    let marker = UUID().uuidString
     /// The kept output and how much was written in all.
     private let output = OutputBuffer()
     /// The exit status once it was collected.
@@ -82,7 +94,7 @@ final class BackendProcess: BackendOutput, Sendable {
         let folder = "'" + directory.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let script = "cd \(folder) || exit 126\n" + (isSimple ? "exec " + command : command)
         let arguments = ["/bin/sh", "-c", script]
-        let environmentLines = environment.map { "\($0.key)=\($0.value)" }
+        let environmentLines = environment.map { "\($0.key)=\($0.value)" } + ["\(Self.markerVariable)=\(self.marker)"]
         var child = pid_t()
         let status = Self.withCStrings(arguments) { argv in
             Self.withCStrings(environmentLines) { envp in
@@ -159,13 +171,35 @@ final class BackendProcess: BackendOutput, Sendable {
         return self.text(since: max(0, self.mark - 8 * 1024))
     }
 
-    /// Stops its process group: SIGTERM, then SIGKILL after `grace` seconds.
+    /// Stops its process group and every process that carries its marker (a daemonised grandchild included):
+    /// SIGTERM, then SIGKILL to whatever is left after `grace` seconds.
     func stop(grace: Double = 5) async {
         kill(-self.pid, SIGTERM)
+        for pid in self.markedProcesses() { kill(pid, SIGTERM) }
         let deadline = Date().addingTimeInterval(grace)
-        while self.isRunning, Date() < deadline { try? await Task.sleep(nanoseconds: 10_000_000) }
+        while self.isRunning || !self.markedProcesses().isEmpty, Date() < deadline { try? await Task.sleep(nanoseconds: 10_000_000) }
         // The group: the backend's own children too, which a compound command's shell does not take down.
         kill(-self.pid, SIGKILL)
+        for pid in self.markedProcesses() { kill(pid, SIGKILL) }
         while self.isRunning { try? await Task.sleep(nanoseconds: 10_000_000) }
+        // A killed process leaves `/proc` once its parent (or init) collects it: wait for that, briefly.
+        let gone = Date().addingTimeInterval(2)
+        while !self.markedProcesses().isEmpty, Date() < gone { try? await Task.sleep(nanoseconds: 10_000_000) }
+    }
+
+    /// The live processes (zombies aside) whose environment carries this backend's marker; empty where `/proc` is not.
+    func markedProcesses() -> [pid_t] {
+        let wanted = Array("\(Self.markerVariable)=\(self.marker)".utf8)
+        let own = getpid()
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), pid != own,
+                let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                environ.split(separator: 0).contains(where: { $0.elementsEqual(wanted) }),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z"
+            else { return nil }
+            return pid
+        }
     }
 }
