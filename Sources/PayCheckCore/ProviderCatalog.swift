@@ -41,6 +41,8 @@ package struct ActionSpec: Sendable, Hashable {
     package var parameters: [String]?
     /// The kind of value some `with:` keys take (a literal of another kind is a lint error; `null` is always allowed).
     package var kinds: [String: ValueKind] = [:]
+    /// The `with:` keys a step must give (the run refuses the step without them, so lint does too).
+    package var required: [String] = []
     /// The `auth:` override keys it accepts; empty when it takes no `auth:`.
     package var authKeys: [String]
     /// Whether a case that performs it must run alone (it changes state every case shares).
@@ -64,6 +66,9 @@ package struct ProviderDescription: Sendable {
     /// Why a merchant contract's `providers.<id>.notificationUrl` does nothing for this provider (the backend gives the
     /// provider its notification URL itself), or `nil` when the run installs it in the provider's account.
     package var contractNotificationURLUnused: String?
+    /// The names of the provider's credentials (`apiKey`, `login`, …): what a contract's `{{ credentials.<id>.<name> }}`
+    /// can read.
+    package var credentialNames: [String] = []
 
     /// Creates a description from full specs.
     package init(id: String, specs: [ProviderAction.Kind: [ActionSpec]]) {

@@ -413,7 +413,7 @@ extension SuiteParser {
             error(nameNode, "unknown \(what) '\(name)' for provider '\(provider.id)'", hint: hint)
             return nil
         }
-        checkKeys(of: spec, kind: kind, with: with, auth: auth, owner: "provider '\(provider.id)'")
+        checkKeys(of: spec, kind: kind, with: with, auth: auth, owner: "provider '\(provider.id)'", at: here)
         return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: spec.runsAlone)
     }
 
@@ -493,12 +493,21 @@ extension SuiteParser {
 
     /// Checks the `with:` and `auth:` keys of an action against what it declares, with did-you-mean hints, and the
     /// literal values of the keys it declares a kind for.
-    mutating func checkKeys(of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String) {
-        checkKeys(of: spec, label: "'\(kind.rawValue): \(spec.name)'", with: with, auth: auth, owner: owner)
+    mutating func checkKeys(of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String, at location: SourceLocation? = nil) {
+        checkKeys(of: spec, label: "'\(kind.rawValue): \(spec.name)'", with: with, auth: auth, owner: owner, at: location)
     }
 
     /// Checks an action's `with:` keys and literal kinds, and its `auth:` overrides, against its spec.
-    mutating func checkKeys(of spec: ActionSpec, label: String, with: Node?, auth: Node?, owner: String) {
+    mutating func checkKeys(of spec: ActionSpec, label: String, with: Node?, auth: Node?, owner: String, at location: SourceLocation? = nil) {
+        // A required key left out of a written mapping (or no `with:` at all) is refused by the run: say so here.
+        // A `with:` that is one template (a row's value) is only known at run time.
+        if !spec.required.isEmpty, with == nil || with?.mapping != nil {
+            let given = Set(with?.mapping?.compactMap { $0.key.scalar?.string } ?? [])
+            let missing = spec.required.filter { !given.contains($0) }
+            if !missing.isEmpty, let place = with.map({ self.location($0) }) ?? location {
+                error(at: place, "\(label) needs 'with: { \(missing.joined(separator: ", ")) }'", hint: "\(owner) refuses the step without it")
+            }
+        }
         if !spec.kinds.isEmpty, let with {
             // Each declared path (`amount`, or `amount.value` inside it), where the step writes a literal.
             for (path, expected) in spec.kinds.sorted(by: { $0.key < $1.key }) {

@@ -109,7 +109,7 @@ struct VariableFlowCheck: Sendable {
     }
 
     /// The undefined reads of a template.
-    private func reads(_ template: Template, defined: Set<String>) -> [Diagnostic] {
+    func reads(_ template: Template, defined: Set<String>) -> [Diagnostic] {
         var out: [Diagnostic] = []
         for part in template.parts {
             guard case .expression(let expression, let source) = part else { continue }

@@ -52,12 +52,13 @@ package struct TargetProfile: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             return Loaded(profile: nil, diagnostics: [Diagnostic(at: nil, "cannot read the target profile '\(path)'")], source: nil)
         }
-        return parse(String(decoding: data, as: UTF8.self), file: path, providers: providers)
+        return parse(String(decoding: data, as: UTF8.self), file: path, providers: providers, readingFiles: true)
     }
 
-    /// Parses a profile's text.
-    package static func parse(_ text: String, file: String, providers: ProviderRegistry) -> Loaded {
+    /// Parses a profile's text; with `readingFiles`, the files it names (TLS) are read as a run reads them.
+    package static func parse(_ text: String, file: String, providers: ProviderRegistry, readingFiles: Bool = false) -> Loaded {
         var parser = Parser(file: file, providers: providers)
+        parser.readsFiles = readingFiles
         let start = SourceLocation(file: file, line: 1, column: 1)
         let root: Node?
         do {
@@ -87,6 +88,8 @@ package struct TargetProfile: Sendable {
         var diagnostics: [Diagnostic] = []
         /// Secrets written in the file: masked wherever the file is quoted.
         var writtenSecrets: [String] = []
+        /// Whether the files the profile names are read (a profile loaded from disk), or only their paths resolved.
+        var readsFiles = false
 
         init(file: String, providers: ProviderRegistry) {
             self.file = file
@@ -274,6 +277,14 @@ package struct TargetProfile: Sendable {
             }
             if (options.certificate == nil) != (options.key == nil) {
                 error(node, "'tls' needs both 'certificate' and 'key' for a client certificate, or neither")
+                return options
+            }
+            // The files are read here, as a run reads them, so lint, `paycheck targets` and run agree on them.
+            guard readsFiles else { return options }
+            do {
+                _ = try AsyncHTTPTransport.configuration(tls: options)
+            } catch {
+                self.error(node, "\(error)", hint: "give PEM files (-----BEGIN CERTIFICATE----- / -----BEGIN PRIVATE KEY-----)")
             }
             return options
         }

@@ -4,7 +4,8 @@ import Testing
 /// A catalog with one provider, so provider-dependent diagnostics can be exercised.
 struct TestCatalog: ProviderCatalog {
     func provider(_ id: String) -> ProviderDescription? {
-        id == "acme"
+        var description =
+            id == "acme"
             ? ProviderDescription(
                 id: "acme",
                 specs: [
@@ -17,6 +18,8 @@ struct TestCatalog: ProviderCatalog {
                     .redirect: [ActionSpec("return")], .deeplink: [ActionSpec("open")],
                 ])
             : nil
+        description?.credentialNames = ["apiKey"]
+        return description
     }
     var providerIDs: [String] { ["acme"] }
 }

@@ -49,6 +49,15 @@ struct MerchantContractTests {
             (valid.replacingOccurrences(of: "url: /orders,", with: "url: orders,"), 6, 33, "must start with http:// or https://", nil),
             (valid.replacingOccurrences(of: "SHOP_PORT:", with: "1PORT:"), 4, 45, "'1PORT' is not an environment variable name", nil),
             (valid.replacingOccurrences(of: "health: /health, ", with: ""), 4, 10, "'start' needs a 'health' path", nil),
+            // What the run would refuse when it starts the backend is refused here (lint = run).
+            (valid.replacingOccurrences(of: "{{ port }}\" }", with: "{{ prot }}\" }"), 4, 56, "undefined variable 'prot'", "did you mean 'port'?"),
+            (valid.replacingOccurrences(of: "{{ port }}\" }", with: "{{ credentials.acme.apiKye }}\" }"), 4, 56, "'credentials.acme' has no 'apiKye'", "did you mean 'apiKey'?"),
+            (valid.replacingOccurrences(of: "{{ port }}\" }", with: "{{ mock.uri }}\" }"), 4, 56, "'mock' has no member 'uri'", "did you mean 'url'?"),
+            (valid.replacingOccurrences(of: "health: /health", with: "health: 123"), 4, 80, "'health' must be a path on the backend", nil),
+            (
+                valid.replacingOccurrences(of: "command: python3 shop.py,", with: "command: python3 shop.py, directory: no-such-folder,"), 4, 10,
+                "'directory' 'no-such-folder' is not a folder", nil
+            ),
         ] as [(String, Int, Int, String, String?)])
     func located(_ yaml: String, _ line: Int, _ column: Int, _ message: String, _ hint: String?) {
         let (contract, diagnostics) = MerchantContract.parse(text: yaml, file: "shop.yaml", catalog: TestCatalog())

@@ -72,8 +72,19 @@ struct ProviderConformanceTests {
         let (_, clean) = SuiteLoader(catalog: registry).parse(text: yaml(steps), file: "all.yaml")
         #expect(clean.isEmpty, "\(clean.map(\.description))")
         let (_, wrong) = SuiteLoader(catalog: registry).parse(text: yaml(misspelt), file: "wrong.yaml")
-        #expect(wrong.count == misspelt.count, "\(wrong.map(\.description))")
-        #expect(wrong.allSatisfy { $0.message.hasPrefix("unknown parameter") && $0.hint?.hasPrefix("did you mean") == true })
+        // A misspelt required key is also that key missing: both are said.
+        let typos = wrong.filter { !$0.message.contains("needs 'with:") }
+        #expect(typos.count == misspelt.count, "\(wrong.map(\.description))")
+        #expect(typos.allSatisfy { $0.message.hasPrefix("unknown parameter") && $0.hint?.hasPrefix("did you mean") == true })
+        // A required key left out is a lint error, as the run refuses the step without it.
+        for (kind, specs) in provider.description.specs {
+            for spec in specs where !spec.required.isEmpty {
+                let (_, missing) = SuiteLoader(catalog: registry).parse(text: yaml(["      - \(kind.rawValue): \(spec.name)"]), file: "missing.yaml")
+                #expect(
+                    missing.contains { $0.message == "'\(kind.rawValue): \(spec.name)' needs 'with: { \(spec.required.joined(separator: ", ")) }'" },
+                    "\(kind.rawValue): \(spec.name): \(missing.map(\.description))")
+            }
+        }
     }
 
     @Test("the mock serves every declared control action", arguments: RegistryEntry.all)

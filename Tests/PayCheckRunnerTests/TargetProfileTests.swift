@@ -58,6 +58,23 @@ struct TargetProfileTests {
         #expect(LiveTarget.sandbox.includes(mollie))
     }
 
+    @Test("a profile read from disk reads its TLS files as a run does: one that is not PEM, or missing, is an error at its 'tls'")
+    func tlsFilesAreRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-profile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "not a certificate\n".write(to: folder.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
+        for (ca, message) in [("ca.pem", "cannot use '\(folder.path)/ca.pem' as the CA bundle"), ("missing.pem", "missing.pem")] {
+            let file = folder.appendingPathComponent("paycheck.yaml")
+            try "targets:\n  staging:\n    tls: { ca: \(ca) }\n    providers:\n      mollie: { baseURL: \"https://127.0.0.1:9\" }\n"
+                .write(to: file, atomically: true, encoding: .utf8)
+            let loaded = TargetProfile.load(file.path, providers: MockRegistry.providers)
+            let error = try #require(loaded.diagnostics.first, "\(ca): no error")
+            #expect(error.message.contains(message) && error.location?.line == 3 && error.location?.column == 10, "\(error)")
+            #expect(loaded.profile == nil)
+        }
+    }
+
     @Test("a secret written in the profile is an error at its place, and the text quoted in diagnostics masks it")
     func literalSecret() {
         let loaded = Self.parse("targets:\n  staging:\n    providers:\n      mollie:\n        credentials:\n          apiKey: test_sentinel_value_123\n")

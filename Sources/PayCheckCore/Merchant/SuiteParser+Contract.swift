@@ -69,6 +69,7 @@ extension SuiteParser {
                 providers[pair.key] = settings
             }
         }
+        if let backend { checkStart(backend) }
         guard let name, let backend, let checkout, let order, !diagnostics.hasErrors else { return nil }
         return MerchantContract(
             name: name, file: file, description: description, backend: backend, checkout: checkout, order: order,
@@ -224,5 +225,78 @@ extension MerchantContract {
         var parser = SuiteParser(file: file, text: text, catalog: catalog, loader: SuiteLoader(catalog: catalog))
         let contract = parser.parseContract()
         return (parser.diagnostics.hasErrors ? nil : contract, parser.diagnostics)
+    }
+}
+
+extension SuiteParser {
+    /// What the run would refuse when it starts the backend, said here instead (lint = run): a template in `backend`
+    /// that reads a name the run does not give (`port`, `mock.url`, `mock.control`, `backend.url`, and
+    /// `credentials.<provider>.<name>`), a `health` that is neither a path nor an http(s)
+    /// URL, a `directory` that is not a folder.
+    mutating func checkStart(_ backend: MerchantContract.Backend) {
+        // `mock` of a contract has members of its own (`control` too): checked below, not as a suite's built-in.
+        let check = VariableFlowCheck(external: ["mock"])
+        var templates = [("url", backend.url)]
+        if let start = backend.start {
+            templates += [("command", start.command), ("health", start.health)] + start.environment.map { ("env '\($0.name)'", $0.value) }
+        }
+        for (what, template) in templates {
+            // `backend.url` is rendered before `backend` exists; the start's templates see it.
+            let defined: Set<String> = what == "url" ? ["port", "mock", "credentials"] : ["port", "mock", "credentials", "backend"]
+            diagnostics.append(contentsOf: check.reads(template, defined: defined))
+            for part in template.parts {
+                guard case .expression(let expression, let source) = part else { continue }
+                checkContractNames(expression, source: source, at: template.location)
+            }
+        }
+        guard let start = backend.start else { return }
+        if start.health.singleExpression == nil, case .text(let text)? = start.health.parts.first, start.health.parts.count == 1,
+            !text.hasPrefix("/"), !text.hasPrefix("http://"), !text.hasPrefix("https://")
+        {
+            error(at: start.health.location, "'health' must be a path on the backend (/health) or an http(s) URL, found '\(text)'", hint: "e.g. health: /health")
+        }
+        if let directory = start.directory {
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let path = directory.hasPrefix("/") ? URL(fileURLWithPath: directory) : folder.appendingPathComponent(directory)
+            var isFolder: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) || !isFolder.boolValue {
+                error(at: start.location, "'directory' '\(directory)' is not a folder (it is read relative to the contract's folder: \(path.path))")
+            }
+        }
+    }
+
+    /// The members of `mock`, `backend` and `credentials` an expression reads, against what the run gives.
+    private mutating func checkContractNames(_ expression: Expression, source: String, at location: SourceLocation) {
+        switch expression {
+        case .variable(let name, let path):
+            let keys = (path?.components ?? []).compactMap { component -> String? in
+                if case .key(let key) = component { key } else { nil }
+            }
+            func refuse(_ message: String, _ known: [String]) {
+                let near = keys.last.flatMap { Suggest.nearest($0, in: known) }
+                error(at: location, "\(message) in '{{ \(source) }}'", hint: near.map { "did you mean '\($0)'?" } ?? "known: " + known.joined(separator: ", "))
+            }
+            switch name {
+            case "mock":
+                if let member = keys.first, !["url", "control"].contains(member) { refuse("'mock' has no member '\(member)'", ["url", "control"]) }
+            case "backend":
+                if let member = keys.first, member != "url" { refuse("'backend' has no member '\(member)'", ["url"]) }
+            case "credentials":
+                guard let id = keys.first else { return }
+                guard let provider = catalog.provider(id) else {
+                    refuse("'credentials' has no provider '\(id)'", catalog.providerIDs)
+                    return
+                }
+                if keys.count > 1, !provider.credentialNames.isEmpty, !provider.credentialNames.contains(keys[1]) {
+                    refuse("'credentials.\(id)' has no '\(keys[1])'", provider.credentialNames)
+                }
+            default:
+                break
+            }
+        case .call(_, let arguments):
+            for argument in arguments { checkContractNames(argument, source: source, at: location) }
+        default:
+            break
+        }
     }
 }

@@ -141,6 +141,7 @@ extension Provider {
         for action in controlActions { specs[action.kind, default: []].append(action.spec) }
         var description = ProviderDescription(id: id, specs: specs)
         description.contractNotificationURLUnused = contractNotificationURLUnused
+        description.credentialNames = credentialFields.map(\.name)
         return description
     }
 

@@ -126,6 +126,7 @@ package struct ProviderOperation: Sendable {
     /// The lint spec of the operation.
     package var spec: ActionSpec {
         var spec = ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys)
+        spec.required = parameters.filter { $0.required && $0.defaultValue == nil }.map(\.name)
         for parameter in parameters { if let kind = parameter.kind { spec.kinds[parameter.name] = kind } }
         spec.kinds.merge(nestedKinds) { a, _ in a }
         return spec
@@ -193,5 +194,9 @@ package struct ControlAction: Sendable, Hashable {
     }
 
     /// The lint spec of the action.
-    package var spec: ActionSpec { ActionSpec(name, parameters: parameters, runsAlone: runsAlone) }
+    package var spec: ActionSpec {
+        var spec = ActionSpec(name, parameters: parameters, runsAlone: runsAlone)
+        spec.required = required
+        return spec
+    }
 }
