@@ -222,6 +222,10 @@ package struct ConsoleReporter: Sendable {
             lines.append("  " + style.red("- expected: \(mismatch.expected)"))
             lines.append("  " + style.green("+ actual:   \(mismatch.actual)"))
         }
+        // Why the provider refused, in its own words: what a reader needs to fix a request.
+        if !step.mismatches.isEmpty, let said = step.providerError {
+            lines.append("  " + style.dim("the provider said: \(said)"))
+        }
         if let error = step.error {
             lines.append(diagnosticLine(step.location, error))
         } else if step.mismatches.isEmpty {

@@ -277,7 +277,10 @@ struct CaseExecutor {
         for (name, value) in observation.defines { variables[name] = value }
         result.outcome = observation.outcome?.rawValue
         result.nativeState = observation.nativeState
-        if let e = observation.error { result.errorCode = ["class": e.errorClass.rawValue, "code": e.code] }
+        if let e = observation.error {
+            result.errorCode = ["class": e.errorClass.rawValue, "code": e.code]
+            result.providerError = redacted("\(e.code): \(e.message)")
+        }
         let evaluator = ExpectationEvaluator(renderer: renderer)
         do {
             var mismatches: [Mismatch] = []

@@ -81,6 +81,9 @@ package struct StepResult: Sendable {
     package var nativeState: String?
     /// The provider error code observed (`class`/`code`), for coverage.
     package var errorCode: [String: String]?
+    /// The provider's own error, `code: message` (redacted), shown under a failed expectation so the reader sees why
+    /// the provider refused without opening the transcript.
+    package var providerError: String?
     /// The exchanges of the last attempt.
     package var exchanges: [Exchange]
     /// What passed between the mock and the merchant's backend while the step ran (merchant cases only).

@@ -55,6 +55,21 @@ struct ConsoleReporterTests {
         assertSnapshot(reporter.summary(Fixture.run()), named: "console-summary", ext: "txt")
     }
 
+    @Test("a failed expectation on a provider's answer shows the provider's own error under it")
+    func providerError() throws {
+        var result = Fixture.run()
+        let failed = try #require(
+            result.suites.indices.lazy.flatMap { s in result.suites[s].cases.indices.map { (s, $0) } }.first { s, c in
+                result.suites[s].cases[c].failingStep?.mismatches.isEmpty == false
+            })
+        let step = try #require(result.suites[failed.0].cases[failed.1].steps.firstIndex { !$0.mismatches.isEmpty })
+        let without = ConsoleReporter(write: { _ in }).summary(result)
+        #expect(!without.contains("the provider said"))
+        result.suites[failed.0].cases[failed.1].steps[step].providerError = "BR: The payment.reference field is required"
+        let text = ConsoleReporter(write: { _ in }).summary(result)
+        #expect(text.contains("  the provider said: BR: The payment.reference field is required"), "\(text)")
+    }
+
     @Test("the summary in colour")
     func summaryColored() {
         let text = ConsoleReporter(colored: true, write: { _ in }).summary(Fixture.run())
