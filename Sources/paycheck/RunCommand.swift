@@ -303,7 +303,10 @@ struct RunCommand: AsyncParsableCommand {
                 baseURLs: Dictionary(uniqueKeysWithValues: providers.all.map { ($0.id, live.baseURL(for: $0)) }))
             do {
                 try RecordingFile.write(recording.all, header: header, to: record)
-                output.err("recorded \(recording.all.count) case(s) into \(record)")
+                // What was recorded is what ran: a skipped case has no exchange to replay.
+                let ran = recording.all.count { $0.verdict != .skipped }
+                let skipped = recording.all.count - ran
+                output.err("recorded \(ran) case(s) that ran into \(record)" + (skipped > 0 ? " (\(skipped) skipped, kept as skipped)" : ""))
             } catch {
                 output.err("error: cannot write the recording into '\(record)': \(error)")
                 throw ExitCode(2)

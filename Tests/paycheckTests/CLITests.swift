@@ -435,6 +435,9 @@ struct CLITests {
 
         let recorded = try await TestProcess.offPool { try cli.run(["run", suites, "--target", "local", "--record", "rec", "--no-reports", "-q"], environment: environment) }
         #expect(recorded.status == 0 && summary(recorded).contains(" passed, 0 failed, 0 errors"), "\(recorded.stdout.suffix(800))\(recorded.stderr.suffix(800))")
+        // The count says what ran: the cases that need the mock's control are skipped on a live target, not recorded runs.
+        let passed = try #require(summary(recorded).components(separatedBy: ": ").last?.split(separator: " ").first.flatMap { Int($0) })
+        #expect(recorded.stderr.contains("recorded \(passed) case(s) that ran into rec"), "\(recorded.stderr)")
         let wrong = try await TestProcess.offPool { try cli.run(["run", suites, "--target", "wrong-ca", "--no-reports", "-q"], environment: environment) }
         #expect(wrong.status == 3 && wrong.stdout.contains("the TLS handshake failed"), "\(wrong.stdout.suffix(600))")
         mock.stop()
