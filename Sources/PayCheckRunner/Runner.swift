@@ -202,8 +202,7 @@ package struct Runner: Sendable {
             version: payCheckVersion, hostname: hostname, startedAt: startedAt,
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, providerTables: tables, warnings: warnings.all)
         result.interrupted = Task.isCancelled
-        result.notChecked = notChecked(plan, suites)
-        result.providersNotChecked = configuration.target.live == nil ? [] : Set(plan.suites.compactMap(\.provider)).sorted().filter { !hasCredentials($0) }
+        (result.notChecked, result.providersNotChecked) = notChecked(plan, suites)
         result.allowEmpty = configuration.allowEmpty
         result.requireAllProviders = configuration.requireAllProviders
         result.runId = configuration.runId
@@ -223,14 +222,16 @@ package struct Runner: Sendable {
         return transports
     }
 
-    /// Why the run checked less than it selected: no case ran at all, or a provider was skipped for lack of
-    /// sandbox credentials (DESIGN.md §6: a run that checked nothing is never green).
-    func notChecked(_ plan: RunPlan, _ suites: [SuiteResult]) -> [String] {
+    /// Why the run checked less than it selected — no case ran at all, or a provider was skipped for lack of
+    /// sandbox credentials (DESIGN.md §6: a run that checked nothing is never green) — and the providers not checked:
+    /// one computation for both.
+    func notChecked(_ plan: RunPlan, _ suites: [SuiteResult]) -> (reasons: [String], providers: [String]) {
         var reasons: [String] = []
         let ran = suites.flatMap(\.cases).contains { !$0.steps.isEmpty }
         if !ran { reasons.append("no case ran: every selected case was skipped") }
-        guard let target = configuration.target.live else { return reasons }
-        for id in Set(plan.suites.compactMap(\.provider)).sorted() where !hasCredentials(id) {
+        guard let target = configuration.target.live else { return (reasons, []) }
+        let unchecked = Set(plan.suites.compactMap(\.provider)).sorted().filter { !hasCredentials($0) }
+        for id in unchecked {
             guard let provider = providers[id] else { continue }
             guard target.includes(provider) else {
                 reasons.append("provider '\(id)' was not checked: target '\(target.name)' does not name it")
@@ -239,7 +240,7 @@ package struct Runner: Sendable {
             let variables = provider.credentialFields.filter(\.required).compactMap { target.variable(of: $0, for: provider) }
             reasons.append("provider '\(id)' was not checked: no \(target.name) credentials (set \(variables.joined(separator: ", ")))")
         }
-        return reasons
+        return (reasons, unchecked)
     }
 
     /// For the sandbox: the providers some of whose credentials are set while others are missing — a

@@ -60,7 +60,10 @@ package final class MITMock: ProviderMock {
         /// The IVs of the link requests each `data0` sent, for `mit.iv-reused` (§5.1: a random IV per message); the
         /// oldest forgotten past ``ivMemory``.
         var ivs: [String: Set<[UInt8]>] = [:]
+        /// The remembered IVs, oldest first from ``ivOldest``: forgetting one moves the index, and the forgotten
+        /// prefix is dropped once it is as long as the memory, so each IV costs O(1) however many are kept.
         var ivOrder: [(data0: String, iv: [UInt8])] = []
+        var ivOldest = 0
         static let ivMemory = 10_000
     }
 
@@ -175,9 +178,14 @@ package final class MITMock: ProviderMock {
             if state.ivs[data0, default: []].contains(iv) { return true }
             state.ivs[data0, default: []].insert(iv)
             state.ivOrder.append((data0, iv))
-            if state.ivOrder.count > State.ivMemory {
-                let oldest = state.ivOrder.removeFirst()
+            if state.ivOrder.count - state.ivOldest > State.ivMemory {
+                let oldest = state.ivOrder[state.ivOldest]
                 state.ivs[oldest.data0]?.remove(oldest.iv)
+                state.ivOldest += 1
+                if state.ivOldest >= State.ivMemory {
+                    state.ivOrder.removeFirst(state.ivOldest)
+                    state.ivOldest = 0
+                }
             }
             return false
         }
