@@ -94,7 +94,9 @@ final class BackendProcess: BackendOutput, Sendable {
         let folder = "'" + directory.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let script = "cd \(folder) || exit 126\n" + (isSimple ? "exec " + command : command)
         let arguments = ["/bin/sh", "-c", script]
-        let environmentLines = environment.map { "\($0.key)=\($0.value)" } + ["\(Self.markerVariable)=\(self.marker)"]
+        // This start's marker replaces one inherited from a PayCheck that started this one.
+        let environmentLines =
+            environment.filter { $0.key != Self.markerVariable }.map { "\($0.key)=\($0.value)" } + ["\(Self.markerVariable)=\(self.marker)"]
         var child = pid_t()
         let status = Self.withCStrings(arguments) { argv in
             Self.withCStrings(environmentLines) { envp in

@@ -54,6 +54,8 @@ struct MerchantContractTests {
             (valid.replacingOccurrences(of: "{{ port }}\" }", with: "{{ credentials.acme.apiKye }}\" }"), 4, 56, "'credentials.acme' has no 'apiKye'", "did you mean 'apiKey'?"),
             (valid.replacingOccurrences(of: "{{ port }}\" }", with: "{{ mock.uri }}\" }"), 4, 56, "'mock' has no member 'uri'", "did you mean 'url'?"),
             (valid.replacingOccurrences(of: "health: /health", with: "health: 123"), 4, 80, "'health' must be a path on the backend", nil),
+            // `backend.url` is rendered before the credentials exist.
+            (valid.replacingOccurrences(of: "127.0.0.1:{{ port }}\"\n", with: "127.0.0.1:{{ credentials.acme.apiKey }}\"\n"), 3, 8, "undefined variable 'credentials'", nil),
             (
                 valid.replacingOccurrences(of: "command: python3 shop.py,", with: "command: python3 shop.py, directory: no-such-folder,"), 4, 10,
                 "'directory' 'no-such-folder' is not a folder", nil

@@ -241,8 +241,9 @@ extension SuiteParser {
             templates += [("command", start.command), ("health", start.health)] + start.environment.map { ("env '\($0.name)'", $0.value) }
         }
         for (what, template) in templates {
-            // `backend.url` is rendered before `backend` exists; the start's templates see it.
-            let defined: Set<String> = what == "url" ? ["port", "mock", "credentials"] : ["port", "mock", "credentials", "backend"]
+            // `backend.url` is rendered first, from `port` and `mock` only (RunSession+Merchant); the start's templates
+            // see the credentials and `backend.url` too.
+            let defined: Set<String> = what == "url" ? ["port", "mock"] : ["port", "mock", "credentials", "backend"]
             diagnostics.append(contentsOf: check.reads(template, defined: defined))
             for part in template.parts {
                 guard case .expression(let expression, let source) = part else { continue }
