@@ -97,10 +97,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Holds SIGINT and SIGTERM from before `main`, so a signal while `paycheck run` starts is seen, not fatal.
+        .target(name: "CPayCheckSignals"),
         .executableTarget(
             name: "paycheck",
             dependencies: [
-                "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
+                "CPayCheckSignals", "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

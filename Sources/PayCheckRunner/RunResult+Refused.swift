@@ -37,9 +37,14 @@ extension RunResult {
     package static func interruptedBeforeCases(
         while stage: String, target: Target, hostname: String = ProcessInfo.processInfo.hostName
     ) -> RunResult {
+        interrupted("interrupted by a signal while \(stage); no case ran", target: target, hostname: hostname)
+    }
+
+    /// A run a signal stopped before its results could be written (`why` says when): one errored case says so, and
+    /// the result is marked interrupted (exit 130).
+    package static func interrupted(_ why: String, target: Target, hostname: String = ProcessInfo.processInfo.hostName) -> RunResult {
         let now = Date()
         let location = SourceLocation(file: "suites", line: 1, column: 1)
-        let why = "interrupted by a signal while \(stage); no case ran"
         let step = StepResult(name: "load", location: location, issue: .interrupted(why))
         let testCase = CaseResult(name: "the run could finish", location: location, verdict: .error, steps: [step], startedAt: now)
         var result = RunResult(

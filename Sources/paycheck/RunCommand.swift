@@ -163,7 +163,12 @@ struct RunCommand: AsyncParsableCommand {
             index += 1
         }
         guard let options = try? ReportOptions.parse(kept) else { return }
-        let interruption = RunInterruption(files: options.files, target: .mock, output: Output())
+        var runId = ciRunId(environment: ProcessInfo.processInfo.environment)
+        for (index, argument) in arguments.enumerated() {
+            if argument.hasPrefix("--run-id=") { runId = String(argument.dropFirst("--run-id=".count)) }
+            if argument == "--run-id", index + 1 < arguments.count { runId = arguments[index + 1] }
+        }
+        let interruption = RunInterruption(files: options.files, target: .mock, runId: runId, output: Output())
         _ = try? interruption.refuse("the command line was refused: " + message)
     }
 
@@ -238,7 +243,8 @@ struct RunCommand: AsyncParsableCommand {
         // From the first step a signal never leaves reports that could be taken for this run's (``RunInterruption``),
         // and no configuration error leaves the previous run's: the baseline is read first, since it may be the JSON
         // report this run replaces, then the old reports go, then the options and the profile are read.
-        let interruption = RunInterruption(files: reports.files, target: Target(parsing: target) ?? .mock, output: output)
+        let interruption = RunInterruption(
+            files: reports.files, target: Target(parsing: target) ?? .mock, runId: runId ?? RunCommand.ciRunId(environment: environment), output: output)
         interruption.watch()
         let previous: RunResult?
         var configuration: RunConfiguration

@@ -11,8 +11,10 @@ import Synchronization
 ///   written, interrupted, and the run exits 130;
 /// - while reports are written, the first signal lets them finish and has them rewritten as interrupted (130);
 ///   once they are written the run's verdict stands (the reports and the exit code agree);
-/// - a second signal exits 130 at once, after removing every report at the configured paths that does not
-///   already say this run was interrupted.
+/// - a second signal exits 130 at once: every report at the configured paths that does not already say this run
+///   was interrupted is replaced by a short one that says it quit before its results were written; once the
+///   reports are written (the run is exiting with their verdict) it changes nothing.
+/// Every report written here carries the run's `--run-id`.
 /// Report files are written one at a time under the lock the signal handler takes, so a file is never half
 /// replaced when the handler looks at it.
 final class RunInterruption: Sendable {
@@ -38,11 +40,14 @@ final class RunInterruption: Sendable {
     /// The run's target, once resolved (the one asked for until then).
     private let target: Mutex<Target>
     private let output: Output
+    /// The run's id across its shards (`--run-id` or the CI's), known from the first step.
+    private let runId: String
     private let watcher = Mutex<SignalWatcher?>(nil)
 
     /// Prepares for `files` (the reports this run writes); ``watch()`` starts listening.
-    init(files: [ReportFile.Kind], target: Target, output: Output) {
+    init(files: [ReportFile.Kind], target: Target, runId: String, output: Output) {
         self.files = files
+        self.runId = runId
         self.target = Mutex(target)
         self.output = output
     }
@@ -95,8 +100,15 @@ final class RunInterruption: Sendable {
     /// Writes `result` to every report file; when a first signal came meanwhile, writes it again marked as
     /// interrupted and returns that.
     func write(_ result: RunResult) throws -> RunResult {
-        state.withLock { $0.phase = .writing }
+        let exiting = state.withLock { state -> Bool in
+            guard state.phase != .exiting else { return true }
+            state.phase = .writing
+            return false
+        }
+        // A signal while loading: the handler is writing the reports of the interrupted run, and exits.
+        if exiting { Self.park() }
         defer { state.withLock { $0.phase = .done } }
+        let result = stamped(result)
         try writeAll(result)
         guard !result.interrupted, state.withLock({ $0.lateSignal }) else { return result }
         var interrupted = result
@@ -118,11 +130,17 @@ final class RunInterruption: Sendable {
     private func signalled(count: Int) {
         if count >= 2 {
             state.withLock { state in
-                // Under the lock no report is half written: remove whatever does not say "interrupted", then go.
-                for file in files where !state.interruptedReports.contains(file.path) { ReportFile.remove(file.path) }
+                // Once written, the reports are the run's verdict and the process is exiting with it.
+                guard state.phase != .done else { return }
+                // Under the lock no report is half written: replace whatever does not say "interrupted", then go.
+                let quit = stamped(.interrupted("interrupted twice: PayCheck quit before the run's results were written", target: target.withLock { $0 }))
+                for file in files where !state.interruptedReports.contains(file.path) {
+                    if (try? file.write(quit, output: output)) == nil { ReportFile.remove(file.path) }
+                }
                 output.err("\ninterrupted again: quitting now")
                 Foundation.exit(130)
             }
+            return
         }
         enum Action { case writeInterrupted, cancel(Task<RunResult, any Error>?), writing, none }
         let action = state.withLock { state -> Action in
@@ -143,7 +161,7 @@ final class RunInterruption: Sendable {
         switch action {
         case .writeInterrupted:
             output.err("\ninterrupted while loading the suites: no case ran; writing reports that say so (signal again to quit now)")
-            do { try writeAll(.interruptedBeforeCases(while: "the suites were loading", target: target.withLock { $0 })) } catch {}
+            do { try writeAll(stamped(.interruptedBeforeCases(while: "the suites were loading", target: target.withLock { $0 }))) } catch {}
             Foundation.exit(130)
         case .cancel(let task):
             output.err("\ninterrupted: stopping (running steps are cancelled, reports will be written; signal again to quit now)")
@@ -153,6 +171,14 @@ final class RunInterruption: Sendable {
         case .none:
             break
         }
+    }
+
+    /// `result` with the run's id, when it has none of its own.
+    private func stamped(_ result: RunResult) -> RunResult {
+        guard result.runId.isEmpty else { return result }
+        var result = result
+        result.runId = runId
+        return result
     }
 
     /// Waits for the signal handler, which is writing the reports, to end the process.

@@ -17,7 +17,12 @@ final class SignalWatcher: Sendable {
         let count = self.count
         var sources: [any DispatchSourceSignal] = []
         for number in signals {
-            signal(number, SIG_IGN)
+            // On Linux the signals are held (blocked) from before `main` and libdispatch reads them from a signalfd,
+            // which also takes one that came before the watcher; setting SIG_IGN would discard that pending one.
+            // Where dispatch watches through kqueue, the default action must be turned off instead.
+            #if !os(Linux)
+                signal(number, SIG_IGN)
+            #endif
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { onSignal(number, count.value.add(1, ordering: .relaxed).newValue) }
             source.resume()

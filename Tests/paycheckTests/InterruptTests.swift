@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 
-/// SIGINT and SIGTERM at any moment of `paycheck run`: the report paths hold this run's reports saying it was
-/// interrupted (exit 130), or nothing — never the previous run's green reports.
+/// SIGINT and SIGTERM at any moment of `paycheck run`, from the first instruction `main` runs: the report paths hold
+/// the three reports of this run, with its `--run-id` (saying it was interrupted, exit 130, unless the run had
+/// finished) — never the previous run's green reports, never fewer than three.
 @Suite("Signals at any moment of a run")
 struct InterruptTests {
     /// Where a trial sends its signal.
     enum Moment: CaseIterable, CustomStringConvertible {
-        /// As soon as the signal handlers are installed, then after a random number of polls (the first ~100 ms).
+        /// As soon as the process holds the signals (before `main`), then after a random number of polls (the first
+        /// ~100 ms: starting, parsing, loading).
         case loading
         /// After a random number of finished suites.
         case running
@@ -45,13 +47,22 @@ struct InterruptTests {
         return files
     }
 
-    @Test("50 signals at random moments — loading, running, writing, some doubled — never leave an earlier run's reports")
+    @Test("50 signals at random moments — loading, running, writing, some doubled — leave this run's three reports")
     func randomMoments() throws {
+        try Self.trials(50) { _ in (Moment.allCases.randomElement()!, Int.random(in: 0..<3) == 0) }
+    }
+
+    @Test("10 double signals, one in each moment then at random, leave this run's three reports")
+    func doubleSignals() throws {
+        try Self.trials(10) { trial in (trial <= 3 ? Moment.allCases[trial - 1] : Moment.allCases.randomElement()!, true) }
+    }
+
+    /// Runs `count` trials, each at the moment (and single or double) `plan` gives it.
+    static func trials(_ count: Int, plan: (Int) -> (Moment, Bool)) throws {
         let cli = try CLI(files: Self.suites())
         var outcomes: [String: Int] = [:]
-        for trial in 1...50 {
-            let moment = Moment.allCases.randomElement()!
-            let double = Int.random(in: 0..<3) == 0
+        for trial in 1...count {
+            let (moment, double) = plan(trial)
             let label = "trial \(trial): \(moment)\(double ? ", doubled" : "")"
             let status = try Self.trial(in: cli, moment: moment, double: double, label: label)
             outcomes["\(moment) → \(status)", default: 0] += 1
@@ -66,8 +77,9 @@ struct InterruptTests {
         for name in reports { try "STALE: the previous run's green report\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         let process = Process()
         process.executableURL = CLI.binary
+        let runId = "trial-\(UUID().uuidString.prefix(8))"
         process.arguments =
-            ["run", "suites", "-j", "1", "--color", "never"]
+            ["run", "suites", "-j", "1", "--color", "never", "--run-id", runId]
             + reports.flatMap { name in
                 ["--report-" + (name == "junit.xml" ? "junit" : name == "report.json" ? "json" : "html"), name]
             }
@@ -82,11 +94,11 @@ struct InterruptTests {
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         let pid = process.processIdentifier
-        // The handlers are installed from the first step of `run`; before that, the process is still starting.
-        while process.isRunning, !handlersInstalled(pid) {}
+        // The signals are held from before `main` (until then the process is still being loaded).
+        while process.isRunning, !signalsHeld(pid) {}
         switch moment {
         case .loading:
-            for _ in 0..<Int.random(in: 0..<400) where process.isRunning { _ = handlersInstalled(pid) }
+            for _ in 0..<Int.random(in: 0..<400) where process.isRunning { _ = signalsHeld(pid) }
         case .running:
             var seen = 0
             let wanted = Int.random(in: 1...19)
@@ -116,22 +128,28 @@ struct InterruptTests {
         #expect(status == 130 || (status == 0 && (moment == .writing || !signalled)), "\(context)")
         for name in reports {
             let path = folder.appendingPathComponent(name).path
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                Issue.record("\(context): no \(name)")
+                continue
+            }
             #expect(!text.hasPrefix("STALE"), "\(context): \(name) is the previous run's")
-            if name == "report.json" { #expect(text.contains("\"exitCode\": \(status)"), "\(context): report.json says another exit") }
+            if name == "report.json" {
+                #expect(text.contains("\"exitCode\": \(status)"), "\(context): report.json says another exit")
+                #expect(text.contains("\"id\": \"\(runId)\""), "\(context): report.json lost the run id")
+            }
         }
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }) ?? []
         #expect(leftovers.isEmpty, "\(context): temporary files left: \(leftovers)")
         return status
     }
 
-    /// Whether the process catches both SIGINT and SIGTERM (`/proc/PID/status`: the signal sources' handlers are
-    /// installed, not merely `SIG_IGN` before them), or is gone.
-    static func handlersInstalled(_ pid: Int32) -> Bool {
+    /// Whether the process's main thread holds (blocks) both SIGINT and SIGTERM (`/proc/PID/status`), which it does
+    /// from before `main`, or is gone.
+    static func signalsHeld(_ pid: Int32) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
         let wanted: UInt64 = (1 << (UInt64(SIGINT) - 1)) | (1 << (UInt64(SIGTERM) - 1))
         var mask: UInt64 = 0
-        for line in status.split(separator: "\n") where line.hasPrefix("SigCgt:") {
+        for line in status.split(separator: "\n") where line.hasPrefix("SigBlk:") {
             mask |= UInt64(line.split(separator: "\t").last.map(String.init) ?? "", radix: 16) ?? 0
         }
         return mask & wanted == wanted
