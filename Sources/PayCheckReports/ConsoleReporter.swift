@@ -80,7 +80,7 @@ package struct ConsoleReporter: Sendable {
         case .passed: "  \(style.green("✔")) \(result.name) \(style.dim("(\(ReportFormat.human(result.duration)))"))"
         case .failed: "  \(style.red("✘")) \(result.name)"
         case .error: "  \(style.yellow("!")) \(result.name)"
-        case .skipped: "  \(style.dim("-")) \(result.name)" + (result.skipReason.map { " " + style.dim("(\($0))") } ?? "")
+        case .skipped: "  \(style.dim("-")) \(result.name)" + (result.skipReason.map { " " + style.dim("(\($0.description))") } ?? "")
         }
     }
 
@@ -142,7 +142,7 @@ package struct ConsoleReporter: Sendable {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for testCase in result.suites.flatMap(\.cases) where testCase.verdict == .skipped {
-            let reason = testCase.skipReason ?? "skipped"
+            let reason = testCase.skipReason?.description ?? "skipped"
             if counts[reason] == nil { order.append(reason) }
             counts[reason, default: 0] += 1
         }

@@ -22,7 +22,7 @@ extension HTMLReporter {
             if step.attempts > 1 { out += " · \(step.attempts) attempts" }
             out += " · <code>\(h(step.location.description))</code></small></summary>\n"
             if let outcome = step.outcome {
-                out += "<p>outcome <b>\(h(outcome))</b>\(step.nativeState.map { " (native state <code>\(h($0))</code>)" } ?? "")</p>\n"
+                out += "<p>outcome <b>\(h(outcome.rawValue))</b>\(step.nativeState.map { " (native state <code>\(h($0))</code>)" } ?? "")</p>\n"
             }
             for mismatch in step.mismatches {
                 out += "<p class=mismatch>\(h(mismatch.subject)): expected <code class=exp>\(h(mismatch.expected))</code>, got <code class=act>\(h(mismatch.actual))</code></p>\n"

@@ -66,13 +66,13 @@ package enum HTMLReporter {
             out += "<table class=matrix><tr><th>native state</th><th>outcome</th><th>exercised</th></tr>\n"
             for row in table.states {
                 let hit = states.contains(row.key)
-                out += "<tr class=\(hit ? "hit" : "miss")><td><code>\(h(row.key))</code></td><td>\(h(row.outcome))</td><td>\(hit ? "✔" : "—")</td></tr>\n"
+                out += "<tr class=\(hit ? "hit" : "miss")><td><code>\(h(row.key))</code></td><td>\(h(row.outcome.rawValue))</td><td>\(hit ? "✔" : "—")</td></tr>\n"
             }
             out += "</table>\n<table class=matrix><tr><th>error code</th><th>class</th><th>exercised</th></tr>\n"
             var seen = Set<String>()
-            for entry in table.errorCodes where seen.insert("\(entry.code)/\(entry.errorClass)").inserted {
+            for entry in table.errorCodes where seen.insert(entry.key).inserted {
                 let hit = codes.contains(entry.code)
-                out += "<tr class=\(hit ? "hit" : "miss")><td><code>\(h(entry.code))</code></td><td>\(h(entry.errorClass))</td><td>\(hit ? "✔" : "—")</td></tr>\n"
+                out += "<tr class=\(hit ? "hit" : "miss")><td><code>\(h(entry.code))</code></td><td>\(h(entry.errorClass.rawValue))</td><td>\(hit ? "✔" : "—")</td></tr>\n"
             }
             out += "</table>\n"
         }
@@ -171,7 +171,7 @@ package enum HTMLReporter {
                     case .error: "!"
                     case .skipped: "–"
                     }
-                let text = ([suite.displayName, testCase.name, testCase.problemSummary] + (testCase.skipReason.map { [$0] } ?? []))
+                let text = ([suite.displayName, testCase.name, testCase.problemSummary] + (testCase.skipReason.map { [$0.description] } ?? []))
                     .joined(separator: " ").lowercased()
                 out += "<li class=\"case \(testCase.verdict.rawValue)\" id=\"\(anchor)\" data-status=\(testCase.verdict.rawValue)"
                 out += " data-provider=\"\(h(suite.providerOrHTTP))\" data-text=\"\(h(text))\">\(mark) \(h(testCase.name))"
@@ -180,7 +180,7 @@ package enum HTMLReporter {
                     out += " <span class=why>\(h(testCase.problemSummary))</span>"
                 }
                 out += " <small>\(ReportFormat.milliseconds(testCase.duration)) ms"
-                if let reason = testCase.skipReason { out += " · \(h(reason))" }
+                if let reason = testCase.skipReason { out += " · \(h(reason.description))" }
                 out += "</small>\(steps(testCase))</li>\n"
             }
             out += "</ul></details>\n"

@@ -63,9 +63,11 @@ package enum JSONReportReader {
             }
             var cases: [CaseResult] = []
             for item in object["cases"]?.arrayValue ?? [] { cases.append(try self.testCase(item)) }
-            return SuiteResult(
+            var result = SuiteResult(
                 file: path, name: object["name"]?.stringValue ?? path, provider: object["provider"]?.stringValue,
                 cases: cases, startedAt: self.date(object["startedAt"]))
+            result.isPack = object["pack"]?.boolValue ?? false
+            return result
         }
 
         func testCase(_ value: Value) throws(Failure) -> CaseResult {
@@ -74,7 +76,7 @@ package enum JSONReportReader {
             else { throw Failure(description: "\(file): a case without a name or a verdict") }
             var result = CaseResult(
                 name: name, location: self.location(object["location"]), verdict: verdict,
-                skipReason: object["skipReason"]?.stringValue, tags: self.strings(object["tags"]),
+                skipReason: object["skipReason"]?.stringValue.map { SkipReason(reading: $0, kind: object["skipKind"]?.stringValue) }, tags: self.strings(object["tags"]),
                 steps: (object["steps"]?.arrayValue ?? []).map(self.step), duration: object["duration"]?.numberValue ?? 0,
                 startedAt: self.date(object["startedAt"]))
             result.backendOutput = object["backendOutput"]?.stringValue
@@ -92,9 +94,9 @@ package enum JSONReportReader {
                 findings: findings, gate: object["findingGate"]?.stringValue.flatMap(FindingSeverity.init(rawValue:)))
             var step = StepResult(
                 name: object["name"]?.stringValue ?? "", location: self.location(object["location"]),
-                issue: issue, outcome: object["outcome"]?.stringValue,
+                issue: issue, outcome: object["outcome"]?.stringValue.flatMap(Outcome.init(rawValue:)),
                 nativeState: object["nativeState"]?.stringValue,
-                errorCode: object["errorCode"]?.objectValue?.compactMapValues(\.stringValue),
+                errorCode: object["errorCode"].flatMap(Self.errorCode),
                 exchanges: (object["exchanges"]?.arrayValue ?? []).map(self.exchange),
                 attempts: object["attempts"]?.intValue ?? 1, duration: object["duration"]?.numberValue ?? 0)
             step.findings = findings
@@ -136,14 +138,11 @@ package enum JSONReportReader {
             var tables: [String: ProviderTable] = [:]
             for (provider, coverage) in value?.objectValue ?? [:] {
                 let object = coverage.objectValue ?? [:]
-                let states = (object["mapping"]?.arrayValue ?? []).compactMap { row -> (key: String, outcome: String)? in
-                    guard let state = row["state"]?.stringValue, let outcome = row["outcome"]?.stringValue else { return nil }
+                let states = (object["mapping"]?.arrayValue ?? []).compactMap { row -> (key: String, outcome: Outcome)? in
+                    guard let state = row["state"]?.stringValue, let outcome = row["outcome"]?.stringValue.flatMap(Outcome.init(rawValue:)) else { return nil }
                     return (state, outcome)
                 }
-                let codes = (object["catalog"]?.arrayValue ?? []).compactMap { row -> (code: String, errorClass: String)? in
-                    guard let code = row["code"]?.stringValue, let errorClass = row["class"]?.stringValue else { return nil }
-                    return (code, errorClass)
-                }
+                let codes = (object["catalog"]?.arrayValue ?? []).compactMap(Self.errorCode)
                 tables[provider] = ProviderTable(states: states, errorCodes: codes)
             }
             return tables
@@ -159,6 +158,12 @@ package enum JSONReportReader {
         }
 
         func strings(_ value: Value?) -> [String] { (value?.arrayValue ?? []).compactMap(\.stringValue) }
+
+        /// An error code written as `{class, code}`; `nil` without both, or with a class that is not C, S, P, A or T.
+        static func errorCode(_ value: Value) -> ProviderErrorCode? {
+            guard let code = value["code"]?.stringValue, let errorClass = value["class"]?.stringValue.flatMap(ErrorClass.init(rawValue:)) else { return nil }
+            return ProviderErrorCode(errorClass, code)
+        }
 
         func date(_ value: Value?) -> Date { value?.stringValue.flatMap { ISOTimestamp.parse($0) } ?? Date(timeIntervalSince1970: 0) }
 

@@ -156,6 +156,7 @@ package enum JSONReporter {
             "file": .string(suite.file),
             "name": .string(suite.name),
             "provider": optional(suite.provider),
+            "pack": .bool(suite.isPack),
             "startedAt": .string(ReportFormat.iso8601(suite.startedAt)),
             "duration": seconds(suite.duration),
             "counts": counts(c),
@@ -168,7 +169,8 @@ package enum JSONReporter {
             "name": .string(testCase.name),
             "location": .string(testCase.location.description),
             "verdict": .string(testCase.verdict.rawValue),
-            "skipReason": optional(testCase.skipReason),
+            "skipReason": optional(testCase.skipReason?.description),
+            "skipKind": optional(testCase.skipReason?.kind.rawValue),
             "tags": .array(testCase.tags.map(Value.string)),
             "startedAt": .string(ReportFormat.iso8601(testCase.startedAt)),
             "duration": seconds(testCase.duration),
@@ -190,9 +192,9 @@ package enum JSONReporter {
             "invalid": .bool(step.invalidStep),
             "duration": seconds(step.duration),
             "error": optional(step.error),
-            "outcome": optional(step.outcome),
+            "outcome": optional(step.outcome?.rawValue),
             "nativeState": optional(step.nativeState),
-            "errorCode": step.errorCode.map { .object($0.mapValues(Value.string)) } ?? .null,
+            "errorCode": step.errorCode.map { .object(["class": .string($0.errorClass.rawValue), "code": .string($0.code)]) } ?? .null,
             "mismatches": .array(step.mismatches.map(mismatch)),
             "exchanges": .array(step.exchanges.map(exchange)),
             "evidence": .array(step.evidence.map(evidence)),
@@ -250,26 +252,22 @@ package enum JSONReporter {
     private static func coverage(_ result: RunResult) -> Value {
         var members: [String: Value] = [:]
         for (provider, coverage) in ProviderCoverage.of(result) {
-            let sortedCodes = coverage.errorCodes.sorted { codeKey($0) < codeKey($1) }
+            let sortedCodes = coverage.errorCodes.sorted()
             let codes = coverage.codes
             members[provider] = .object([
                 "mapping": .array(
                     (coverage.table?.states ?? []).map { row in
-                        .object(["state": .string(row.key), "outcome": .string(row.outcome), "covered": .bool(coverage.states.contains(row.key))])
+                        .object(["state": .string(row.key), "outcome": .string(row.outcome.rawValue), "covered": .bool(coverage.states.contains(row.key))])
                     }),
                 "catalog": .array(
                     (coverage.table?.errorCodes ?? []).map { entry in
-                        .object(["code": .string(entry.code), "class": .string(entry.errorClass), "covered": .bool(codes.contains(entry.code))])
+                        .object(["code": .string(entry.code), "class": .string(entry.errorClass.rawValue), "covered": .bool(codes.contains(entry.code))])
                     }),
-                "outcomes": .array(coverage.outcomes.sorted().map(Value.string)),
+                "outcomes": .array(coverage.outcomes.map(\.rawValue).sorted().map(Value.string)),
                 "nativeStates": .array(coverage.states.sorted().map(Value.string)),
                 "errorCodes": .array(
                     sortedCodes.map { code in
-                        .object([
-                            "class": optional(code["class"]),
-                            "code": optional(code["code"]),
-                            "id": .string(codeKey(code)),
-                        ])
+                        .object(["class": .string(code.errorClass.rawValue), "code": .string(code.code), "id": .string(code.key)])
                     }),
             ])
         }
@@ -277,10 +275,6 @@ package enum JSONReporter {
     }
 
     /// `class/code`, the error code's identity in the coverage matrix.
-    private static func codeKey(_ code: [String: String]) -> String {
-        "\(code["class"] ?? "")/\(code["code"] ?? "")"
-    }
-
     /// Counts as an object.
     private static func counts(_ c: Counts) -> Value {
         .object([

@@ -97,7 +97,7 @@ package enum JUnitReporter {
                 "<error" + attributes([("message", message), ("type", errorType(testCase.failingStep?.issue))]) + ">"
                     + XMLText.text(catches(testCase) + body) + "</error>")
         case .skipped:
-            let reason = testCase.skipReason ?? "skipped"
+            let reason = testCase.skipReason?.description ?? "skipped"
             // An xfail case that failed as expected keeps the explanation of its failure as the element's text.
             let body = testCase.failingStep != nil ? failure(testCase).body : ""
             children.append(

@@ -10,15 +10,14 @@ struct PackCoverage {
     /// The scenarios the contract left out, with why.
     var leftOut: [(name: String, reason: String)]
 
-    /// One entry per suite that ran a `merchant:` step or had a scenario the contract left out, in run order.
+    /// One entry per merchant pack (a suite with a `merchant:` step), in run order.
     static func of(_ result: RunResult) -> [PackCoverage] {
         result.suites.compactMap { suite in
             let leftOut = suite.cases.compactMap { testCase -> (String, String)? in
-                guard testCase.verdict == .skipped, let reason = testCase.skipReason, reason.hasPrefix(RunPlan.notInContract) else { return nil }
-                return (testCase.name, String(reason.dropFirst(RunPlan.notInContract.count)))
+                guard testCase.verdict == .skipped, let reason = testCase.skipReason, reason.kind == .notInContract else { return nil }
+                return (testCase.name, reason.detail)
             }
-            let isPack = !leftOut.isEmpty || suite.cases.contains { $0.steps.contains { $0.name.hasPrefix("merchant ") } }
-            guard isPack else { return nil }
+            guard suite.isPack else { return nil }
             return PackCoverage(suite: suite, ran: suite.cases.count { $0.verdict != .skipped }, leftOut: leftOut)
         }
     }

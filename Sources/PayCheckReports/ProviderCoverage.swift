@@ -1,19 +1,20 @@
+import PayCheckCore
 import PayCheckRunner
 
 /// What a run exercised of one provider: the outcomes, native states and error codes its steps observed,
 /// and which rows of its mapping table and error catalog that covers. Shared by every reporter.
 struct ProviderCoverage {
     /// Canonical outcomes observed.
-    var outcomes: Set<String> = []
+    var outcomes: Set<Outcome> = []
     /// Native states (mapping-row keys) observed.
     var states: Set<String> = []
-    /// Error codes observed, as `class`/`code` fields.
-    var errorCodes: Set<[String: String]> = []
+    /// Error codes observed.
+    var errorCodes: Set<ProviderErrorCode> = []
     /// The provider's table, when the run knows it.
     var table: ProviderTable?
 
     /// The codes observed, without their class.
-    var codes: Set<String> { Set(errorCodes.compactMap { $0["code"] }) }
+    var codes: Set<String> { Set(errorCodes.map(\.code)) }
 
     /// The catalog's codes in order, each once (a code may appear with two HTTP statuses).
     var catalogCodes: [String] {
@@ -40,7 +41,7 @@ struct ProviderCoverage {
             for step in suite.cases.flatMap(\.steps) {
                 if let outcome = step.outcome { coverage.outcomes.insert(outcome) }
                 if let state = step.nativeState { coverage.states.insert(state) }
-                if let code = step.errorCode, !code.isEmpty { coverage.errorCodes.insert(code) }
+                if let code = step.errorCode { coverage.errorCodes.insert(code) }
             }
             out[provider] = coverage
         }

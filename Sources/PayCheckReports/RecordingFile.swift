@@ -45,7 +45,8 @@ package enum RecordingFile {
             let body: Value = .object([
                 "file": .string(record.file), "suite": .string(record.suite), "provider": record.provider.map(Value.string) ?? .null,
                 "case": .string(record.name), "verdict": .string(record.verdict.rawValue),
-                "skipReason": record.skipReason.map(Value.string) ?? .null,
+                "skipReason": record.skipReason.map { .string($0.description) } ?? .null,
+                "skipKind": record.skipReason.map { .string($0.kind.rawValue) } ?? .null,
                 "random": .array(record.random.map { .string(String($0, radix: 16)) }),
                 "exchanges": .array(record.exchanges.map(JSONReporter.exchange)),
             ])
@@ -126,7 +127,7 @@ package enum RecordingFile {
             cases.append(
                 RunRecording.Case(
                     file: file, suite: suite, provider: body["provider"]?.stringValue, name: name, verdict: verdict,
-                    skipReason: body["skipReason"]?.stringValue,
+                    skipReason: body["skipReason"]?.stringValue.map { SkipReason(reading: $0, kind: body["skipKind"]?.stringValue) },
                     random: (body["random"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { UInt64($0, radix: 16) } },
                     exchanges: (body["exchanges"]?.arrayValue ?? []).map(JSONReportReader.exchange)))
         }

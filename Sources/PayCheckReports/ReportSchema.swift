@@ -1,3 +1,4 @@
+import PayCheckRunner
 /// The JSON Schema (draft 2020-12) of the report written by ``JSONReporter``, documenting every field.
 ///
 /// Readers should check `schemaVersion` first: fields may be added within a version, but never removed or
@@ -138,12 +139,13 @@ package enum JSONReportSchema {
             "suite": {
               "type": "object",
               "additionalProperties": false,
-              "required": ["file", "name", "provider", "startedAt", "duration", "counts", "cases"],
+              "required": ["file", "name", "provider", "pack", "startedAt", "duration", "counts", "cases"],
               "description": "One suite file.",
               "properties": {
                 "file": { "type": "string", "description": "The suite file path as given on the command line." },
                 "name": { "type": "string", "description": "The `suite:` name as written (may be empty; reporters fall back to the file name)." },
                 "provider": { "type": ["string", "null"], "description": "The provider id, or null for raw HTTP suites." },
+                "pack": { "type": "boolean", "description": "Whether the suite is a merchant pack (a case has a `merchant:` step); `packs` counts what each covered." },
                 "startedAt": { "$ref": "#/$defs/time", "description": "When the suite's first case started." },
                 "duration": { "$ref": "#/$defs/seconds", "description": "Sum of the case durations." },
                 "counts": { "$ref": "#/$defs/counts", "description": "Case verdicts in this suite." },
@@ -153,13 +155,14 @@ package enum JSONReportSchema {
             "case": {
               "type": "object",
               "additionalProperties": false,
-              "required": ["name", "location", "verdict", "skipReason", "tags", "startedAt", "duration", "steps"],
+              "required": ["name", "location", "verdict", "skipReason", "skipKind", "tags", "startedAt", "duration", "steps"],
               "description": "One case.",
               "properties": {
                 "name": { "type": "string", "description": "The case name as written (duplicates are possible; the JUnit report makes them unique)." },
                 "location": { "$ref": "#/$defs/location", "description": "Where the case starts." },
                 "verdict": { "$ref": "#/$defs/verdict", "description": "The case verdict." },
                 "skipReason": { "type": ["string", "null"], "description": "Why it was skipped, or `xfail: <reason>` for an expected failure; null otherwise." },
+                "skipKind": { "enum": [\#(SkipReason.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), null], "description": "What kept the case from running (its `skipReason`'s kind): skip (its own `skip:`), needsMock (`requires: [mock]` on a target without the mock's control API), noCredentials, notInContract (a pack scenario the backend's contract leaves out), failFast, interrupted, notRecorded (a replay without it), xfail (failed as expected), other (read from an older file); null when it ran." },
                 "tags": { "type": "array", "items": { "type": "string" }, "description": "The suite's and the case's tags." },
                 "startedAt": { "$ref": "#/$defs/time", "description": "When the case started." },
                 "duration": { "$ref": "#/$defs/seconds", "description": "Seconds the case took." },

@@ -40,12 +40,12 @@ enum Transcript {
                 + "\(ReportFormat.plural(step.attempts, "attempt")), \(ReportFormat.human(step.duration))"
         ]
         if let outcome = step.outcome {
-            lines.append("outcome: \(outcome)" + (step.nativeState.map { " (native state \($0))" } ?? ""))
+            lines.append("outcome: \(outcome.rawValue)" + (step.nativeState.map { " (native state \($0))" } ?? ""))
         } else if let native = step.nativeState {
             lines.append("native state: \(native)")
         }
-        if let code = step.errorCode, !code.isEmpty {
-            lines.append("error code: " + code.keys.sorted().map { "\($0)=\(code[$0] ?? "")" }.joined(separator: " "))
+        if let code = step.errorCode {
+            lines.append("error code: class=\(code.errorClass.rawValue) code=\(code.code)")
         }
         if let error = step.error { lines.append("error: \(error)") }
         for exchange in step.exchanges {

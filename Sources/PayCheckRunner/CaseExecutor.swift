@@ -275,10 +275,10 @@ struct CaseExecutor {
     mutating func evaluate(_ step: Step, _ observation: Observation, into result: StepResult) -> StepResult {
         var result = result
         for (name, value) in observation.defines { variables[name] = value }
-        result.outcome = observation.outcome?.rawValue
+        result.outcome = observation.outcome
         result.nativeState = observation.nativeState
         if let e = observation.error {
-            result.errorCode = ["class": e.errorClass.rawValue, "code": e.code]
+            result.errorCode = ProviderErrorCode(e.errorClass, e.code)
             result.providerError = redacted("\(e.code): \(e.message)")
         }
         let evaluator = ExpectationEvaluator(renderer: renderer)

@@ -15,7 +15,7 @@ package final class RunRecording: Sendable {
         package var name: String
         /// How it ended, and why it was skipped.
         package var verdict: Verdict
-        package var skipReason: String?
+        package var skipReason: SkipReason?
         /// The random numbers it drew, in order.
         package var random: [UInt64]
         /// Its exchanges, in order, redacted.
@@ -23,7 +23,7 @@ package final class RunRecording: Sendable {
 
         /// Creates a record.
         package init(
-            file: String, suite: String, provider: String?, name: String, verdict: Verdict, skipReason: String?, random: [UInt64],
+            file: String, suite: String, provider: String?, name: String, verdict: Verdict, skipReason: SkipReason?, random: [UInt64],
             exchanges: [Exchange]
         ) {
             self.file = file

@@ -9,7 +9,7 @@ package struct RunPlan: Sendable {
         /// Index of the case in its suite.
         package var caseIndex: Int
         /// Why it will be skipped without running, if it will.
-        package var skipReason: String?
+        package var skipReason: SkipReason?
         /// Whether the case changes state every case shares (the mock clock, a reset), so it runs alone.
         package var exclusive: Bool = false
     }
@@ -44,17 +44,12 @@ package struct RunPlan: Sendable {
                 digest.add(suite.sourceDigest)
                 digest.add(testCase.name)
                 if let shard = configuration.shard, ordinal % shard.count != shard.index - 1 { continue }
-                var reason = testCase.skip.map { "skip: \($0)" }
+                var reason = testCase.skip.map(SkipReason.skip)
                 if reason == nil, testCase.requires.contains("mock"), !configuration.target.hasMockControl {
-                    reason = "requires the mock's payer/control API; target '\(configuration.target.kind)' has none"
+                    reason = .needsMock(targetKind: configuration.target.kind)
                 }
                 if reason == nil, let provider = suite.provider, let target = configuration.target.live, !hasProviderCredentials(provider) {
-                    reason =
-                        target.profile == nil
-                        ? "no sandbox credentials for '\(provider)' (set PAYCHECK_\(provider.uppercased())_* variables)"
-                        : target.providers[provider] == nil
-                            ? "target '\(target.name)' does not name '\(provider)' (a profile's target uses only the providers it lists)"
-                            : "no credentials for '\(provider)' on target '\(target.name)' ('paycheck targets' names the missing ones)"
+                    reason = .noCredentials(provider: provider, target: target)
                 }
                 selected.append(Item(suiteIndex: suites.count, caseIndex: caseIndex, skipReason: reason, exclusive: RunPlan.isExclusive(testCase)))
             }
@@ -68,15 +63,11 @@ package struct RunPlan: Sendable {
         self.selectionDigest = digest.hex
     }
 
-    /// How the skip reason of a pack scenario the backend's contract leaves out starts (reports count them apart:
-    /// what a green run did not cover).
-    package static let notInContract = "not in the contract: "
-
     /// Skips the cases that need a part of `contract` it does not describe (``contractGap(_:_:)``).
     package mutating func skipContractGaps(_ contract: MerchantContract) {
         for index in items.indices where items[index].skipReason == nil {
             let testCase = suites[items[index].suiteIndex].cases[items[index].caseIndex]
-            if let gap = Self.contractGap(testCase, contract) { items[index].skipReason = Self.notInContract + gap }
+            if let gap = Self.contractGap(testCase, contract) { items[index].skipReason = .notInContract(gap) }
         }
     }
 

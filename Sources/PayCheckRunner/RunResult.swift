@@ -76,11 +76,11 @@ package struct StepResult: Sendable {
         if case .runTimeout? = issue { true } else { false }
     }
     /// The canonical outcome observed, for provider steps.
-    package var outcome: String?
+    package var outcome: Outcome?
     /// The native state the outcome came from.
     package var nativeState: String?
-    /// The provider error code observed (`class`/`code`), for coverage.
-    package var errorCode: [String: String]?
+    /// The provider error code observed, for coverage.
+    package var errorCode: ProviderErrorCode?
     /// The provider's own error, `code: message` (redacted), shown under a failed expectation so the reader sees why
     /// the provider refused without opening the transcript.
     package var providerError: String?
@@ -98,7 +98,7 @@ package struct StepResult: Sendable {
     /// Creates a step result.
     package init(
         name: String, location: SourceLocation, issue: StepIssue? = nil,
-        outcome: String? = nil, nativeState: String? = nil, errorCode: [String: String]? = nil, exchanges: [Exchange] = [],
+        outcome: Outcome? = nil, nativeState: String? = nil, errorCode: ProviderErrorCode? = nil, exchanges: [Exchange] = [],
         attempts: Int = 1, duration: Double = 0
     ) {
         self.name = name
@@ -122,7 +122,7 @@ package struct CaseResult: Sendable {
     /// Its verdict.
     package var verdict: Verdict
     /// Why it was skipped, or the xfail reason.
-    package var skipReason: String?
+    package var skipReason: SkipReason?
     /// Tags (suite's and case's).
     package var tags: [String]
     /// The steps that ran, in order (the run stops at the first step that does not pass).
@@ -141,7 +141,7 @@ package struct CaseResult: Sendable {
 
     /// Creates a case result.
     package init(
-        name: String, location: SourceLocation, verdict: Verdict, skipReason: String? = nil, tags: [String] = [],
+        name: String, location: SourceLocation, verdict: Verdict, skipReason: SkipReason? = nil, tags: [String] = [],
         steps: [StepResult] = [], duration: Double = 0, startedAt: Date
     ) {
         self.name = name
@@ -177,6 +177,8 @@ package struct SuiteResult: Sendable {
     package var description: String?
     /// The suite's `tags:`.
     package var tags: [String] = []
+    /// Whether it is a merchant pack: a case has a `merchant:` step.
+    package var isPack = false
     /// Sum of case durations, in seconds.
     package var duration: Double { cases.reduce(0) { $0 + $1.duration } }
 
@@ -187,6 +189,14 @@ package struct SuiteResult: Sendable {
         self.provider = provider
         self.cases = cases
         self.startedAt = startedAt
+    }
+
+    /// The result of `suite`, with its description, tags and kind.
+    init(of suite: Suite, cases: [CaseResult], startedAt: Date) {
+        self.init(file: suite.file, name: suite.name, provider: suite.provider, cases: cases, startedAt: startedAt)
+        description = suite.description
+        tags = suite.tags
+        isPack = suite.cases.contains { $0.steps.contains { $0.merchant != nil } }
     }
 
     /// Cases with this verdict.
@@ -224,27 +234,46 @@ package struct Counts: Sendable, Hashable, Codable {
 /// A provider's mapping table and error catalog, as keys, so reports can show which rows a run covered.
 package struct ProviderTable: Sendable, Hashable {
     /// Native state keys (`STATE` or `STATE/REASON`) with their canonical outcome, in table order.
-    package var states: [(key: String, outcome: String)]
+    package var states: [(key: String, outcome: Outcome)]
     /// Error codes with their class, in catalog order.
-    package var errorCodes: [(code: String, errorClass: String)]
+    package var errorCodes: [ProviderErrorCode]
 
     /// Creates a table.
-    package init(states: [(key: String, outcome: String)], errorCodes: [(code: String, errorClass: String)]) {
+    package init(states: [(key: String, outcome: Outcome)], errorCodes: [ProviderErrorCode]) {
         self.states = states
         self.errorCodes = errorCodes
     }
 
     /// Equality by content.
     package static func == (lhs: ProviderTable, rhs: ProviderTable) -> Bool {
-        lhs.states.map { "\($0.key)=\($0.outcome)" } == rhs.states.map { "\($0.key)=\($0.outcome)" }
-            && lhs.errorCodes.map { "\($0.code)=\($0.errorClass)" } == rhs.errorCodes.map { "\($0.code)=\($0.errorClass)" }
+        lhs.states.map(\.key) == rhs.states.map(\.key) && lhs.states.map(\.outcome) == rhs.states.map(\.outcome) && lhs.errorCodes == rhs.errorCodes
     }
 
     /// Hashes the content.
     package func hash(into hasher: inout Hasher) {
         for s in states { hasher.combine(s.key); hasher.combine(s.outcome) }
-        for e in errorCodes { hasher.combine(e.code); hasher.combine(e.errorClass) }
+        hasher.combine(errorCodes)
     }
+}
+
+/// A provider's native error code with its class (C, S, P, A or T): what a step observed, or a catalog row.
+package struct ProviderErrorCode: Sendable, Hashable, Comparable {
+    /// The class.
+    package var errorClass: ErrorClass
+    /// The native code, verbatim.
+    package var code: String
+
+    /// Creates a code of `errorClass`.
+    package init(_ errorClass: ErrorClass, _ code: String) {
+        self.errorClass = errorClass
+        self.code = code
+    }
+
+    /// `class/code`, the key reports sort and name it by.
+    package var key: String { "\(errorClass.rawValue)/\(code)" }
+
+    /// By ``key``.
+    package static func < (lhs: ProviderErrorCode, rhs: ProviderErrorCode) -> Bool { lhs.key < rhs.key }
 }
 
 /// Everything a run produced: the input of every reporter.

@@ -175,7 +175,7 @@ package struct Runner: Sendable {
                 return r
                     ?? CaseResult(
                         name: testCase.name, location: testCase.location, verdict: .skipped,
-                        skipReason: "interrupted: the run was stopped before this case started", startedAt: startedAt)
+                        skipReason: .interrupted, startedAt: startedAt)
             }
         }
 
@@ -185,17 +185,14 @@ package struct Runner: Sendable {
         for (suiteIndex, suite) in plan.suites.enumerated() {
             let cases = casesBySuite[suiteIndex]
             let start = cases.map(\.startedAt).min() ?? startedAt
-            var result = SuiteResult(file: suite.file, name: suite.name, provider: suite.provider, cases: cases, startedAt: start)
-            result.description = suite.description
-            result.tags = suite.tags
-            suites.append(result)
+            suites.append(SuiteResult(of: suite, cases: cases, startedAt: start))
         }
         var tables: [String: ProviderTable] = [:]
         for id in Set(plan.suites.compactMap(\.provider)) {
             guard let provider = providers[id] else { continue }
             tables[id] = ProviderTable(
-                states: provider.outcomeMapping.rules.map { ($0.key, $0.outcome.rawValue) },
-                errorCodes: provider.errorCatalog.entries.map { ($0.code, $0.errorClass.rawValue) })
+                states: provider.outcomeMapping.rules.map { ($0.key, $0.outcome) },
+                errorCodes: provider.errorCatalog.entries.map { ProviderErrorCode($0.errorClass, $0.code) })
         }
         var result = RunResult(
             suites: suites, target: redactor.redact(configuration.target.description), targetKind: configuration.target.kind,
@@ -283,7 +280,7 @@ package struct Runner: Sendable {
         let testCase = suite.cases[item.caseIndex]
         let startedAt = Date()
         let tags = suite.tags + testCase.tags
-        func skipped(_ reason: String) -> CaseResult {
+        func skipped(_ reason: SkipReason) -> CaseResult {
             configuration.recording?.add(
                 RunRecording.Case(
                     file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: .skipped, skipReason: reason,
@@ -291,7 +288,7 @@ package struct Runner: Sendable {
             return CaseResult(name: testCase.name, location: testCase.location, verdict: .skipped, skipReason: reason, tags: tags, startedAt: startedAt)
         }
         if let reason = item.skipReason { return skipped(reason) }
-        if context.stop.isSet { return skipped("not run: --fail-fast stopped the run after an earlier failure") }
+        if context.stop.isSet { return skipped(.failFast) }
         if let deadline = context.deadline, Task.isCancelled || clock.now() >= deadline {
             return CaseResult(
                 name: testCase.name, location: testCase.location, verdict: .error, tags: tags,
@@ -304,7 +301,7 @@ package struct Runner: Sendable {
         if let replay = configuration.replay {
             let record = replay.cases[Replay.key(file: suite.file, suite: suite.name, name: testCase.name)]
             guard let record, record.verdict != .skipped else {
-                return skipped(record?.skipReason ?? "not in the recording \(replay.directory)")
+                return skipped(record?.skipReason ?? .notRecorded(in: replay.directory))
             }
             if replay.answers { caseRunner.transport = ReplayTransport(record, directory: replay.directory) }
             tape = RandomTape(replaying: record.random, fallback: random)
@@ -337,7 +334,7 @@ package struct Runner: Sendable {
                 verdict = .error
             }
         }
-        var skipReason: String?
+        var skipReason: SkipReason?
         // A case stopped by the run timeout stays an error, also when it is expected to fail.
         let timedOut = verdict == .error && context.deadline.map { clock.now() >= $0 } == true
         if let xfail = testCase.xfail, !timedOut {
@@ -351,7 +348,7 @@ package struct Runner: Sendable {
                         ])))
             } else {
                 verdict = .skipped
-                skipReason = "xfail: \(xfail)"
+                skipReason = .xfail(xfail)
             }
         }
         if verdict == .passed, let gate = configuration.findingGate, Self.failOnFindings(&steps, gate: gate) { verdict = .failed }

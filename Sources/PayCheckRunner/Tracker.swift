@@ -34,11 +34,7 @@ struct Tracker {
         if remaining[suiteIndex] == 0, let cases = done.removeValue(forKey: suiteIndex) {
             let suite = plan.suites[suiteIndex]
             let ordered = cases.keys.sorted().compactMap { cases[$0] }
-            var result = SuiteResult(
-                file: suite.file, name: suite.name, provider: suite.provider, cases: ordered, startedAt: ordered.map(\.startedAt).min() ?? Date())
-            result.description = suite.description
-            result.tags = suite.tags
-            waiting[suiteIndex] = result
+            waiting[suiteIndex] = SuiteResult(of: suite, cases: ordered, startedAt: ordered.map(\.startedAt).min() ?? Date())
         }
         var finished: [SuiteResult] = []
         while handedOut < order.count, let suite = waiting.removeValue(forKey: order[handedOut]) {

@@ -38,10 +38,10 @@ enum Fixture {
             name: "create session", location: loc(f, 5, 5), verdict: .passed, tags: ["smoke", "session"],
             steps: [
                 StepResult(
-                    name: "create session", location: loc(f, 7, 9), outcome: "pending", nativeState: "PENDING",
+                    name: "create session", location: loc(f, 7, 9), outcome: .pending, nativeState: "PENDING",
                     exchanges: [createExchange], duration: 0.051),
                 StepResult(
-                    name: "query session", location: loc(f, 14, 9), outcome: "pending", nativeState: "PENDING",
+                    name: "query session", location: loc(f, 14, 9), outcome: .pending, nativeState: "PENDING",
                     exchanges: [queryExchange], duration: 0.034),
             ],
             duration: 0.0875, startedAt: base)
@@ -62,7 +62,7 @@ enum Fixture {
                             location: loc(f, 27, 13), subject: "outcome", expected: "eq \"approved\"", actual: "\"rejected\"",
                             kind: .outcome),
                     ]),
-                    outcome: "rejected", nativeState: "REJECTED", errorCode: ["class": "card", "code": "05"],
+                    outcome: .declined, nativeState: "REJECTED", errorCode: ProviderErrorCode(.P, "05"),
                     exchanges: [payExchange], attempts: 2, duration: 0.41)
             ],
             duration: 0.412, startedAt: base.addingTimeInterval(0.1))
@@ -83,11 +83,11 @@ enum Fixture {
             duration: 0.005, startedAt: base.addingTimeInterval(0.6))
 
         let refund = CaseResult(
-            name: "refund", location: loc(f, 40, 5), verdict: .skipped, skipReason: "requires: sandbox", tags: ["refund"],
+            name: "refund", location: loc(f, 40, 5), verdict: .skipped, skipReason: SkipReason(.needsMock, "requires: sandbox"), tags: ["refund"],
             startedAt: base.addingTimeInterval(0.7))
 
         let duplicate = CaseResult(
-            name: "duplicate charge", location: loc(f, 45, 5), verdict: .skipped, skipReason: "xfail: PTP-12 duplicate reference accepted",
+            name: "duplicate charge", location: loc(f, 45, 5), verdict: .skipped, skipReason: .xfail("PTP-12 duplicate reference accepted"),
             steps: [
                 StepResult(
                     name: "pay twice", location: loc(f, 47, 9),
@@ -96,7 +96,7 @@ enum Fixture {
                             location: loc(f, 50, 13), subject: "body.status.status", expected: "eq \"FAILED\"", actual: "\"APPROVED\"",
                             kind: .body)
                     ]),
-                    outcome: "succeeded", nativeState: "APPROVED", duration: 0.02)
+                    outcome: .succeeded, nativeState: "APPROVED", duration: 0.02)
             ],
             duration: 0.021, startedAt: base.addingTimeInterval(0.8))
 
@@ -104,7 +104,7 @@ enum Fixture {
             name: "create session", location: loc(f, 55, 5), verdict: .passed, tags: ["smoke"],
             steps: [
                 StepResult(
-                    name: "create session", location: loc(f, 57, 9), outcome: "pending", nativeState: "PENDING",
+                    name: "create session", location: loc(f, 57, 9), outcome: .pending, nativeState: "PENDING",
                     duration: 0.01)
             ],
             duration: 0.0115, startedAt: base.addingTimeInterval(0.9))
@@ -141,8 +141,8 @@ enum Fixture {
             startedAt: base, duration: 1.2345,
             providerTables: [
                 "placetopay": ProviderTable(
-                    states: [("APPROVED", "succeeded"), ("PENDING", "pending"), ("REJECTED/?C", "canceled"), ("REJECTED", "declined")],
-                    errorCodes: [("05", "card"), ("102", "A")])
+                    states: [("APPROVED", .succeeded), ("PENDING", .pending), ("REJECTED/?C", .canceled), ("REJECTED", .declined)],
+                    errorCodes: [ProviderErrorCode(.P, "05"), ProviderErrorCode(.A, "102")])
             ])
     }
 

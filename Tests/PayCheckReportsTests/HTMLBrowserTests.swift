@@ -163,7 +163,7 @@ struct HTMLBrowserTests {
             requestHeaders: [("Authorization", "Bearer [redacted]"), ("Content-Type", "application/json")],
             requestBody: #"{"amount":{"currency":"EUR","value":"10.00"},"description":"it's an order"}"#, status: 201,
             responseHeaders: [("Content-Type", "application/hal+json")], responseBody: #"{"id":"tr_1","status":"open"}"#, duration: 0.012, error: nil)
-        let first = StepResult(name: "call createPayment", location: at, outcome: "pending", exchanges: [create], duration: 0.012)
+        let first = StepResult(name: "call createPayment", location: at, outcome: .pending, exchanges: [create], duration: 0.012)
         let second = StepResult(
             name: "call getPayment", location: SourceLocation(file: "Suites/mollie/payments.yaml", line: 16, column: 7),
             issue: .mismatches([Mismatch(location: at, subject: "body.status", expected: "\"paid\"", actual: "\"open\"", kind: .body)]),

@@ -25,9 +25,9 @@ struct JSONReporterTests {
         #expect(
             top["coverage"] == [
                 "placetopay": [
-                    "outcomes": ["pending", "rejected", "succeeded"],
+                    "outcomes": ["declined", "pending", "succeeded"],
                     "nativeStates": ["APPROVED", "PENDING", "REJECTED"],
-                    "errorCodes": [["class": "card", "code": "05", "id": "card/05"]],
+                    "errorCodes": [["class": "P", "code": "05", "id": "P/05"]],
                     "mapping": [
                         ["state": "APPROVED", "outcome": "succeeded", "covered": true],
                         ["state": "PENDING", "outcome": "pending", "covered": true],
@@ -35,7 +35,7 @@ struct JSONReporterTests {
                         ["state": "REJECTED", "outcome": "declined", "covered": true],
                     ],
                     "catalog": [
-                        ["code": "05", "class": "card", "covered": true],
+                        ["code": "05", "class": "P", "covered": true],
                         ["code": "102", "class": "A", "covered": false],
                     ],
                 ]

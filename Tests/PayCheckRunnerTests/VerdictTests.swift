@@ -76,7 +76,7 @@ struct VerdictTests {
             steps: [StepResult(name: "call createSession", location: SourceLocation(file: "a.yaml", line: 5, column: 9))], startedAt: Date())
         let skipped = CaseResult(
             name: "no credentials", location: SourceLocation(file: "b.yaml", line: 3, column: 5), verdict: .skipped,
-            skipReason: "no sandbox credentials for 'mollie'", startedAt: Date())
+            skipReason: SkipReason(.noCredentials, "no sandbox credentials for 'mollie'"), startedAt: Date())
         var result = RunResult(
             suites: [
                 SuiteResult(file: "a.yaml", name: "a", provider: "placetopay", cases: [passed], startedAt: Date()),
