@@ -43,6 +43,8 @@ package struct ActionSpec: Sendable, Hashable {
     package var kinds: [String: ValueKind] = [:]
     /// The `with:` keys a step must give (the run refuses the step without them, so lint does too).
     package var required: [String] = []
+    /// The shapes of the `with:` values that have one (nested members, kinds, choices), by key.
+    package var shapes: [String: RequestShape] = [:]
     /// The `auth:` override keys it accepts; empty when it takes no `auth:`.
     package var authKeys: [String]
     /// Whether a case that performs it must run alone (it changes state every case shares).

@@ -215,7 +215,7 @@ extension SuiteParser {
         default:
             kind = providerAction(
                 ProviderAction.Kind(rawValue: kindPair.key) ?? .call, nameNode: kindPair.value,
-                with: value("with")?.value, auth: value("auth")?.value
+                with: value("with")?.value, auth: value("auth")?.value, expectsRefusal: Self.expectsRefusal(value("expect")?.value)
             ).map(StepKind.provider)
         }
         var name: String?
@@ -377,7 +377,7 @@ extension SuiteParser {
         return MerchantStep(action: action, parameters: parameters, location: location(nameNode))
     }
 
-    mutating func providerAction(_ kind: ProviderAction.Kind, nameNode: Node, with: Node?, auth: Node?) -> ProviderAction? {
+    mutating func providerAction(_ kind: ProviderAction.Kind, nameNode: Node, with: Node?, auth: Node?, expectsRefusal: Bool = false) -> ProviderAction? {
         guard let name = nonEmptyString(nameNode, "'\(kind.rawValue)'") else { return nil }
         let here = location(nameNode)
         let parameters =
@@ -413,7 +413,7 @@ extension SuiteParser {
             error(nameNode, "unknown \(what) '\(name)' for provider '\(provider.id)'", hint: hint)
             return nil
         }
-        checkKeys(of: spec, kind: kind, with: with, auth: auth, owner: "provider '\(provider.id)'", at: here)
+        checkKeys(of: spec, kind: kind, with: with, auth: auth, owner: "provider '\(provider.id)'", at: here, strict: !expectsRefusal)
         return ProviderAction(kind: kind, name: name, parameters: parameters, auth: authValue, location: here, runsAlone: spec.runsAlone)
     }
 
@@ -493,14 +493,50 @@ extension SuiteParser {
 
     /// Checks the `with:` and `auth:` keys of an action against what it declares, with did-you-mean hints, and the
     /// literal values of the keys it declares a kind for.
-    mutating func checkKeys(of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String, at location: SourceLocation? = nil) {
-        checkKeys(of: spec, label: "'\(kind.rawValue): \(spec.name)'", with: with, auth: auth, owner: owner, at: location)
+    mutating func checkKeys(
+        of spec: ActionSpec, kind: ProviderAction.Kind, with: Node?, auth: Node?, owner: String, at location: SourceLocation? = nil, strict: Bool = true
+    ) {
+        checkKeys(of: spec, label: "'\(kind.rawValue): \(spec.name)'", with: with, auth: auth, owner: owner, at: location, strict: strict)
     }
 
-    /// Checks an action's `with:` keys and literal kinds, and its `auth:` overrides, against its spec.
-    mutating func checkKeys(of spec: ActionSpec, label: String, with: Node?, auth: Node?, owner: String, at location: SourceLocation? = nil) {
+    /// Whether a step's `expect:` expects the provider to refuse the request (an `error:`, or a status of 400 or more):
+    /// such a step may leave out a required member or send a value of another kind on purpose.
+    static func expectsRefusal(_ expect: Node?) -> Bool {
+        guard let pairs = expect?.mapping else { return false }
+        for (key, value) in pairs {
+            switch key.scalar?.string {
+            case "error"?: return true
+            case "status"?: if statusNumbers(value).contains(where: { $0 >= 400 }) { return true }
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// The numbers written in a status expectation (a literal, or inside its matchers).
+    private static func statusNumbers(_ node: Node) -> [Int] {
+        switch node {
+        case .scalar(let scalar): Int(scalar.string).map { [$0] } ?? []
+        case .mapping(let pairs): pairs.flatMap { statusNumbers($0.value) }
+        case .sequence(let items): items.flatMap(statusNumbers)
+        case .alias: []
+        }
+    }
+
+    /// Checks an action's `with:` keys and literal kinds, and its `auth:` overrides, against its spec. With `strict`
+    /// off (the step expects the provider to refuse it), a shape's required members, kinds and choices are not checked;
+    /// keys it does not name always are.
+    mutating func checkKeys(of spec: ActionSpec, label: String, with: Node?, auth: Node?, owner: String, at location: SourceLocation? = nil, strict: Bool = true) {
         // A required key left out of a written mapping (or no `with:` at all) is refused by the run: say so here.
         // A `with:` that is one template (a row's value) is only known at run time.
+        if let pairs = with?.mapping {
+            for (keyNode, valueNode) in pairs {
+                guard let key = keyNode.scalar?.string, let shape = spec.shapes[key] else { continue }
+                for problem in shape.problems(in: valueNode, path: key, strict: strict) {
+                    error(problem.at, "\(label): \(problem.message)", hint: problem.hint ?? "\(owner) refuses it")
+                }
+            }
+        }
         if !spec.required.isEmpty, with == nil || with?.mapping != nil {
             let given = Set(with?.mapping?.compactMap { $0.key.scalar?.string } ?? [])
             let missing = spec.required.filter { !given.contains($0) }
@@ -510,7 +546,7 @@ extension SuiteParser {
         }
         if !spec.kinds.isEmpty, let with {
             // Each declared path (`amount`, or `amount.value` inside it), where the step writes a literal.
-            for (path, expected) in spec.kinds.sorted(by: { $0.key < $1.key }) {
+            for (path, expected) in spec.kinds.sorted(by: { $0.key < $1.key }) where spec.shapes[String(path.prefix { $0 != "." })] == nil {
                 var node: Node? = with
                 for component in path.split(separator: ".") {
                     node = node?.mapping?.first { $0.key.scalar?.string == String(component) }?.value

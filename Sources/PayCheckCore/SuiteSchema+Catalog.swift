@@ -23,9 +23,11 @@ extension SuiteSchema {
         var withKeys: [String: Set<String>] = [:]
         var open: Set<String> = []  // actions some provider takes any mapping for
         var authKeys: [String: Set<String>] = [:]
+        var shapes: [String: [String: RequestShape]] = [:]  // by action, then `with:` key: merged over the providers
         func add(_ kind: ProviderAction.Kind, _ spec: ActionSpec) {
             names[kind, default: []].insert(spec.name)
             let key = "\(kind.rawValue):\(spec.name)"
+            for (name, shape) in spec.shapes { shapes[key, default: [:]][name] = shapes[key]?[name].map { $0.merged(with: shape) } ?? shape }
             if let parameters = spec.parameters { withKeys[key, default: []].formUnion(parameters) } else { open.insert(key) }
             authKeys[key, default: []].formUnion(spec.authKeys)
         }
@@ -53,6 +55,15 @@ extension SuiteSchema {
                 var properties: [String: Value] = [:]
                 if !open.contains(key), let keys = withKeys[key] {
                     var with: [String: Value] = ["type": "object", "propertyNames": .object(["enum": .array(keys.sorted().map(Value.string))])]
+                    // The members of a shaped value (`payment: { reference, amount: { … } }`), so a typo inside it shows.
+                    // A key one provider shapes and another leaves free stays free.
+                    let shaped = (shapes[key] ?? [:]).filter { entry in
+                        ids.allSatisfy { id in
+                            guard let spec = catalog.provider(id)?.spec(kind, name), spec.parameters?.contains(entry.key) == true else { return true }
+                            return spec.shapes[entry.key] != nil
+                        }
+                    }
+                    if !shaped.isEmpty { with["properties"] = .object(shaped.mapValues(\.editorSchema)) }
                     if kind == .mock, name == GenericMockAction.fault.rawValue {
                         with["properties"] = .object(["kind": oneOf(FaultKind.allCases.map(\.rawValue), nil)])
                     }

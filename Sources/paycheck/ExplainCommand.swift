@@ -18,7 +18,8 @@ struct ExplainCommand: ParsableCommand {
             merchant's backend) prints what the rule checks, why it matters and its source. An
             operation such as createPayment (or mollie.createPayment) prints, for each provider that
             has it, its method and path, every with: parameter (where it goes, whether it is required,
-            its default and the kind of value it takes), the idempotency key and the auth: overrides.
+            its default and the kind of value it takes, and the members of a mapping at every depth, from
+            the provider's docs), the idempotency key and the auth: overrides.
             An action such as payer:pay or mock:fault prints its with: parameters. With --provider and
             no code, lists that provider's catalog, mapping, operations, actions and rules.
             """))
@@ -141,12 +142,15 @@ struct ExplainCommand: ParsableCommand {
                     }
                 var notes = [place]
                 if parameter.required { notes.append("required") }
-                if let kind = parameter.kind { notes.append("a \(kind.rawValue)") }
+                if let kind = parameter.kind, parameter.shape == nil { notes.append("a \(kind.rawValue)") }
+                if let shape = parameter.shape { notes.append(shape.described) }
                 if let value = parameter.defaultValue { notes.append("default \(value.brief)") }
-                for (path, kind) in operation.nestedKinds.sorted(by: { $0.key < $1.key }) where path.hasPrefix(parameter.name + ".") {
+                for (path, kind) in operation.nestedKinds.sorted(by: { $0.key < $1.key }) where path.hasPrefix(parameter.name + ".") && parameter.shape == nil {
                     notes.append("\(path) a \(kind.rawValue)")
                 }
                 lines.append("    \(parameter.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(notes.joined(separator: ", "))")
+                // The members of a shaped parameter, with their kinds and whether the provider requires them.
+                lines += parameter.shape?.outline(indent: "      ") ?? []
             }
             if let header = operation.idempotencyHeader {
                 lines.append("    \(ProviderOperation.idempotencyKeyParameter.padding(toLength: width, withPad: " ", startingAt: 0))  header \(header)")

@@ -47,6 +47,19 @@ struct ProviderConformanceTests {
         }
     }
 
+    /// A YAML value of `shape` with every member it names.
+    static func sample(_ shape: RequestShape) -> String {
+        switch shape {
+        case .object(let members): "{ " + members.map { "\"\($0.name)\": \(sample($0.shape))" }.joined(separator: ", ") + " }"
+        case .list(let element): "[\(sample(element))]"
+        case .oneOf(let choices): "\"\(choices.first ?? "")\""
+        case .number: "1"
+        case .boolean: "true"
+        case .openObject: "{}"
+        case .text, .any: "x"
+        }
+    }
+
     @Test("every declared operation and action lints with all its keys, and a misspelt key does not", arguments: RegistryEntry.all)
     func declarationsLint(_ entry: RegistryEntry) {
         let provider = entry.mock.provider
@@ -57,7 +70,8 @@ struct ProviderConformanceTests {
                 // Keys are quoted: a query parameter such as Mollie's `amount[value]` is a legitimate key.
                 // A value of the declared kind, where the provider declares one.
                 let sample: [ValueKind: String] = [.object: "{}", .array: "[]", .number: "1", .boolean: "true", .string: "x"]
-                let with = (spec.parameters ?? []).map { "\"\($0)\": \(spec.kinds[$0].flatMap { sample[$0] } ?? "x")" }.joined(separator: ", ")
+                let with = (spec.parameters ?? []).map { "\"\($0)\": \(spec.shapes[$0].map(Self.sample) ?? spec.kinds[$0].flatMap { sample[$0] } ?? "x")" }
+                    .joined(separator: ", ")
                 let auth = spec.authKeys.isEmpty ? "" : "\n        auth: { \(spec.authKeys.map { "\($0): x" }.joined(separator: ", ")) }"
                 steps.append("      - \(kind.rawValue): \(spec.name)\n        with: { \(with) }\(auth)")
                 if let first = spec.parameters?.first, first.count > 1 {

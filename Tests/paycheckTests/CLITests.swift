@@ -518,7 +518,7 @@ struct CLITests {
             "m.yaml":
                 "suite: m\nprovider: mollie\ncases:\n  - name: c\n    steps:\n      - call: createPayment\n        with: { amount: { currency: EUR, value: 1.00 }, description: x, redirectUrl: https://shop.example/r }\n"
         ]).run(["lint", "m.yaml"])
-        #expect(typed.status == 2 && typed.stderr.contains("m.yaml:7:49: error: 'amount.value' of 'call: createPayment' must be text"), "\(typed.stderr)")
+        #expect(typed.status == 2 && typed.stderr.contains("m.yaml:7:49: error: 'call: createPayment': 'amount.value' must be text"), "\(typed.stderr)")
         // Citations point at files in the repository or public documents, never at notes the repository lacks.
         for topic in ["placetopay.nonce-reused", "mollie.missing-idempotency-key", "102", "INVALID_CREDENTIALS", "T013"] {
             let explained = try CLI(files: [:]).run(["explain", topic])
@@ -703,13 +703,17 @@ struct CLITests {
                 && mit.stdout.contains("La tarjeta proporcionada no corresponde con el token / Provided card does not match with the token"))
     }
 
-    @Test("explain OPERATION lists each provider's method, path, with: parameters, idempotency key and auth: overrides; explain an action its with: keys")
+    @Test("explain OPERATION lists each provider's method, path, with: parameters and their members, idempotency key and auth: overrides; explain an action its with: keys")
     func explainOperation() throws {
         let cli = try CLI(files: [:])
         let mollie = try cli.run(["explain", "mollie.createPayment"])
         #expect(mollie.status == 0, "\(mollie.stderr)")
         #expect(mollie.stdout.contains("mollie createPayment — POST /v2/payments"), "\(mollie.stdout)")
-        #expect(mollie.stdout.contains("amount") && mollie.stdout.contains("amount.value a string"))
+        #expect(mollie.stdout.contains("amount") && mollie.stdout.contains("      value: text (required)"), "\(mollie.stdout)")
+        // A shaped parameter's members, at every depth, with their kinds and whether the provider requires them.
+        let session = try cli.run(["explain", "placetopay.createSession"])
+        #expect(session.stdout.contains("      reference: text (required)\n") && session.stdout.contains("        total: a number (required)\n"), "\(session.stdout)")
+        #expect(session.stdout.contains("          kind: one of: valueAddedTax, exciseDuty"))
         #expect(mollie.stdout.contains("idempotencyKey") && mollie.stdout.contains("header Idempotency-Key"))
         #expect(mollie.stdout.contains("auth: overrides") && !mollie.stdout.contains("khipu createPayment"))
         let every = try cli.run(["explain", "createPayment"])

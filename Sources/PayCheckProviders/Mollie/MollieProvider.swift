@@ -47,9 +47,7 @@ package struct MollieProvider: Provider {
             ProviderOperation(
                 "createPayment", method: "POST", path: "/v2/payments", parameters: create, bodyCodec: .json,
                 idempotencyHeader: "Idempotency-Key", authKeys: keys, headers: headers
-            ).creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency")
-                // "a string, not a float, to avoid rounding errors" (Mollie's amount object; providers.md §4.2).
-                .expecting(.string, at: "amount.value"),
+            ).creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency"),
             ProviderOperation(
                 "getPayment", method: "GET", path: "/v2/payments/{id}", parameters: [id, P("include", .query), P("embed", .query)],
                 bodyCodec: .none, authKeys: keys, headers: headers),
@@ -89,7 +87,7 @@ package struct MollieProvider: Provider {
             ProviderOperation(
                 "getMethod", method: "GET", path: "/v2/methods/{id}", parameters: [id, P("include", .query)],
                 bodyCodec: .none, authKeys: keys, headers: headers),
-        ]
+        ].map { $0.shaping(MollieShapes.shape(of:)) }
     }
 
     /// The payer's choice on the test-mode checkout page and the mock's settings.

@@ -75,8 +75,10 @@ enum PlacetoPayOperation: String, Sendable, CaseIterable {
         case .verifyNotification, .signNotification:
             return nil
         }
+        // `transaction`'s `amount` is the `Amount` of a partial reverse or a reauthorization (§1.7).
+        let shaped = parameters.map { parameter in PlacetoPayShapes.shape(of: parameter.name, in: self).map(parameter.shaped) ?? parameter }
         let operation = ProviderOperation(
-            rawValue, method: "POST", path: path, parameters: parameters, bodyCodec: .json,
+            rawValue, method: "POST", path: path, parameters: shaped, bodyCodec: .json,
             authKeys: PlacetoPayAuthOverrides.keys, headers: [("Accept", "application/json")])
         // A session's id is its `requestId` (§1.4).
         return self == .createSession ? operation.creatingPayment(at: "requestId", amount: "payment.amount.total", currency: "payment.amount.currency") : operation

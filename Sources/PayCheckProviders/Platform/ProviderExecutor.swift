@@ -67,6 +67,10 @@ package struct ProviderExecutor: Sendable {
                 }
                 continue
             }
+            // A member the provider does not name, once templates are rendered (lint saw only literal keys).
+            if let problem = parameter.shape?.problems(in: value, path: parameter.name, strict: false).first {
+                throw ProviderError.invalidStep("'call: \(operation.name)': \(problem.message)" + (problem.hint.map { " (\($0))" } ?? ""))
+            }
             switch parameter.placement {
             case .path:
                 let text = try Self.scalarText(value, parameter.name, operation)

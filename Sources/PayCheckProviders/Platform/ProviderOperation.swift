@@ -41,6 +41,9 @@ package struct ProviderOperation: Sendable {
         package var defaultValue: Value?
         /// The kind of value it takes, where the provider (or its client) refuses any other: lint checks it.
         package var kind: ValueKind?
+        /// Its shape (members, kinds, choices), from the provider's docs or OpenAPI file: lint checks a step's
+        /// literal value against it, the run the rendered value's members, and `paycheck explain` prints it.
+        package var shape: RequestShape?
 
         /// Creates a parameter.
         package init(_ name: String, _ placement: Placement = .body, required: Bool = false, default defaultValue: Value? = nil) {
@@ -48,6 +51,13 @@ package struct ProviderOperation: Sendable {
             self.placement = placement
             self.required = required
             self.defaultValue = defaultValue
+        }
+
+        /// This parameter, taking values of `shape`.
+        package func shaped(_ shape: RequestShape) -> Parameter {
+            var parameter = self
+            parameter.shape = shape
+            return parameter
         }
 
         /// This parameter, taking only values of `kind`.
@@ -108,6 +118,15 @@ package struct ProviderOperation: Sendable {
         return operation
     }
 
+    /// This operation, with the shape `shape(name)` gives each body parameter that has one.
+    func shaping(_ shape: (String) -> RequestShape?) -> ProviderOperation {
+        var operation = self
+        for index in operation.parameters.indices where operation.parameters[index].placement == .body {
+            if let found = shape(operation.parameters[index].name) { operation.parameters[index].shape = found }
+        }
+        return operation
+    }
+
     /// This operation, declared as taking only values of `kind` at the dotted `path` inside a parameter.
     package func expecting(_ kind: ValueKind, at path: String) -> ProviderOperation {
         var operation = self
@@ -128,6 +147,7 @@ package struct ProviderOperation: Sendable {
         var spec = ActionSpec(name, parameters: acceptedKeys, authKeys: authKeys)
         spec.required = parameters.filter { $0.required && $0.defaultValue == nil }.map(\.name)
         for parameter in parameters { if let kind = parameter.kind { spec.kinds[parameter.name] = kind } }
+        for parameter in parameters { if let shape = parameter.shape { spec.shapes[parameter.name] = shape } }
         spec.kinds.merge(nestedKinds) { a, _ in a }
         return spec
     }

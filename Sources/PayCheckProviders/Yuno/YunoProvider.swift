@@ -66,47 +66,48 @@ package struct YunoProvider: Provider {
             "checkout", "customer_payer", "workflow", "additional_data", "callback_url", "subscription", "split_marketplace",
             "fraud_screening", "metadata",
         ]
-        return [
-            ProviderOperation(
-                "createCustomer", method: "POST", path: "/v1/customers", parameters: customer.map { P($0) },
-                authKeys: keys, headers: accept),
-            ProviderOperation(
-                "createCheckoutSession", method: "POST", path: "/v1/checkout/sessions",
-                parameters: createSession.map { P($0) }, bodyCodec: Self.json, authKeys: keys, headers: accept
-            )
-            // A merchant's checkout makes the session; the payment comes later, from the SDK's token (§3.5).
-            .creatingPayment(at: "checkout_session", amount: "amount.value", currency: "amount.currency"),
-            ProviderOperation(
-                "getCheckoutSession", method: "GET", path: "/v1/checkout/sessions/{checkout_session}", parameters: [session],
-                bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation(
-                "createOneTimeToken", method: "POST", path: "/v1/checkout/sessions/{checkout_session}/token",
-                parameters: [session] + ["payment_method", "account_id", "card_data", "three_d_secure"].map { P($0) },
-                authKeys: keys, headers: accept),
-            ProviderOperation(
-                "createPayment", method: "POST", path: "/v1/payments", parameters: payment.map { P($0) }, bodyCodec: Self.json,
-                idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept
-            )
-            .creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency"),
-            ProviderOperation(
-                "getPayment", method: "GET", path: "/v1/payments/{payment_id}",
-                parameters: [paymentId, P("raw_response", .query), P("transactions_history", .query)],
-                bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation(
-                "checkoutPaymentMethods", method: "GET", path: "/v1/checkout/sessions/{checkout_session}/payment-methods",
-                parameters: [session, P("category", .query)], bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation(
-                "getPaymentsByOrder", method: "GET", path: "/v1/payments",
-                parameters: [P("merchant_order_id", .query, required: true)], bodyCodec: .none, authKeys: keys, headers: accept),
-            ProviderOperation(
-                "cancelOrRefund", method: "POST", path: "/v1/payments/{payment_id}/cancel-or-refund",
-                parameters: [paymentId] + ["reason", "amount", "description", "merchant_reference"].map { P($0) },
-                idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
-            ProviderOperation(
-                "capture", method: "POST", path: "/v1/payments/{payment_id}/transactions/{transaction_id}/capture",
-                parameters: [paymentId, P("transaction_id", .path, required: true)] + ["merchant_reference", "reason", "amount"].map { P($0) },
-                idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
-        ] + webhookOperations
+        return
+            ([
+                ProviderOperation(
+                    "createCustomer", method: "POST", path: "/v1/customers", parameters: customer.map { P($0) },
+                    authKeys: keys, headers: accept),
+                ProviderOperation(
+                    "createCheckoutSession", method: "POST", path: "/v1/checkout/sessions",
+                    parameters: createSession.map { P($0) }, bodyCodec: Self.json, authKeys: keys, headers: accept
+                )
+                // A merchant's checkout makes the session; the payment comes later, from the SDK's token (§3.5).
+                .creatingPayment(at: "checkout_session", amount: "amount.value", currency: "amount.currency"),
+                ProviderOperation(
+                    "getCheckoutSession", method: "GET", path: "/v1/checkout/sessions/{checkout_session}", parameters: [session],
+                    bodyCodec: .none, authKeys: keys, headers: accept),
+                ProviderOperation(
+                    "createOneTimeToken", method: "POST", path: "/v1/checkout/sessions/{checkout_session}/token",
+                    parameters: [session] + ["payment_method", "account_id", "card_data", "three_d_secure"].map { P($0) },
+                    authKeys: keys, headers: accept),
+                ProviderOperation(
+                    "createPayment", method: "POST", path: "/v1/payments", parameters: payment.map { P($0) }, bodyCodec: Self.json,
+                    idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept
+                )
+                .creatingPayment(at: "id", amount: "amount.value", currency: "amount.currency"),
+                ProviderOperation(
+                    "getPayment", method: "GET", path: "/v1/payments/{payment_id}",
+                    parameters: [paymentId, P("raw_response", .query), P("transactions_history", .query)],
+                    bodyCodec: .none, authKeys: keys, headers: accept),
+                ProviderOperation(
+                    "checkoutPaymentMethods", method: "GET", path: "/v1/checkout/sessions/{checkout_session}/payment-methods",
+                    parameters: [session, P("category", .query)], bodyCodec: .none, authKeys: keys, headers: accept),
+                ProviderOperation(
+                    "getPaymentsByOrder", method: "GET", path: "/v1/payments",
+                    parameters: [P("merchant_order_id", .query, required: true)], bodyCodec: .none, authKeys: keys, headers: accept),
+                ProviderOperation(
+                    "cancelOrRefund", method: "POST", path: "/v1/payments/{payment_id}/cancel-or-refund",
+                    parameters: [paymentId] + ["reason", "amount", "description", "merchant_reference"].map { P($0) },
+                    idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
+                ProviderOperation(
+                    "capture", method: "POST", path: "/v1/payments/{payment_id}/transactions/{transaction_id}/capture",
+                    parameters: [paymentId, P("transaction_id", .path, required: true)] + ["merchant_reference", "reason", "amount"].map { P($0) },
+                    idempotencyHeader: "X-Idempotency-Key", authKeys: keys, headers: accept),
+            ] + webhookOperations).map { $0.shaping(YunoShapes.shape(of:)) }
     }
 
     /// The webhooks API (§3.3, §3.13 P1-13): `account_id` in the body on create and update (filled from the
