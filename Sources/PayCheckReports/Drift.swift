@@ -62,12 +62,12 @@ package struct DriftReport: Sendable {
                     add("status", "status", before.status.map(String.init) ?? "no answer", after.status.map(String.init) ?? "no answer")
                 }
                 guard before.status == after.status, let left = JSONText.parse(before.responseBody), let right = JSONText.parse(after.responseBody) else { continue }
-                let a = flatten(left), b = flatten(right)
+                let a = ValuePaths.flatten(left), b = ValuePaths.flatten(right)
                 for (path, value) in a.sorted(by: { $0.key < $1.key }) {
                     guard let other = b[path] else { add("body.\(path)", "missing", describe(value), "(absent)"); continue }
                     if typeName(value) != typeName(other) {
                         add("body.\(path)", "type", typeName(value), typeName(other))
-                    } else if isScalar(value), !sameValue(value, other), !isNoise(path, rules), !describe(value).contains(Redactor.mask) {
+                    } else if isScalar(value), !sameValue(value, other), !ValuePaths.isNoise(path, rules), !describe(value).contains(Redactor.mask) {
                         add("body.\(path)", "value", describe(value), describe(other))
                     }
                 }
@@ -112,25 +112,6 @@ package struct DriftReport: Sendable {
         return "/" + segments.joined(separator: "/")
     }
 
-    /// Every leaf of a JSON value by its path; array items share one path (`items[]`), so a longer list is no drift.
-    static func flatten(_ value: Value) -> [String: Value] {
-        var out: [String: Value] = [:]
-        func walk(_ value: Value, _ path: String) {
-            switch value {
-            case .object(let members):
-                if members.isEmpty, !path.isEmpty { out[path] = value }
-                for (key, member) in members { walk(member, path.isEmpty ? key : path + "." + key) }
-            case .array(let items):
-                if items.isEmpty { out[path] = value }
-                for item in items { walk(item, path + "[]") }
-            default:
-                if out[path] == nil { out[path] = value }
-            }
-        }
-        walk(value, "")
-        return out
-    }
-
     static func typeName(_ value: Value) -> String {
         switch value {
         case .null: "null"
@@ -152,38 +133,6 @@ package struct DriftReport: Sendable {
     static func describe(_ value: Value) -> String {
         let text = JSONText.encode(value)
         return text.count > 80 ? String(text.prefix(77)) + "…" : text
-    }
-
-    /// Whether a path's value may legitimately differ: a glob (`*` within a segment) over the whole path, or over its
-    /// last field name when the rule has no dot.
-    static func isNoise(_ path: String, _ rules: [String]) -> Bool {
-        let bare = path.replacingOccurrences(of: "[]", with: "")
-        let name = bare.split(separator: ".").last.map(String.init) ?? bare
-        return rules.contains { rule in glob(rule, rule.contains(".") ? bare : name) }
-    }
-
-    /// `*` matches any run of characters; everything else itself, ignoring case.
-    static func glob(_ pattern: String, _ text: String) -> Bool {
-        let p = Array(pattern.lowercased()), t = Array(text.lowercased())
-        var pi = 0, ti = 0, star = -1, mark = 0
-        while ti < t.count {
-            if pi < p.count, p[pi] == t[ti] {
-                pi += 1
-                ti += 1
-            } else if pi < p.count, p[pi] == "*" {
-                star = pi
-                mark = ti
-                pi += 1
-            } else if star >= 0 {
-                pi = star + 1
-                mark += 1
-                ti = mark
-            } else {
-                return false
-            }
-        }
-        while pi < p.count, p[pi] == "*" { pi += 1 }
-        return pi == p.count
     }
 
     /// The report as JSON.

@@ -1,4 +1,5 @@
 import Foundation
+import PayCheckCore
 package import PayCheckProviders
 import Synchronization
 
@@ -55,8 +56,9 @@ package final class RunRecording: Sendable {
 }
 
 /// A recording played back (`--target replay=DIR`): each case gets its recorded answers in order and its recorded
-/// random numbers; a request that is not the next recorded one (another method or path) is an error saying what the
-/// recording has instead, so a suite that changed since the recording shows where.
+/// random numbers; a request that is not the next recorded one (another method, path, query or body, but for the
+/// provider's ``Provider/replayNoise``) is an error naming the first difference, so a suite that changed since the
+/// recording shows where.
 package struct Replay: Sendable {
     /// Where the recording was read from.
     package var directory: String
@@ -104,15 +106,18 @@ final class RandomTape: Sendable {
     var drawn: [UInt64] { state.withLock { $0.drawn } }
 }
 
-/// Answers a case's requests from its recorded exchanges, in order.
+/// Answers a case's requests from its recorded exchanges, in order, once each is the recorded request.
 package final class ReplayTransport: HTTPTransport {
     private let exchanges: [Exchange]
     private let position = Mutex(0)
     private let directory: String
+    /// The body fields that may differ from the recording (``Provider/replayNoise``).
+    private let noise: [String]
 
-    package init(_ record: RunRecording.Case, directory: String) {
+    package init(_ record: RunRecording.Case, directory: String, noise: [String] = []) {
         self.exchanges = record.exchanges
         self.directory = directory
+        self.noise = noise
     }
 
     package func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
@@ -129,9 +134,56 @@ package final class ReplayTransport: HTTPTransport {
         guard recorded.method == request.method, Self.matches(recorded: Self.path(recorded.url), sent: Self.path(request.url)) else {
             throw TransportError(.other, "replay of \(directory): exchange \(index + 1) of this case is now \(sent); the recording has \(expected)")
         }
+        let contentType = request.headers.first { $0.name.lowercased() == "content-type" }?.value
+        if let difference = Self.bodyDifference(recorded: recorded.requestBody, sent: request.body, contentType: contentType, noise: noise) {
+            throw TransportError(.other, "replay of \(directory): exchange \(index + 1) of this case (\(sent)) now sends \(difference)")
+        }
         if let error = recorded.error { throw TransportError(.other, "replayed: \(error)") }
         return HTTPResponseData(
             status: recorded.status ?? 0, headers: recorded.responseHeaders.map { ($0.name, $0.value) }, body: Array(recorded.responseBody.utf8))
+    }
+
+    /// The first difference between a recorded request body and the one sent now, field by field for JSON and form
+    /// bodies (a field `noise` names may differ; a value the recording masked may be anything), as text otherwise;
+    /// `nil` when they are the same. A body the recording cut (over 64 KiB) is not compared.
+    static func bodyDifference(recorded: String, sent: [UInt8], contentType: String?, noise: [String]) -> String? {
+        let now = String(decoding: sent, as: UTF8.self)
+        guard recorded != now, sent.count <= 64 * 1024 else { return nil }
+        let form = contentType?.lowercased().contains("x-www-form-urlencoded") == true
+        let parse: (String) -> Value? = { text in form ? FormText.decode(text) : text.isEmpty ? .null : JSONText.parse(text) }
+        guard let old = parse(recorded), let new = parse(now) else {
+            return matches(recorded: recorded, sent: now) ? nil : "another body: \(Value.string(now).brief), where the recording has \(Value.string(recorded).brief)"
+        }
+        let was = ValuePaths.leaves(old), is_ = ValuePaths.leaves(new)
+        for path in Set(was.keys).union(is_.keys).sorted() where !ValuePaths.isNoise(path, noise) {
+            let name = path.isEmpty ? "the body" : "'\(path)'"
+            switch (was[path], is_[path]) {
+            case (let before?, let after?):
+                if !same(recorded: before, sent: after) { return "\(name) = \(after.brief), where the recording has \(before.brief)" }
+            case (let before?, nil): return "no \(name), where the recording has \(before.brief)"
+            case (nil, let after?): return "\(name) = \(after.brief), which the recording does not have"
+            case (nil, nil): continue
+            }
+        }
+        return nil
+    }
+
+    /// Whether a sent value is the recorded one: equal (a number whatever its JSON spelling), or text matching a
+    /// recorded value the recording masked.
+    private static func same(recorded: Value, sent: Value) -> Bool {
+        if recorded == sent { return true }
+        switch (recorded, sent) {
+        case (.int, .double), (.double, .int): return recorded.numberValue == sent.numberValue
+        default: break
+        }
+        // A masked value (a secret, a card number but its last four digits) stands for any text or number.
+        guard case .string(let text) = recorded, text.contains(Redactor.mask) else { return false }
+        switch sent {
+        case .string(let value): return matches(recorded: text, sent: value)
+        case .int(let number): return matches(recorded: text, sent: String(number))
+        default: return false
+        }
+        return false
     }
 
     /// Whether a sent path is the recorded one; where the recording masked a secret (``Redactor/mask``), any text
@@ -147,7 +199,8 @@ package final class ReplayTransport: HTTPTransport {
                 rest = rest.dropFirst(piece.count)
             } else if index == pieces.count - 1 {
                 return rest.hasSuffix(piece)
-            } else {
+            } else if !piece.isEmpty {
+                // Two masks in a row (a card number's twelve masked digits) leave an empty piece between them.
                 guard let range = rest.range(of: piece) else { return false }
                 rest = rest[range.upperBound...]
             }

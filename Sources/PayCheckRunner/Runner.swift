@@ -303,7 +303,10 @@ package struct Runner: Sendable {
             guard let record, record.verdict != .skipped else {
                 return skipped(record?.skipReason ?? .notRecorded(in: replay.directory))
             }
-            if replay.answers { caseRunner.transport = ReplayTransport(record, directory: replay.directory) }
+            if replay.answers {
+                let noise = suite.provider.flatMap { providers[$0]?.replayNoise } ?? []
+                caseRunner.transport = ReplayTransport(record, directory: replay.directory, noise: noise)
+            }
             tape = RandomTape(replaying: record.random, fallback: random)
         } else if configuration.recording != nil {
             tape = RandomTape(fallback: random)

@@ -147,6 +147,40 @@ struct LiveTransportTests {
         #expect(changed?.message == "replay of rec: exchange 1 of this case is now POST /v2/payments; the recording has POST /v1/payments")
     }
 
+    @Test("a replay compares each request's body with the recording, field by field, but for the provider's noise and masked values")
+    func replayComparesBodies() async throws {
+        let recordedBody =
+            #"{"amount":{"currency":"EUR","value":"10.00"},"card":"••••••••••••1111","key":"\#(Redactor.mask)","createdAt":"2026-01-01T00:00:00Z","items":[{"sku":"A"}]}"#
+        let record = RunRecording.Case(
+            file: "s.yaml", suite: "s", provider: "acme", name: "c", verdict: .passed, skipReason: nil, random: [],
+            exchanges: [
+                Exchange(
+                    method: "POST", url: "https://sandbox.example/v1/payments", requestHeaders: [], requestBody: recordedBody, status: 201,
+                    responseHeaders: [], responseBody: "{}", duration: 0.1, error: nil)
+            ])
+        func send(_ body: String, noise: [String] = ["*At"]) async throws -> HTTPResponseData {
+            let json = [(name: "Content-Type", value: "application/json")]
+            return try await ReplayTransport(record, directory: "rec", noise: noise)
+                .send(HTTPRequestData(method: "POST", url: "http://mock/v1/payments", headers: json, body: Array(body.utf8)), timeout: 1)
+        }
+        // Another timestamp (noise), the real card number and key (masked in the recording), another key order: the same.
+        let same = #"{"items":[{"sku":"A"}],"createdAt":"2026-11-28T10:00:00Z","key":"sk_live_x","card":"4111111111111111","amount":{"value":"10.00","currency":"EUR"}}"#
+        #expect(try await send(same).status == 201)
+        let cases: [(String, String)] = [
+            (same.replacingOccurrences(of: "10.00", with: "12.00"), #"'amount.value' = "12.00", where the recording has "10.00""#),
+            (same.replacingOccurrences(of: "4111111111111111", with: "4000000000000002"), #"'card' = "4000000000000002", where the recording has "••••••••••••1111""#),
+            (same.replacingOccurrences(of: #"{"sku":"A"}"#, with: #"{"sku":"A"},{"sku":"B"}"#), #"'items[1].sku' = "B", which the recording does not have"#),
+            (same.replacingOccurrences(of: #""key":"sk_live_x","#, with: ""), #"no 'key', where the recording has "••••••""#),
+        ]
+        for (body, difference) in cases {
+            let error = await #expect(throws: TransportError.self) { try await send(body) }
+            #expect(error?.message == "replay of rec: exchange 1 of this case (POST /v1/payments) now sends " + difference, "\(body)")
+        }
+        // Without the noise rule the timestamp is a difference too.
+        let timed = await #expect(throws: TransportError.self) { try await send(same, noise: []) }
+        #expect(timed?.message.contains("'createdAt' = \"2026-11-28T10:00:00Z\"") == true)
+    }
+
     @Test("a service failure that outlasts the live target's retries is an error (exit 3), not a conformance failure")
     func persistentServiceFailureIsAnError() async throws {
         var target = LiveTarget(name: "flaky")

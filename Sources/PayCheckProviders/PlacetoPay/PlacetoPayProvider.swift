@@ -40,6 +40,8 @@ package struct PlacetoPayProvider: Provider {
     package var sandboxBaseURL: String { "https://checkout-test.placetopay.com" }
     /// Drift noise: the status message is free text, and the processor's references are per payment (§1.4).
     package var driftNoise: [String] { Self.commonDriftNoise + ["status.message", "message", "internalReference", "authorization", "receipt"] }
+    /// `auth.seed` is the request's time (§1.2); the tranKey computed from it is masked in a recording.
+    package var replayNoise: [String] { Self.commonReplayNoise + ["auth.seed"] }
 
     /// Session and transaction states → canonical outcomes (providers.md §1.11, §6).
     package var outcomeMapping: OutcomeMapping { Self.mapping }

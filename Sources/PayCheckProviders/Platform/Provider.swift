@@ -61,6 +61,10 @@ package protocol Provider: Sendable {
     /// field names (`*_id`), or over whole paths when they have a dot (`status.date`), whose values legitimately
     /// change between two runs — ids, timestamps, signatures, URLs with their host, free-text messages.
     var driftNoise: [String] { get }
+    /// What a replay (`--target replay=DIR`) lets differ between a recorded request body and the one a suite sends
+    /// now: the same globs as ``driftNoise``, over the request's fields whose values depend on the clock (a timestamp,
+    /// a seed) or are computed from them (a signature). Everything else must be as recorded.
+    var replayNoise: [String] { get }
     /// The rules the mock checks a merchant's requests against (``MerchantRule``).
     var merchantRules: [MerchantRule] { get }
     /// The account a merchant's backend gets for a run in clock scope `scope`, notified at `notificationURL`;
@@ -82,6 +86,12 @@ extension Provider {
 
     /// ``commonDriftNoise``; a provider adds its own next to its adapter.
     package var driftNoise: [String] { Self.commonDriftNoise }
+
+    /// What differs between two runs of the same request on every provider: timestamps and what is computed from them.
+    static var commonReplayNoise: [String] { ["*date*", "*time*", "*expir*", "*_at", "*At", "*signature*", "*hash*"] }
+
+    /// ``commonReplayNoise``; a provider adds its own next to its adapter.
+    package var replayNoise: [String] { Self.commonReplayNoise }
     /// No merchant rules.
     package var merchantRules: [MerchantRule] { [] }
     /// The mock's own credentials, nothing to set up.
