@@ -1,11 +1,11 @@
 /// Lint of the variables templates read, in the order a case runs (flow-sensitive): a template may read the
-/// built-ins (`mock.url`, `target.kind`, `target.providerUrl`), variables given from outside (`--var`, `--secret`),
+/// built-ins (`mock.url`, `target.kind`, `target.name`, `target.providerUrl`), variables given from outside (`--var`, `--secret`),
 /// the suite's and the case's `vars` defined before it, `set:` bindings and captures of earlier steps (included
 /// fragments are inlined, so their captures count too). Anything else is a located error with a suggestion, so a
 /// typo is exit 2 at lint time instead of exit 3 at run time.
 struct VariableFlowCheck: Sendable {
     /// The built-in variables and the members each has.
-    package static let builtins: [String: [String]] = ["mock": ["url"], "target": ["kind", "providerUrl"]]
+    package static let builtins: [String: [String]] = ["mock": ["url"], "target": ["kind", "name", "providerUrl"]]
 
     /// Names given from outside the suite.
     package var external: Set<String>

@@ -75,7 +75,7 @@ extension CaseExecutor {
     func performGeneric(_ action: GenericMockAction, parameters: Value, step: Step) async throws -> Observation {
         guard let control = endpoints.controlURL else {
             throw ProviderError.couldNotRun(
-                "'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.kind)' has none (mark the case 'requires: [mock]')")
+                "'mock: \(action.rawValue)' needs the mock's control API; target '\(runner.configuration.target.description)' has none (mark the case 'requires: [mock]')")
         }
         let request: ControlRequest
         switch action {

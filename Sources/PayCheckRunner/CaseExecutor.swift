@@ -49,6 +49,7 @@ struct CaseExecutor {
         var builtins: [String: Value] = [
             "target": .object([
                 "kind": .string(runner.configuration.target.kind),
+                "name": .string(runner.configuration.target.description),
                 "providerUrl": .string(endpoints.providerURL ?? ""),
             ])
         ]

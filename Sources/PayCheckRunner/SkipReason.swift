@@ -58,9 +58,10 @@ package struct SkipReason: Sendable, Hashable, CustomStringConvertible {
     /// The case's own `skip:`.
     package static func skip(_ text: String) -> SkipReason { SkipReason(.skip, text) }
 
-    /// `requires: [mock]` on a target of `targetKind`, which has no payer or control API.
-    package static func needsMock(targetKind: String) -> SkipReason {
-        SkipReason(.needsMock, "requires the mock's payer/control API; target '\(targetKind)' has none")
+    /// `requires: [mock]` on `target` (its own name: `sandbox`, a profile's `staging`), which has no payer or
+    /// control API.
+    package static func needsMock(target: String) -> SkipReason {
+        SkipReason(.needsMock, "requires the mock's payer/control API; target '\(target)' has none")
     }
 
     /// No credentials for `provider` on the live `target` (of a profile, or the built-in sandbox).

@@ -54,6 +54,14 @@ struct TargetProfileTests {
             SuiteLoader(catalog: MockRegistry.providers).parse(text: "suite: m\nprovider: mollie\ncases:\n  - name: c\n    steps:\n      - call: listMethods\n", file: "m.yaml").0)
         let plan = RunPlan(suites: [suite], configuration: configuration, hasProviderCredentials: runner.hasCredentials)
         #expect(plan.items.first?.skipReason?.description.contains("does not name 'mollie'") == true, "\(plan.items.first?.skipReason?.description ?? "")")
+        // A case that needs the mock is skipped naming the target the run used, not its kind.
+        let mockOnly = try #require(
+            SuiteLoader(catalog: MockRegistry.providers).parse(
+                text: "suite: p\nprovider: placetopay\ncases:\n  - name: c\n    requires: [mock]\n    steps:\n      - call: querySession\n        with: { requestId: 1 }\n",
+                file: "p.yaml"
+            ).0)
+        let skipped = RunPlan(suites: [mockOnly], configuration: configuration, hasProviderCredentials: { _ in true }).items.first?.skipReason
+        #expect(skipped == .needsMock(target: "staging") && skipped?.description == "requires the mock's payer/control API; target 'staging' has none")
         // The built-in sandbox still has every provider.
         #expect(LiveTarget.sandbox.includes(mollie))
     }
