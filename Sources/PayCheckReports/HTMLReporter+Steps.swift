@@ -44,7 +44,9 @@ extension HTMLReporter {
 
     /// One request and its answer.
     static func exchange(_ exchange: Exchange) -> String {
-        var out = "<div class=exchange><p class=req>→ <b>\(h(exchange.method))</b> <code>\(h(exchange.url))</code></p>\n"
+        var out = "<div class=exchange>"
+        for retry in exchange.retries { out += "<p class=retry>↻ \(h(retry))</p>\n" }
+        out += "<p class=req>→ <b>\(h(exchange.method))</b> <code>\(h(exchange.url))</code></p>\n"
         out += self.headers(exchange.requestHeaders)
         if !exchange.requestBody.isEmpty { out += "<pre class=body>\(h(self.pretty(exchange.requestBody)))</pre>\n" }
         if let status = exchange.status {

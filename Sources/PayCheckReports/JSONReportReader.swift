@@ -125,12 +125,14 @@ package enum JSONReportReader {
 
         func exchange(_ value: Value) -> Exchange {
             let object = value.objectValue ?? [:]
-            return Exchange(
+            var exchange = Exchange(
                 method: object["method"]?.stringValue ?? "", url: object["url"]?.stringValue ?? "",
                 requestHeaders: self.headers(object["requestHeaders"]), requestBody: object["requestBody"]?.stringValue ?? "",
                 status: object["status"]?.intValue, responseHeaders: self.headers(object["responseHeaders"]),
                 responseBody: object["responseBody"]?.stringValue ?? "", duration: object["duration"]?.numberValue ?? 0,
                 error: object["error"]?.stringValue)
+            exchange.retries = self.strings(object["retries"])
+            return exchange
         }
 
         /// The provider tables, from the coverage matrix's `mapping` and `catalog` rows.

@@ -235,7 +235,7 @@ package enum JSONReporter {
 
     /// One HTTP exchange (also a recording's, ``RecordingFile``).
     package static func exchange(_ exchange: Exchange) -> Value {
-        .object([
+        var members: [String: Value] = [
             "method": .string(exchange.method),
             "url": .string(exchange.url),
             "requestHeaders": headers(exchange.requestHeaders),
@@ -245,7 +245,10 @@ package enum JSONReporter {
             "responseBody": .string(exchange.responseBody),
             "duration": seconds(exchange.duration),
             "error": optional(exchange.error),
-        ])
+        ]
+        // Only an exchange a live target retried has `retries`.
+        if !exchange.retries.isEmpty { members["retries"] = .array(exchange.retries.map(Value.string)) }
+        return .object(members)
     }
 
     /// Per provider, the sorted sets of canonical outcomes, native states and error codes observed in any step.

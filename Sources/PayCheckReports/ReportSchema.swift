@@ -257,6 +257,7 @@ package enum JSONReportSchema {
                 "url": { "type": "string", "description": "The request URL." },
                 "requestHeaders": { "$ref": "#/$defs/headers", "description": "Request headers." },
                 "requestBody": { "type": "string", "description": "Request body text (cut at 64 KiB)." },
+                "retries": { "type": "array", "items": { "type": "string" }, "description": "Present when a live target retried the exchange: each attempt before the one shown, why it was retried and how long the run waited (`attempt 1: HTTP 503, retried after 0.2s`)." },
                 "status": { "type": ["integer", "null"], "description": "Response status, or null when there was no response." },
                 "responseHeaders": { "$ref": "#/$defs/headers", "description": "Response headers." },
                 "responseBody": { "type": "string", "description": "Response body text (cut at 64 KiB)." },

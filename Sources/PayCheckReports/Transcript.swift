@@ -74,7 +74,8 @@ enum Transcript {
 
     /// The request and response of one exchange, curl-style.
     private static func exchangeLines(_ exchange: Exchange) -> [String] {
-        var lines = ["> \(exchange.method) \(exchange.url)"]
+        var lines = exchange.retries.map { "↻ \($0)" }
+        lines.append("> \(exchange.method) \(exchange.url)")
         lines += exchange.requestHeaders.map { "> \($0.name): \($0.value)" }
         if !exchange.requestBody.isEmpty { lines += ["", exchange.requestBody] }
         lines.append("")

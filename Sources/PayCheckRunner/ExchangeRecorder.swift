@@ -40,17 +40,19 @@ final class ExchangeRecorder: Sendable {
     func send(_ request: HTTPRequestData, timeout: Double) async throws -> HTTPResponseData {
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        // The attempts a live target's transport retries are noted on the exchange (``RetryLog``).
+        let retries = RetryLog()
         do {
-            let response = try await transport.send(request, timeout: timeout)
-            record(request, response: response, error: nil, duration: elapsed())
+            let response = try await RetryLog.$current.withValue(retries) { try await transport.send(request, timeout: timeout) }
+            record(request, response: response, error: nil, duration: elapsed(), retries: retries.entries)
             return response
         } catch let error as TransportError {
-            record(request, response: nil, error: error.message, duration: elapsed())
+            record(request, response: nil, error: error.message, duration: elapsed(), retries: retries.entries)
             throw error
         }
     }
 
-    private func record(_ request: HTTPRequestData, response: HTTPResponseData?, error: String?, duration: Double) {
+    private func record(_ request: HTTPRequestData, response: HTTPResponseData?, error: String?, duration: Double, retries: [String]) {
         let exchange = Exchange(
             method: request.method,
             url: request.url,
@@ -61,7 +63,9 @@ final class ExchangeRecorder: Sendable {
             responseBody: response.map { ExchangeRecorder.text($0.body) } ?? "",
             duration: duration,
             error: error)
-        state.withLock { $0.exchanges.append(exchange) }
+        var kept = exchange
+        kept.retries = retries
+        state.withLock { $0.exchanges.append(kept) }
     }
 
     /// Body text for transcripts, cut at 64 KiB.

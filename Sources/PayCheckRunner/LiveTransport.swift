@@ -45,7 +45,10 @@ package final class LiveTransport: HTTPTransport {
             do {
                 let response = try await sendOnce(request, timeout: timeout)
                 guard attempt < retry.attempts, response.status == 429 || response.status >= 500 else { return response }
-                wait = retryAfter(response) ?? backoff(attempt)
+                let asked = retryAfter(response)
+                wait = asked ?? backoff(attempt)
+                RetryLog.current?.add(
+                    "attempt \(attempt): HTTP \(response.status), retried after \(Value.format(wait))s" + (asked == nil ? "" : " (its Retry-After)"))
             } catch let error as TransportError where error.cause != .tls {
                 guard attempt < retry.attempts else {
                     // A host that takes no connection, or takes it and never answers, every attempt: the rest of the
@@ -60,6 +63,7 @@ package final class LiveTransport: HTTPTransport {
                     throw attempt == 1 ? error : TransportError(error.cause, error.message + " (after \(attempt) attempts)")
                 }
                 wait = backoff(attempt)
+                RetryLog.current?.add("attempt \(attempt): \(error.message), retried after \(Value.format(wait))s")
             }
             try await clock.sleep(seconds: wait)
             attempt += 1
@@ -126,4 +130,19 @@ package final class LiveTransport: HTTPTransport {
         }
         next?.resume()
     }
+}
+
+/// The attempts ``LiveTransport`` retried while one exchange was sent, with why: the transcript shows them above the
+/// exchange. The recorder that sends the exchange sets ``current`` for the send.
+final class RetryLog: Sendable {
+    /// The log of the exchange being sent, if one is kept.
+    @TaskLocal static var current: RetryLog?
+
+    private let lines = Mutex<[String]>([])
+
+    /// Notes one retried attempt.
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    /// Every retried attempt, in order.
+    var entries: [String] { lines.withLock { $0 } }
 }

@@ -111,6 +111,7 @@ package struct Redactor: Sendable {
         e.responseHeaders = e.responseHeaders.map { ($0.name, redactHeader(name: $0.name, value: $0.value)) }
         e.responseBody = redact(e.responseBody)
         e.error = e.error.map(redact)
+        e.retries = e.retries.map(redact)
         return e
     }
 

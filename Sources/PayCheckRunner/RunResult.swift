@@ -33,6 +33,9 @@ package struct Exchange: Sendable {
     package var duration: Double
     /// The transport error, when there was no response.
     package var error: String?
+    /// The attempts a live target's transport retried before this one, each with why and how long it waited
+    /// (`attempt 1: HTTP 503, retried after 0.2s`); empty when the first attempt was the last.
+    package var retries: [String] = []
 
     /// Creates an exchange record.
     package init(

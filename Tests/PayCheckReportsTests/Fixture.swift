@@ -46,11 +46,12 @@ enum Fixture {
             ],
             duration: 0.0875, startedAt: base)
 
-        let payExchange = Exchange(
+        var payExchange = Exchange(
             method: "POST", url: "https://checkout.test/api/collect", requestHeaders: [("Content-Type", "application/json")],
             requestBody: #"{"instrument":{"card":{"number":"[REDACTED]"}},"note":"a < b && c > d"}"#, status: 402,
             responseHeaders: [("Content-Type", "application/json; charset=utf-8"), ("X-Odd", "tab\there")],
             responseBody: nastyBody, duration: 0.2, error: nil)
+        payExchange.retries = ["attempt 1: HTTP 503, retried after 0.2s"]
         let rejected = CaseResult(
             name: "reject card <4111> & \"friends\"", location: loc(f, 20, 5), verdict: .failed, tags: ["card"],
             steps: [

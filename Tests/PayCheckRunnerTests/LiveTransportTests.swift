@@ -199,5 +199,8 @@ struct LiveTransportTests {
         let step = try #require(result.suites.first?.cases.first?.failingStep)
         #expect(result.exitCode == 3 && step.verdict == .error, "\(step.error ?? "") \(step.mismatches.map(\.message))")
         #expect(step.error?.contains("the provider's service failed (HTTP 503, class S") == true, "\(step.error ?? "")")
+        // The transcript shows the retried attempt, with why and how long the run waited, above the last one.
+        let retries = step.exchanges.first?.retries ?? []
+        #expect(step.exchanges.count == 1 && retries.count == 1 && retries.first?.hasPrefix("attempt 1: HTTP 503, retried after ") == true, "\(retries)")
     }
 }
