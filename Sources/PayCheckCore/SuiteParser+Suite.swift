@@ -60,10 +60,13 @@ extension SuiteParser {
                         provider = description
                     } else {
                         let known = catalog.providerIDs
+                        let near = Suggest.nearest(id, in: known)
                         let hint =
-                            Suggest.nearest(id, in: known).map { "did you mean '\($0)'?" }
+                            near.map { "did you mean '\($0)'?" }
                             ?? (known.isEmpty ? "no providers are registered in this build" : "known providers: " + known.joined(separator: ", "))
                         error(pair.value, "unknown provider '\(id)'", hint: hint)
+                        // The rest of the file is checked as the provider meant, so the typo is one error, not one per step.
+                        provider = near.flatMap { catalog.provider($0) }
                     }
                 }
             case "description": description = string(pair.value, "'description'")
@@ -75,6 +78,14 @@ extension SuiteParser {
         }
         if !keys.contains("suite") {
             error(root, "missing key 'suite' (the suite's name)", hint: "add 'suite: <name>' at the top of the file")
+        }
+        // A misspelt `provider:` key (already reported, with its did-you-mean): the steps are checked against the provider
+        // it names, so the typo is one error, not one per step.
+        if providerID == nil, provider == nil,
+            let misspelt = pairs.first(where: { !SuiteKeys.suite.contains($0.key) && Suggest.nearest($0.key, in: SuiteKeys.suite) == "provider" }),
+            let id = misspelt.value.scalar?.string
+        {
+            provider = catalog.provider(id) ?? Suggest.nearest(id, in: catalog.providerIDs).flatMap { catalog.provider($0) }
         }
         var cases: [Case] = []
         if let casesNode {

@@ -224,7 +224,7 @@ package struct TargetProfile: Sendable {
                         else { continue }
                         if let variable = Self.reference(value) {
                             endpoint.credentials[field.name] = .environment(variable)
-                        } else if field.secret {
+                        } else if field.secret, !field.publishable {
                             // Never quote the value: it is a secret that is now in a file.
                             writtenSecrets.append(value)
                             error(

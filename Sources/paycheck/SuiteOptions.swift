@@ -148,6 +148,16 @@ struct SuiteOptions: ParsableArguments {
                     "with no path, paycheck reads Suites/ (or suites/) in this folder: give the suites' path, or create a first suite with 'paycheck init'"
                 continue
             }
+            if ProfileOptions.providers.providerIDs.contains(String(path)) {
+                // `paycheck run placetopay`: a provider's name where its suites' folder is meant.
+                let folder =
+                    [Self.defaultPath, "suites"].map { "\($0)/\(path)" }.first { FileManager.default.fileExists(atPath: $0) }
+                    ?? Self.installedSuites.map { $0.appendingPathComponent(String(path)).path }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+                result.diagnostics[index].hint =
+                    "'\(path)' is a provider: give its suites' folder" + (folder.map { " (\($0))" } ?? "")
+                    + ", or run every suite and keep its cases with --filter \(path)"
+                continue
+            }
             guard let command = Suggest.nearest(String(path), in: commands) else { continue }
             result.diagnostics[index].hint = "did you mean the command 'paycheck \(command)'?"
         }

@@ -90,7 +90,9 @@ struct TargetsCommand: ParsableCommand {
                     case (nil, _):
                         value = field.required ? "MISSING" : "not set (optional)"
                         if field.required, let variable = live.variable(of: field, for: provider) { missingAll.append(variable) }
-                    case (_, .literal(let literal)): value = "\(literal) (written in the profile)"
+                    case (_, .literal(let literal)):
+                        // A published key (Yuno's public one) may be written in the profile, and is still never shown.
+                        value = field.secret ? "set (published, \(literal.count) characters, written in the profile)" : "\(literal) (written in the profile)"
                     case (let set?, .environment): value = field.secret ? "set (secret, \(set.count) characters)" : "set: \(set)"
                     }
                     let from = if case .environment = source { "\(source)" } else { "profile" }

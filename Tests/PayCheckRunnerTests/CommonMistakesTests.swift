@@ -26,6 +26,19 @@ struct CommonMistakesTests {
         #expect(text.contains(words), "\(file): lint said \(text)")
     }
 
+    @Test("a misspelt provider, as the key or as its value, is one error: the steps are checked against the provider meant")
+    func providerTypoIsOneError() {
+        let steps =
+            "cases:\n  - name: c\n    steps:\n      - call: createSession\n        with: { returnUrl: https://x.test }\n      - payer: pay\n        with: { requestId: 1 }\n"
+        for head in ["suite: s\nprovidr: placetopay\n", "suite: s\nprovider: placetopy\n"] {
+            let found = SuiteLoader(catalog: MockRegistry.providers).parse(text: head + steps, file: "s.yaml").diagnostics.filter { $0.severity == .error }
+            #expect(found.count == 1 && found.first?.hint?.hasPrefix("did you mean") == true, "\(found)")
+        }
+        // Checked against PlacetoPay: an unknown PlacetoPay parameter is still found.
+        let typo = "suite: s\nprovidr: placetopay\n" + steps.replacingOccurrences(of: "returnUrl", with: "returnURL")
+        #expect(SuiteLoader(catalog: MockRegistry.providers).parse(text: typo, file: "s.yaml").diagnostics.contains { $0.hint == "did you mean 'returnUrl'?" })
+    }
+
     @Test("Suites/paycheck.schema.json is the schema paycheck prints (regenerate with 'paycheck schema')")
     func fileMatchesSource() throws {
         let file = Self.root.appendingPathComponent("Suites/paycheck.schema.json")

@@ -93,6 +93,13 @@ struct TargetProfileTests {
         #expect(diagnostic?.hint?.contains("${PAYCHECK_MOLLIE_API_KEY}") == true)
         #expect(loaded.source?.contains("test_sentinel_value_123") == false)
         #expect(!loaded.diagnostics.map { "\($0) \($0.hint ?? "")" }.joined().contains("test_sentinel_value_123"))
+        // A key the provider publishes (Yuno's public API key ships inside the app) may be written in clear.
+        let published = Self.parse(
+            "targets:\n  staging:\n    providers:\n      yuno:\n        credentials:\n          publicApiKey: sandbox_public_value_123\n          privateSecretKey: ${YUNO_SECRET}\n"
+        )
+        #expect(published.diagnostics.isEmpty, "\(published.diagnostics)")
+        let yuno = MockRegistry.providers["yuno"]
+        #expect(yuno.flatMap { published.profile?.target("staging")?.credentials(for: $0, environment: [:])["publicApiKey"] } == "sandbox_public_value_123")
     }
 
     @Test(

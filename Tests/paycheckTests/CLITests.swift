@@ -510,6 +510,11 @@ struct CLITests {
     @Test("papercuts: a misspelt command names the command; --no-reports writes no file")
     func papercuts() throws {
         let cli = try CLI(files: ["ok.yaml": "suite: ok\ncases:\n  - name: fine\n    steps:\n      - wait: 1ms\n"])
+        // A provider's name where its suites' folder is meant.
+        let provider = try cli.run(["run", "placetopay", "--no-reports"])
+        #expect(
+            provider.status == 2 && provider.stderr.contains("'placetopay' is a provider: give its suites' folder") && provider.stderr.contains("--filter placetopay"),
+            "\(provider.stderr)")
         let misspelt = try cli.run(["lnt"])
         #expect(misspelt.status == 2)
         #expect(misspelt.stderr.contains("no such file or folder 'lnt'") && misspelt.stderr.contains("did you mean the command 'paycheck lint'?"))

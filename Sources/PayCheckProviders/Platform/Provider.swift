@@ -180,13 +180,17 @@ package struct CredentialField: Sendable, Hashable {
     /// Whether a sandbox run needs it; an optional field (a second product's credentials, a service URL) is used when
     /// set and neither skips the provider nor makes it "partly configured" when absent.
     package var required: Bool
+    /// Whether the provider publishes it (it ships inside the merchant's app, as Yuno's public API key does): still
+    /// redacted in every output, but a target profile may write it in clear.
+    package var publishable = false
 
     /// Creates a field.
-    package init(name: String, secret: Bool, environmentVariable: String, required: Bool = true) {
+    package init(name: String, secret: Bool, environmentVariable: String, required: Bool = true, publishable: Bool = false) {
         self.name = name
         self.secret = secret
         self.environmentVariable = environmentVariable
         self.required = required
+        self.publishable = publishable
     }
 }
 

@@ -14,7 +14,8 @@ package struct YunoProvider: Provider {
     /// The two keys (§3.2) and the account id most bodies carry (§3.2).
     package var credentialFields: [CredentialField] {
         [
-            CredentialField(name: "publicApiKey", secret: true, environmentVariable: "PAYCHECK_YUNO_PUBLIC_API_KEY"),
+            // The public API key initialises Yuno's SDK inside the app (§3.1): published, yet redacted like every key.
+            CredentialField(name: "publicApiKey", secret: true, environmentVariable: "PAYCHECK_YUNO_PUBLIC_API_KEY", publishable: true),
             CredentialField(name: "privateSecretKey", secret: true, environmentVariable: "PAYCHECK_YUNO_PRIVATE_SECRET_KEY"),
             CredentialField(name: "accountId", secret: false, environmentVariable: "PAYCHECK_YUNO_ACCOUNT_ID"),
         ]
