@@ -143,9 +143,26 @@ package struct AsyncHTTPTransport: HTTPTransport {
         }
         if error is ChannelError { return TransportError(.closed, "\(what): \(String(describing: error).prefix(300))") }
         if error is NIOSSLError || error is BoringSSLError {
-            return TransportError(.tls, "\(what): the TLS handshake failed (\(String(describing: error).prefix(300)))")
+            return TransportError(.tls, "\(what): " + tlsFailure(String(describing: error)))
         }
         return TransportError(.other, "\(what): \(String(describing: error).prefix(300))")
+    }
+}
+
+extension AsyncHTTPTransport {
+    /// A TLS failure in words: BoringSSL's reasons (`CERTIFICATE_VERIFY_FAILED`), without the source paths of the build
+    /// its dump carries, and what to do about an untrusted certificate.
+    package static func tlsFailure(_ description: String) -> String {
+        var reasons: [String] = []
+        for match in description.matches(of: #/OPENSSL_internal:([A-Z0-9_]+)/#) where !reasons.contains(String(match.1)) {
+            reasons.append(String(match.1))
+        }
+        let why = reasons.isEmpty ? String(description.prefix { $0 != "\n" }.prefix(200)).components(separatedBy: " at /")[0] : reasons.joined(separator: ", ")
+        let untrusted = reasons.contains { $0.contains("CERTIFICATE_VERIFY") || $0.contains("UNKNOWN_CA") || $0.contains("UNABLE_TO_GET_ISSUER") }
+        return "the TLS handshake failed (\(why))"
+            + (untrusted
+                ? "; the host's certificate is not trusted: if it comes from a private CA, give the target 'tls: { ca: <bundle.pem> }' in the profile"
+                : "")
     }
 }
 

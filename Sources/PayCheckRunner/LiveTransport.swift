@@ -49,7 +49,14 @@ package final class LiveTransport: HTTPTransport {
                 wait = asked ?? backoff(attempt)
                 RetryLog.current?.add(
                     "attempt \(attempt): HTTP \(response.status), retried after \(Value.format(wait))s" + (asked == nil ? "" : " (its Retry-After)"))
-            } catch let error as TransportError where error.cause != .tls {
+            } catch let error as TransportError where error.cause == .tls {
+                // Not retried: the same certificate fails the same way. The rest of the run's requests to the host
+                // fail at once with the reason, instead of each printing the handshake's failure again.
+                let failure = error.message.range(of: ": ").map { String(error.message[$0.upperBound...]) } ?? error.message
+                let reason = "\(provider)'s host: \(failure)"
+                state.withLock { $0.unreachable = $0.unreachable ?? (error.cause, reason) }
+                throw error
+            } catch let error as TransportError {
                 guard attempt < retry.attempts else {
                     // A host that takes no connection, or takes it and never answers, every attempt: the rest of the
                     // run's requests to it fail at once with the reason instead of each waiting out its own timeouts.

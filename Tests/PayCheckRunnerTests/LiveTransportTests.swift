@@ -103,6 +103,20 @@ struct LiveTransportTests {
         let (tls, tlsScript, _) = Self.live([.fail(.tls)])
         await #expect(throws: TransportError.self) { try await tls.send(Self.request, timeout: 5) }
         #expect(tlsScript.starts.count == 1)
+        // The next request to the host fails at once with the reason, without another handshake.
+        let later = await #expect(throws: TransportError.self) { try await tls.send(Self.request, timeout: 5) }
+        #expect(tlsScript.starts.count == 1 && later?.cause == .tls && later?.message.contains("not sent: acme's host: ") == true, "\(later?.message ?? "")")
+    }
+
+    @Test("a TLS failure says BoringSSL's reason without the build's source paths, and how to trust a private CA")
+    func tlsFailureWords() {
+        let dump =
+            "handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at "
+            + "/work/main/.build/checkouts/swift-nio-ssl/Sources/CNIOBoringSSL/ssl/handshake.cc:393]))"
+        let words = AsyncHTTPTransport.tlsFailure(dump)
+        #expect(words.hasPrefix("the TLS handshake failed (CERTIFICATE_VERIFY_FAILED); the host's certificate is not trusted"), "\(words)")
+        #expect(words.contains("tls: { ca: <bundle.pem> }") && !words.contains(".build") && !words.contains("handshake.cc"))
+        #expect(AsyncHTTPTransport.tlsFailure("handshakeFailed(unexpected EOF) at /x/y.cc:1") == "the TLS handshake failed (handshakeFailed(unexpected EOF))")
     }
 
     @Test("a rate limit spaces the requests; a concurrency limit keeps them from overlapping")
