@@ -1,10 +1,11 @@
 import Foundation
+import PayCheckTestSupport
 import Testing
 
 /// SIGINT and SIGTERM at any moment of `paycheck run`, from the first instruction `main` runs: the report paths hold
 /// the three reports of this run, with its `--run-id` (saying it was interrupted, exit 130, unless the run had
 /// finished) — never the previous run's green reports, never fewer than three.
-@Suite("Signals at any moment of a run")
+@Suite("Signals at any moment of a run", .serialized)
 struct InterruptTests {
     /// Where a trial sends its signal.
     enum Moment: CaseIterable, CustomStringConvertible {
@@ -48,17 +49,23 @@ struct InterruptTests {
     }
 
     @Test("50 signals at random moments — loading, running, writing, some doubled — leave this run's three reports")
-    func randomMoments() throws {
-        try Self.trials(50) { _ in (Moment.allCases.randomElement()!, Int.random(in: 0..<3) == 0) }
+    func randomMoments() async throws {
+        try await Self.trials(50) { _ in (Moment.allCases.randomElement()!, Int.random(in: 0..<3) == 0) }
     }
 
     @Test("10 double signals, one in each moment then at random, leave this run's three reports")
-    func doubleSignals() throws {
-        try Self.trials(10) { trial in (trial <= 3 ? Moment.allCases[trial - 1] : Moment.allCases.randomElement()!, true) }
+    func doubleSignals() async throws {
+        try await Self.trials(10) { trial in (trial <= 3 ? Moment.allCases[trial - 1] : Moment.allCases.randomElement()!, true) }
     }
 
-    /// Runs `count` trials, each at the moment (and single or double) `plan` gives it.
-    static func trials(_ count: Int, plan: (Int) -> (Moment, Bool)) throws {
+    /// Runs `count` trials, each at the moment (and single or double) `plan` gives it, off the cooperative pool: each
+    /// trial waits on a process, which would starve the other suites' tasks of the pool's threads.
+    static func trials(_ count: Int, plan: @escaping @Sendable (Int) -> (Moment, Bool)) async throws {
+        try await TestProcess.offPool { try runTrials(count, plan: plan) }
+    }
+
+    /// The trials, blocking.
+    static func runTrials(_ count: Int, plan: (Int) -> (Moment, Bool)) throws {
         let cli = try CLI(files: Self.suites())
         var outcomes: [String: Int] = [:]
         for trial in 1...count {
