@@ -13,7 +13,7 @@ package struct LiveTarget: Sendable, Hashable {
     /// What the target sets per provider id. On a profile's target a provider it does not name is not part of it
     /// (``includes(_:)``); on the built-in sandbox every provider uses its sandbox and `PAYCHECK_…` variables.
     package var providers: [String: Endpoint] = [:]
-    /// The TLS the run's HTTP client uses.
+    /// The TLS the run's HTTP client uses, for every provider without its own (``Endpoint/tls``).
     package var tls = TLSOptions()
     /// The default time limit of one exchange on this target (a step's `timeout:` and a provider's still win).
     package var timeout: Double?
@@ -57,6 +57,9 @@ package struct LiveTarget: Sendable, Hashable {
         package var rateLimit: RateLimit?
         /// At most this many requests to the provider in flight at once.
         package var concurrency: Int?
+        /// The provider's own TLS (a host behind another CA, a client certificate only it asks for), instead of the
+        /// target's.
+        package var tls: TLSOptions?
 
         /// Creates an endpoint that changes nothing.
         package init() {}

@@ -12,6 +12,8 @@ package struct Runner: Sendable {
     package var providers: ProviderRegistry
     /// Sends HTTP.
     package var transport: any HTTPTransport
+    /// Sends a provider's HTTP on a live target where it differs from ``transport`` (its own TLS), by provider id.
+    package var providerBases: [String: any HTTPTransport] = [:]
     /// Time for `wait:`, `retry:` and `now()`.
     package var clock: any RunnerClock
     /// Random numbers for `uuid()` and `random()`.
@@ -214,7 +216,7 @@ package struct Runner: Sendable {
         var transports: [String: any HTTPTransport] = [:]
         for provider in providers.all {
             transports[provider.id] = LiveTransport(
-                base: transport, provider: provider.id, endpoint: target.providers[provider.id] ?? .init(), retry: target.retry, clock: clock)
+                base: providerBases[provider.id] ?? transport, provider: provider.id, endpoint: target.providers[provider.id] ?? .init(), retry: target.retry, clock: clock)
         }
         return transports
     }

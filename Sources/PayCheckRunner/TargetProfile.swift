@@ -20,6 +20,7 @@ import Yams
 ///         timeout: 30s
 ///         rateLimit: 5/s
 ///         concurrency: 4
+///         tls: { ca: certs/ptp-ca.pem }   # this provider's own TLS, instead of the target's
 /// ```
 ///
 /// A secret credential written literally is an error (it would be committed with the file); relative TLS paths are
@@ -206,7 +207,7 @@ package struct TargetProfile: Sendable {
 
         mutating func endpoint(_ node: Node, provider: any Provider) -> LiveTarget.Endpoint {
             var endpoint = LiveTarget.Endpoint()
-            let keys = ["baseURL", "credentials", "timeout", "rateLimit", "concurrency"]
+            let keys = ["baseURL", "credentials", "timeout", "rateLimit", "concurrency", "tls"]
             for member in members(node, of: "provider '\(provider.id)'", allowed: keys) {
                 switch member.key {
                 case "baseURL":
@@ -236,6 +237,7 @@ package struct TargetProfile: Sendable {
                     }
                 case "timeout": endpoint.timeout = duration(member.value, "'timeout'")
                 case "concurrency": endpoint.concurrency = positive(member.value, "'concurrency'")
+                case "tls": endpoint.tls = tls(member.value)
                 default: endpoint.rateLimit = rateLimit(member.value)
                 }
             }

@@ -44,23 +44,59 @@ package struct RunSession: Sendable {
         return result
     }
 
-    /// ``run(_:clock:hostname:controlURL:onEvent:)`` inside the HTTP client's lifetime.
+    /// ``run(_:clock:hostname:controlURL:onEvent:)`` inside the HTTP clients' lifetime: the run's, and one per TLS
+    /// setting a provider has of its own.
     private func runInClient(
         _ suites: [Suite], clock: any RunnerClock, hostname: String, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void
     ) async throws -> RunResult {
         let configuration = self.configuration
-        let providers = self.providers
-        let mocks = self.mocks
         let clientConfiguration: HTTPClient.Configuration
         do {
             clientConfiguration = try AsyncHTTPTransport.configuration(tls: configuration.target.live?.tls ?? .init())
         } catch {
             throw RunSessionError.configuration(["target '\(configuration.target)': \(error)"])
         }
+        // A provider with its own TLS on a live target gets a client of its own, shut down with the run.
+        var ownClients: [LiveTarget.TLSOptions: HTTPClient] = [:]
+        var providerBases: [String: any HTTPTransport] = [:]
+        for (id, endpoint) in configuration.target.live?.providers ?? [:] {
+            guard let tls = endpoint.tls else { continue }
+            if ownClients[tls] == nil {
+                do {
+                    ownClients[tls] = HTTPClient(eventLoopGroupProvider: .singleton, configuration: try AsyncHTTPTransport.configuration(tls: tls))
+                } catch {
+                    for client in ownClients.values { try? await client.shutdown() }
+                    throw RunSessionError.configuration(["target '\(configuration.target)', provider '\(id)': \(error)"])
+                }
+            }
+            providerBases[id] = ownClients[tls].map { AsyncHTTPTransport(client: $0) }
+        }
+        do {
+            let result = try await runInClient(
+                suites, clock: clock, hostname: hostname, controlURL: controlURL, configuration: clientConfiguration, providerBases: providerBases,
+                onEvent: onEvent)
+            for client in ownClients.values { try? await client.shutdown() }
+            return result
+        } catch {
+            for client in ownClients.values { try? await client.shutdown() }
+            throw error
+        }
+    }
+
+    /// The run inside the run's HTTP client, each provider with its own TLS on its own client (`providerBases`).
+    private func runInClient(
+        _ suites: [Suite], clock: any RunnerClock, hostname: String, controlURL: String?, configuration clientConfiguration: HTTPClient.Configuration,
+        providerBases: [String: any HTTPTransport], onEvent: @escaping @Sendable (RunEvent) -> Void
+    ) async throws -> RunResult {
+        let configuration = self.configuration
+        let providers = self.providers
+        let mocks = self.mocks
         return try await HTTPClient.withHTTPClient(configuration: clientConfiguration) { client in
-            let runner = Runner(
+            var built = Runner(
                 configuration: configuration, providers: providers, transport: AsyncHTTPTransport(client: client), clock: clock,
                 hostname: hostname)
+            built.providerBases = providerBases
+            let runner = built
             let plan = RunPlan(suites: suites, configuration: configuration, hasProviderCredentials: runner.hasCredentials)
             // Nothing selected (a --tag that matches nothing, a shard with no case): a valid, empty result of this run
             // — its id, shard and selection digest, so `paycheck merge` takes it — that checked nothing (exit 4, or 0

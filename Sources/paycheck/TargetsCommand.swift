@@ -58,15 +58,7 @@ struct TargetsCommand: ParsableCommand {
                 "retries of service failures: \(live.retry.attempts) attempts, backoff \(DurationText.format(live.retry.backoff)) doubling, cap \(DurationText.format(live.retry.cap))"
             )
             lines.append("  " + settings.joined(separator: " · "))
-            if !live.tls.isDefault {
-                var tls: [String] = []
-                if let ca = live.tls.ca { tls.append("CA bundle \(ca)" + (FileManager.default.isReadableFile(atPath: ca) ? "" : " (MISSING)")) }
-                if let certificate = live.tls.certificate, let key = live.tls.key {
-                    let missing = [certificate, key].filter { !FileManager.default.isReadableFile(atPath: $0) }
-                    tls.append("client certificate \(certificate), key \(key)" + (missing.isEmpty ? "" : " (MISSING: \(missing.joined(separator: ", ")))"))
-                }
-                lines.append("  TLS: " + tls.joined(separator: " · "))
-            }
+            if !live.tls.isDefault { lines.append("  TLS: " + Self.describe(live.tls)) }
             var missingAll: [String] = []
             for provider in providers.all {
                 guard live.includes(provider) else {
@@ -83,6 +75,7 @@ struct TargetsCommand: ParsableCommand {
                 if let rate = endpoint?.rateLimit { limits.append("rate limit \(rate)") }
                 if let concurrency = endpoint?.concurrency { limits.append("at most \(concurrency) at once") }
                 lines.append("  \(provider.id): \(live.baseURL(for: provider)) — \(state)" + (limits.isEmpty ? "" : " · " + limits.joined(separator: " · ")))
+                if let tls = endpoint?.tls { lines.append("    TLS of its own: " + Self.describe(tls)) }
                 for field in provider.credentialFields {
                     let source = live.source(of: field, for: provider)
                     let value: String
@@ -102,5 +95,16 @@ struct TargetsCommand: ParsableCommand {
             lines.append(missingAll.isEmpty ? "  every required credential is set" : "  missing: " + missingAll.joined(separator: ", "))
             return lines.joined(separator: "\n")
         }
+    }
+
+    /// A target's or a provider's TLS files, each marked when it cannot be read.
+    static func describe(_ options: LiveTarget.TLSOptions) -> String {
+        var parts: [String] = []
+        if let ca = options.ca { parts.append("CA bundle \(ca)" + (FileManager.default.isReadableFile(atPath: ca) ? "" : " (MISSING)")) }
+        if let certificate = options.certificate, let key = options.key {
+            let missing = [certificate, key].filter { !FileManager.default.isReadableFile(atPath: $0) }
+            parts.append("client certificate \(certificate), key \(key)" + (missing.isEmpty ? "" : " (MISSING: \(missing.joined(separator: ", ")))"))
+        }
+        return parts.isEmpty ? "the system's trust store" : parts.joined(separator: " · ")
     }
 }

@@ -141,6 +141,29 @@ struct LiveTLSTests {
         #expect(result.exitCode == 3)
     }
 
+    @Test("a provider's own TLS in the profile wins over the target's: its cases pass where the others' handshakes fail")
+    func providerTLS() async throws {
+        let certificates = try await TestCertificates.made()
+        defer { certificates.remove() }
+        let suites = try CIFitTests.builtIn().filter { $0.provider == "mollie" || $0.provider == "placetopay" }
+        let result = try await Self.run(
+            suites,
+            on: { base in
+                var target = Self.target(base, tls: .init(ca: certificates.otherCA))
+                target.providers["mollie"]?.tls = .init(ca: certificates.ca)
+                return target
+            }, certificates: certificates)
+        let ran = Self.ran(result)
+        let mollie = ran.filter { $0.suite.provider == "mollie" }, placetopay = ran.filter { $0.suite.provider == "placetopay" }
+        #expect(!mollie.isEmpty && mollie.allSatisfy { $0.case.verdict == .passed }, "\(mollie.filter { $0.case.verdict != .passed }.map(\.case.name).prefix(3))")
+        #expect(placetopay.contains { Self.transportErrors($0.case).first?.cause == .tls })
+        // The profile says it, and `paycheck targets` reads the same.
+        let profile = TargetProfile.parse(
+            "targets:\n  staging:\n    tls: { ca: other.pem }\n    providers:\n      mollie:\n        tls: { ca: ca.pem }\n", file: "/shop/paycheck.yaml",
+            providers: MockRegistry.providers)
+        #expect(profile.diagnostics.isEmpty && profile.profile?.target("staging")?.providers["mollie"]?.tls?.ca == "/shop/ca.pem", "\(profile.diagnostics)")
+    }
+
     @Test("a mock that asks for a client certificate gets the profile's, and refuses a client without one")
     func clientCertificate() async throws {
         let certificates = try await TestCertificates.made()
