@@ -21,4 +21,18 @@ package enum Citation {
         }
         return parts.joined(separator: "; ")
     }
+
+    /// `note` without its citations of the providers notes' sections (`(§4.4, §4.9)`, `§1.5`), which a user of the
+    /// command does not have; the provider's page in docs/providers/ cites its sources. A parenthesis that held only
+    /// citations goes; one with other words keeps them.
+    package static func withoutSections(_ note: String) -> String {
+        let section = #/(?:see\s+)?§\s?\d+(?:\.\d+)*[a-z]?/#
+        var text = note.replacing(#/\s*\(([^()]*§[^()]*)\)/#) { match -> String in
+            let rest = match.1.replacing(section, with: "").split(whereSeparator: { ",;".contains($0) })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return rest.isEmpty ? "" : " (" + rest.joined(separator: ", ") + ")"
+        }
+        text = text.replacing(section, with: "")
+        return text.replacing(#/\s{2,}/#, with: " ").replacing(#/\s+([,;.])/#) { String($0.1) }.trimmingCharacters(in: .whitespaces)
+    }
 }

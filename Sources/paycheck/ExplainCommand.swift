@@ -207,7 +207,7 @@ struct ExplainCommand: ParsableCommand {
         let via = asked.map { " (\($0) has no row of its own; the row for \(rule.key) applies)" } ?? ""
         return """
             \(provider) state \(rule.key)  → \(rule.outcome.rawValue)\(via)
-              \(rule.note)
+              \(Citation.withoutSections(rule.note))
             """
     }
 
@@ -222,7 +222,8 @@ struct ExplainCommand: ParsableCommand {
         lines.append("\(provider.id) outcome mapping")
         for rule in provider.outcomeMapping.rules {
             lines.append(
-                "  \(rule.key.padding(toLength: 26, withPad: " ", startingAt: 0)) → \(rule.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(rule.note)")
+                "  \(rule.key.padding(toLength: 26, withPad: " ", startingAt: 0)) → \(rule.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Citation.withoutSections(rule.note))"
+            )
         }
         lines.append("\(provider.id) operations (call:; 'paycheck explain \(provider.id).OPERATION' for the parameters)")
         for operation in provider.operations {

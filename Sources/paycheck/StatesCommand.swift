@@ -38,7 +38,7 @@ struct StatesCommand: ParsableCommand {
             let rows = rules.map { rule in
                 Value.object([
                     "state": .string(rule.state), "reason": rule.reason.map(Value.string) ?? .null,
-                    "outcome": .string(rule.outcome.rawValue), "note": .string(rule.note),
+                    "outcome": .string(rule.outcome.rawValue), "note": .string(Citation.withoutSections(rule.note)),
                 ])
             }
             Output().out(JSONText.encode(.array(rows), pretty: true))
@@ -50,7 +50,7 @@ struct StatesCommand: ParsableCommand {
         for rule in rules {
             lines.append(
                 "  " + rule.key.padding(toLength: width, withPad: " ", startingAt: 0)
-                    + rule.outcome.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + rule.note)
+                    + rule.outcome.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + Citation.withoutSections(rule.note))
         }
         Output().out(lines.joined(separator: "\n"))
     }

@@ -55,3 +55,16 @@ struct RequestShapeTests {
         #expect(RequestShape.text.merged(with: .list(.text)) == .any)
     }
 }
+
+/// What a command prints of a note keeps its words and drops the citations of notes the user does not have.
+@Suite("Notes as users read them")
+struct NoteCitationTests {
+    @Test("section citations go; a parenthesis keeps its other words; nothing else changes")
+    func withoutSections() {
+        #expect(Citation.withoutSections("paid, final (§4.4)") == "paid, final")
+        #expect(Citation.withoutSections("held for capture (§4.4, §4.9); pending until captured") == "held for capture; pending until captured")
+        #expect(Citation.withoutSections("awaiting confirm/cancel (§1.4 metadata, §1.7)") == "awaiting confirm/cancel (metadata)")
+        #expect(Citation.withoutSections("see §3.6 for the list") == "for the list")
+        #expect(Citation.withoutSections("no citation (EX is the mock's choice)") == "no citation (EX is the mock's choice)")
+    }
+}

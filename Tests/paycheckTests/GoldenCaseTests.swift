@@ -27,13 +27,13 @@ struct GoldenCaseTests {
         return entries.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("command").path) }.sorted()
     }
 
-    @Test("there are golden cases for every exit code and for diagnostics, redaction and merge")
+    @Test("there are golden cases for every exit code and for diagnostics, redaction, merge, lint, explain and states")
     func coverage() throws {
         let names = Self.names
         let exits = Set(
             names.compactMap { try? String(contentsOf: Self.root.appendingPathComponent("\($0)/expected/exit"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) })
         #expect(exits.isSuperset(of: ["0", "1", "2", "3", "4", "130"]), "exit codes with a golden case: \(exits.sorted())")
-        for topic in ["diagnostics", "redaction", "merge"] {
+        for topic in ["diagnostics", "redaction", "merge", "lint-", "explain-", "states-"] {
             #expect(names.contains { $0.contains(topic) }, "no golden case about \(topic)")
         }
     }
