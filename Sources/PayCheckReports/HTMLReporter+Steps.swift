@@ -35,6 +35,8 @@ extension HTMLReporter {
             }
             out += "</details></li>\n"
         }
+        // The steps after the one that did not pass: listed, so the report shows the whole case.
+        for name in testCase.notRun { out += "<li class=notrun><span class=\"step skipped\">\(h(name)) <small>not run</small></span></li>\n" }
         out += "</ol>"
         if let output = testCase.backendOutput, !output.isEmpty, !failing {
             out += "<details class=output><summary>the backend's output</summary><pre>\(h(self.cut(output)))</pre></details>"

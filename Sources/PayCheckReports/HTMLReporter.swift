@@ -302,7 +302,7 @@ package enum HTMLReporter {
         tr.ev.notification td:nth-child(2){color:#5a3ea8}tr.finding td,tr.finding.error td{color:#b3261e}tr.finding.warning td{color:#9a6400}
         pre{word-break:break-word}ol.steps{margin:4px 0;padding-left:22px}details.step{margin:2px 0}
         details.step.failed>summary,details.step.error>summary{background:#fde8e6;color:#b3261e;font-weight:600}details.step.error>summary{background:#fff1d6;color:#9a6400}
-        div.exchange{border-left:2px solid #d6dbe1;margin:6px 0;padding-left:8px}p.req,p.res,p.retry{margin:4px 0}p.retry{color:#8a5a00}
+        div.exchange{border-left:2px solid #d6dbe1;margin:6px 0;padding-left:8px}p.req,p.res,p.retry{margin:4px 0}p.retry{color:#8a5a00}li.notrun{color:#888}
         details.curl pre,details.headers pre{background:#eef1f5}p.desc{margin:4px 0 4px 18px;color:#5b6169}p.tags{margin:0 0 4px 18px}
         span.tag{background:#eef1f5;border-radius:8px;padding:0 6px;font-size:12px}#environment{margin:12px 0}#environment dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}
         #environment dd{margin:0}p.mismatch{margin:4px 0}code.exp{color:#1f7a3f}code.act{color:#b3261e}

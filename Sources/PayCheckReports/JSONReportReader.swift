@@ -80,6 +80,7 @@ package enum JSONReportReader {
                 steps: (object["steps"]?.arrayValue ?? []).map(self.step), duration: object["duration"]?.numberValue ?? 0,
                 startedAt: self.date(object["startedAt"]))
             result.backendOutput = object["backendOutput"]?.stringValue
+            result.notRun = self.strings(object["notRun"])
             result.catches = object["catches"]?.stringValue
             return result
         }

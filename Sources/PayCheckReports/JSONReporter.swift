@@ -165,7 +165,7 @@ package enum JSONReporter {
 
     /// One case.
     private static func testCase(_ testCase: CaseResult) -> Value {
-        .object([
+        var members: [String: Value] = [
             "name": .string(testCase.name),
             "location": .string(testCase.location.description),
             "verdict": .string(testCase.verdict.rawValue),
@@ -177,7 +177,10 @@ package enum JSONReporter {
             "steps": .array(testCase.steps.map(step)),
             "backendOutput": optional(testCase.backendOutput),
             "catches": optional(testCase.catches),
-        ])
+        ]
+        // Only a case that stopped before its last step has `notRun`.
+        if !testCase.notRun.isEmpty { members["notRun"] = .array(testCase.notRun.map(Value.string)) }
+        return .object(members)
     }
 
     /// One step.

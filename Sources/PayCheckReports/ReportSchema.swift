@@ -168,7 +168,8 @@ package enum JSONReportSchema {
                 "duration": { "$ref": "#/$defs/seconds", "description": "Seconds the case took." },
                 "steps": { "type": "array", "items": { "$ref": "#/$defs/step" }, "description": "Steps that ran, in order; the case stops at the first step that does not pass." },
                 "backendOutput": { "type": ["string", "null"], "description": "What the merchant's backend (started by the run) wrote while a case that did not pass ran; null otherwise." },
-                "catches": { "type": ["string", "null"], "description": "The case's `catches:`: the mistake a failure of the case reveals; null when it says none." }
+                "catches": { "type": ["string", "null"], "description": "The case's `catches:`: the mistake a failure of the case reveals; null when it says none." },
+                "notRun": { "type": "array", "items": { "type": "string" }, "description": "Present when the case stopped before its last step: the steps after the one that did not pass, as written (`call createSession`), which did not run." }
               }
             },
             "step": {

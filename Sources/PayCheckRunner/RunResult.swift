@@ -138,6 +138,8 @@ package struct CaseResult: Sendable {
     package var backendOutput: String?
     /// The case's `catches:`: the mistake its failure reveals.
     package var catches: String?
+    /// The steps after the one that did not pass, which did not run, as written (`call createSession`).
+    package var notRun: [String] = []
 
     /// What the mock found wrong with the backend's requests during the case, from every step.
     package var findings: [Finding] { self.steps.flatMap(\.findings) }

@@ -277,6 +277,13 @@ package struct Runner: Sendable {
         case tickerStopped
     }
 
+    /// The steps of a case that stopped early that come after the last one with a result: all of them when the case
+    /// stopped before its first step (its variables could not be bound).
+    static func notRun(_ all: [Step], after results: [StepResult]) -> [String] {
+        guard let first = results.first, let start = all.firstIndex(where: { $0.location == first.location }) else { return all.map(\.summary) }
+        return all.dropFirst(start + results.count).map(\.summary)
+    }
+
     /// Runs (or skips) one case.
     func runCase(_ item: RunPlan.Item, suite: Suite, context: CaseContext) async -> CaseResult {
         let testCase = suite.cases[item.caseIndex]
@@ -329,6 +336,7 @@ package struct Runner: Sendable {
         let wallStart = DispatchTime.now().uptimeNanoseconds
         var executor = CaseExecutor(runner: caseRunner, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
         var (verdict, steps) = await executor.run()
+        let notRun = verdict == .passed ? [] : Self.notRun(testCase.steps, after: steps)
         let backendOutput = verdict == .failed || verdict == .error ? executor.merchant?.backendOutput(redactor: context.redactor) : nil
         for warning in executor.warnings { context.warnings.add(warning) }
         if item.exclusive, let controlURL, !Task.isCancelled {
@@ -377,6 +385,7 @@ package struct Runner: Sendable {
             duration: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9, startedAt: startedAt)
         result.backendOutput = backendOutput
         result.catches = testCase.catches
+        result.notRun = notRun.map(context.redactor.redact)
         return result
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PayCheckCore
+import PayCheckReports
 import PayCheckRunner
 import PayCheckTestSupport
 import Testing
@@ -327,5 +328,30 @@ struct StepTitleTests {
         #expect(step.name.hasPrefix("http GET http://127.0.0.1:") && step.name.contains("/__paycheck/echo/k42/"), "\(step.name)")
         #expect(!step.name.contains("tok-9f3c1e7a") && !step.name.contains("{{"))
         #expect(step.mismatches.map(\.subject) == ["body.nothing", "status"])
+    }
+
+    @Test("a case that stops at a step lists the steps after it as not run, in the reports too")
+    func stepsNotRun() async throws {
+        let yaml = """
+            suite: stops
+            cases:
+              - name: stops at the second step
+                steps:
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/a" }
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/b" }
+                    expect: { status: 418 }
+                  - wait: 1ms
+                  - http: { url: "{{ mock.url }}/__paycheck/echo/c" }
+              - name: passes
+                steps: [{ wait: 1ms }]
+            """
+        let run = InProcessRun(configuration: RunConfiguration())
+        let (result, _) = try await run.run(try run.load([("stops.yaml", yaml)]))
+        let cases = result.suites[0].cases
+        #expect(cases[0].verdict == .failed && cases[0].steps.count == 2)
+        #expect(cases[0].notRun.count == 2 && cases[0].notRun[0].hasPrefix("wait") && cases[0].notRun[1].contains("/echo/c"), "\(cases[0].notRun)")
+        #expect(cases[1].notRun.isEmpty)
+        let json = JSONReporter.render(result)
+        #expect(json.contains("\"notRun\": [") && HTMLReporter.render(result).contains("<small>not run</small>"))
     }
 }
