@@ -130,6 +130,11 @@ package enum SuiteSchema {
                 { "type": ["string", "number", "boolean", "null", "array"] },
                 {
                   "type": "object",
+                  "anyOf": [
+                    { "propertyNames": { "enum": ["eq", "ne", "exists", "type", "matches", "contains", "in", "lt", "le", "gt", "ge", "length"] } },
+                    { "propertyNames": { "not": { "enum": ["eq", "ne", "exists", "type", "matches", "contains", "in", "lt", "le", "gt", "ge", "length"] } } }
+                  ],
+                  "description": "Matchers only, or an object compared with eq that names none: a matcher next to another key is a misspelt one.",
                   "properties": {
                     "eq": {}, "ne": {}, "exists": { "type": "boolean" },
                     "type": { "enum": ["string", "number", "integer", "boolean", "object", "array", "null"] },

@@ -10,9 +10,9 @@ struct CommonMistakesTests {
     static let folder = root.appendingPathComponent("Tests/CommonMistakes")
     static let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".yaml") }.sorted() ?? []
 
-    @Test("there are eleven common-mistake suites")
+    @Test("there are twelve common-mistake suites")
     func ten() {
-        #expect(Self.files.count == 11, "\(Self.files)")
+        #expect(Self.files.count == 12, "\(Self.files)")
     }
 
     @Test("lint flags each mistake with the words its first line names", arguments: files)
@@ -53,6 +53,9 @@ struct CommonMistakesTests {
         let createPayment = rules.first { $0["if"]?["properties"]?["call"]?["const"] == .string("createPayment") }
         let keys = createPayment?["then"]?["properties"]?["with"]?["anyOf"]?.arrayValue?.first?["propertyNames"]?["enum"]?.arrayValue ?? []
         #expect(keys.contains(.string("redirectUrl")) && keys.contains(.string("subject")) && !keys.contains(.string("amout")))
+        // A mapping of matchers names matchers only: the schema's list is the matchers lint knows.
+        let matcherNames = schema["definitions"]?["check"]?["anyOf"]?.arrayValue?.last?["anyOf"]?.arrayValue?.first?["propertyNames"]?["enum"]?.arrayValue
+        #expect(matcherNames == Matcher.keywords.map(Value.string))
         let fault = rules.first { $0["if"]?["properties"]?["mock"]?["const"] == .string("fault") }
         #expect(fault?["then"]?["properties"]?["with"]?["anyOf"]?.arrayValue?.first?["properties"]?["kind"] != nil)
     }
