@@ -557,7 +557,7 @@ extension SuiteParser {
         }
         if !spec.kinds.isEmpty, let with {
             // Each declared path (`amount`, or `amount.value` inside it), where the step writes a literal.
-            for (path, expected) in spec.kinds.sorted(by: { $0.key < $1.key }) where spec.shapes[String(path.prefix { $0 != "." })] == nil {
+            for (path, expected) in spec.kinds.sorted(by: { $0.key < $1.key }) {
                 var node: Node? = with
                 for component in path.split(separator: ".") {
                     node = node?.mapping?.first { $0.key.scalar?.string == String(component) }?.value

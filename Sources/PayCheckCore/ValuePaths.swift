@@ -2,39 +2,27 @@
 /// same exchange: drift compares a recording's answers with the mock's by them, replay a recording's requests with the
 /// ones a suite sends now.
 package enum ValuePaths {
-    /// Every leaf of a JSON value by its path; array items share one path (`items[]`), so a longer list is no drift.
-    package static func flatten(_ value: Value) -> [String: Value] {
-        var out: [String: Value] = [:]
-        func walk(_ value: Value, _ path: String) {
-            switch value {
-            case .object(let members):
-                if members.isEmpty, !path.isEmpty { out[path] = value }
-                for (key, member) in members { walk(member, path.isEmpty ? key : path + "." + key) }
-            case .array(let items):
-                if items.isEmpty { out[path] = value }
-                for item in items { walk(item, path + "[]") }
-            default:
-                if out[path] == nil { out[path] = value }
-            }
-        }
-        walk(value, "")
-        return out
-    }
+    /// Every leaf of a JSON value by its path; array items share one path (`items[]`, the first item's value kept), so a
+    /// longer list is no drift.
+    package static func flatten(_ value: Value) -> [String: Value] { leaves(value, indexingItems: false) }
 
     /// Every leaf of a JSON value by its path with each item's index (`items[0].sku`): two lists differ where their
     /// items do.
-    package static func leaves(_ value: Value) -> [String: Value] {
+    package static func leaves(_ value: Value) -> [String: Value] { leaves(value, indexingItems: true) }
+
+    private static func leaves(_ value: Value, indexingItems: Bool) -> [String: Value] {
         var out: [String: Value] = [:]
         func walk(_ value: Value, _ path: String) {
             switch value {
             case .object(let members):
-                if members.isEmpty { out[path] = value }
+                // An empty body is a leaf of its own where items are told apart; drift leaves the root out.
+                if members.isEmpty, indexingItems || !path.isEmpty { out[path] = value }
                 for (key, member) in members { walk(member, path.isEmpty ? key : path + "." + key) }
             case .array(let items):
                 if items.isEmpty { out[path] = value }
-                for (index, item) in items.enumerated() { walk(item, "\(path)[\(index)]") }
+                for (index, item) in items.enumerated() { walk(item, indexingItems ? "\(path)[\(index)]" : path + "[]") }
             default:
-                out[path] = value
+                if indexingItems || out[path] == nil { out[path] = value }
             }
         }
         walk(value, "")

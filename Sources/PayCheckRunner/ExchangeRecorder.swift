@@ -53,7 +53,7 @@ final class ExchangeRecorder: Sendable {
     }
 
     private func record(_ request: HTTPRequestData, response: HTTPResponseData?, error: String?, duration: Double, retries: [String]) {
-        let exchange = Exchange(
+        var exchange = Exchange(
             method: request.method,
             url: request.url,
             requestHeaders: request.headers,
@@ -63,14 +63,16 @@ final class ExchangeRecorder: Sendable {
             responseBody: response.map { ExchangeRecorder.text($0.body) } ?? "",
             duration: duration,
             error: error)
-        var kept = exchange
-        kept.retries = retries
-        state.withLock { $0.exchanges.append(kept) }
+        exchange.retries = retries
+        state.withLock { $0.exchanges.append(exchange) }
     }
 
-    /// Body text for transcripts, cut at 64 KiB.
+    /// The bytes of a body a transcript (and a recording) keeps.
+    static let bodyLimit = 64 * 1024
+
+    /// Body text for transcripts, cut at ``bodyLimit``.
     static func text(_ bytes: [UInt8]) -> String {
-        let limit = 64 * 1024
+        let limit = bodyLimit
         if bytes.count <= limit { return String(decoding: bytes, as: UTF8.self) }
         return String(decoding: bytes.prefix(limit), as: UTF8.self) + "\n… (\(bytes.count - limit) more bytes)"
     }

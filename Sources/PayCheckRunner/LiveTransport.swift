@@ -52,9 +52,7 @@ package final class LiveTransport: HTTPTransport {
             } catch let error as TransportError where error.cause == .tls {
                 // Not retried: the same certificate fails the same way. The rest of the run's requests to the host
                 // fail at once with the reason, instead of each printing the handshake's failure again.
-                let failure = error.message.range(of: ": ").map { String(error.message[$0.upperBound...]) } ?? error.message
-                let reason = "\(provider)'s host: \(failure)"
-                state.withLock { $0.unreachable = $0.unreachable ?? (error.cause, reason) }
+                state.withLock { $0.unreachable = $0.unreachable ?? (error.cause, "\(provider)'s host: \(error.message)") }
                 throw error
             } catch let error as TransportError {
                 guard attempt < retry.attempts else {

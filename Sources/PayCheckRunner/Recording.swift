@@ -148,7 +148,7 @@ package final class ReplayTransport: HTTPTransport {
     /// `nil` when they are the same. A body the recording cut (over 64 KiB) is not compared.
     static func bodyDifference(recorded: String, sent: [UInt8], contentType: String?, noise: [String]) -> String? {
         let now = String(decoding: sent, as: UTF8.self)
-        guard recorded != now, sent.count <= 64 * 1024 else { return nil }
+        guard recorded != now, sent.count <= ExchangeRecorder.bodyLimit else { return nil }
         let form = contentType?.lowercased().contains("x-www-form-urlencoded") == true
         let parse: (String) -> Value? = { text in form ? FormText.decode(text) : text.isEmpty ? .null : JSONText.parse(text) }
         guard let old = parse(recorded), let new = parse(now) else {
@@ -183,7 +183,6 @@ package final class ReplayTransport: HTTPTransport {
         case .int(let number): return matches(recorded: text, sent: String(number))
         default: return false
         }
-        return false
     }
 
     /// Whether a sent path is the recorded one; where the recording masked a secret (``Redactor/mask``), any text

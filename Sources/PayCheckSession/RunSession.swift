@@ -57,30 +57,31 @@ package struct RunSession: Sendable {
             throw RunSessionError.configuration(["target '\(configuration.target)': \(error)"])
         }
         // A provider with its own TLS on a live target gets a client of its own, shut down with the run.
-        var ownClients: [LiveTarget.TLSOptions: HTTPClient] = [:]
-        var providerBases: [String: any HTTPTransport] = [:]
-        for (id, endpoint) in configuration.target.live?.providers ?? [:] {
-            guard let tls = endpoint.tls else { continue }
-            if ownClients[tls] == nil {
-                do {
-                    ownClients[tls] = HTTPClient(eventLoopGroupProvider: .singleton, configuration: try AsyncHTTPTransport.configuration(tls: tls))
-                } catch {
-                    for client in ownClients.values { try? await client.shutdown() }
-                    throw RunSessionError.configuration(["target '\(configuration.target)', provider '\(id)': \(error)"])
-                }
+        let endpoints = configuration.target.live?.providers ?? [:]
+        var ownConfigurations: [LiveTarget.TLSOptions: HTTPClient.Configuration] = [:]
+        for (id, endpoint) in endpoints {
+            guard let tls = endpoint.tls, ownConfigurations[tls] == nil else { continue }
+            do {
+                ownConfigurations[tls] = try AsyncHTTPTransport.configuration(tls: tls)
+            } catch {
+                throw RunSessionError.configuration(["target '\(configuration.target)', provider '\(id)': \(error)"])
             }
-            providerBases[id] = ownClients[tls].map { AsyncHTTPTransport(client: $0) }
         }
+        let ownClients = ownConfigurations.mapValues { HTTPClient(eventLoopGroupProvider: .singleton, configuration: $0) }
+        let providerBases = endpoints.compactMapValues { endpoint -> (any HTTPTransport)? in
+            endpoint.tls.flatMap { ownClients[$0] }.map { AsyncHTTPTransport(client: $0) }
+        }
+        let result: Result<RunResult, any Error>
         do {
-            let result = try await runInClient(
-                suites, clock: clock, hostname: hostname, controlURL: controlURL, configuration: clientConfiguration, providerBases: providerBases,
-                onEvent: onEvent)
-            for client in ownClients.values { try? await client.shutdown() }
-            return result
+            result = .success(
+                try await runInClient(
+                    suites, clock: clock, hostname: hostname, controlURL: controlURL, configuration: clientConfiguration, providerBases: providerBases,
+                    onEvent: onEvent))
         } catch {
-            for client in ownClients.values { try? await client.shutdown() }
-            throw error
+            result = .failure(error)
         }
+        for client in ownClients.values { try? await client.shutdown() }
+        return try result.get()
     }
 
     /// The run inside the run's HTTP client, each provider with its own TLS on its own client (`providerBases`).

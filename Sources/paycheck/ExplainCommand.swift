@@ -145,9 +145,6 @@ struct ExplainCommand: ParsableCommand {
                 if let kind = parameter.kind, parameter.shape == nil { notes.append("a \(kind.rawValue)") }
                 if let shape = parameter.shape { notes.append(shape.described) }
                 if let value = parameter.defaultValue { notes.append("default \(value.brief)") }
-                for (path, kind) in operation.nestedKinds.sorted(by: { $0.key < $1.key }) where path.hasPrefix(parameter.name + ".") && parameter.shape == nil {
-                    notes.append("\(path) a \(kind.rawValue)")
-                }
                 lines.append("    \(parameter.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(notes.joined(separator: ", "))")
                 // The members of a shaped parameter, with their kinds and whether the provider requires them.
                 lines += parameter.shape?.outline(indent: "      ") ?? []

@@ -75,11 +75,11 @@ enum PlacetoPayOperation: String, Sendable, CaseIterable {
         case .verifyNotification, .signNotification:
             return nil
         }
-        // `transaction`'s `amount` is the `Amount` of a partial reverse or a reauthorization (§1.7).
-        let shaped = parameters.map { parameter in PlacetoPayShapes.shape(of: parameter.name, in: self).map(parameter.shaped) ?? parameter }
+        // The members' shapes (§1.4); `transaction`'s `amount` is the `Amount` of a partial reverse or a reauthorization (§1.7).
         let operation = ProviderOperation(
-            rawValue, method: "POST", path: path, parameters: shaped, bodyCodec: .json,
-            authKeys: PlacetoPayAuthOverrides.keys, headers: [("Accept", "application/json")])
+            rawValue, method: "POST", path: path, parameters: parameters, bodyCodec: .json,
+            authKeys: PlacetoPayAuthOverrides.keys, headers: [("Accept", "application/json")]
+        ).shaping { PlacetoPayShapes.shape(of: $0, in: self) }
         // A session's id is its `requestId` (§1.4).
         return self == .createSession ? operation.creatingPayment(at: "requestId", amount: "payment.amount.total", currency: "payment.amount.currency") : operation
     }

@@ -5,8 +5,6 @@ import PayCheckCore
 /// checks a step's `with:` against. What the OpenAPI file leaves free (`shipping`, `items`, `dispersion`,
 /// `modifiers`, `metadata`) stays open.
 enum PlacetoPayShapes {
-    typealias M = RequestShape.Member
-
     /// `Amount`: currency and total, with optional taxes and details (§1.4).
     static let amount = RequestShape.object([
         .required("currency", .text), .required("total", .number),

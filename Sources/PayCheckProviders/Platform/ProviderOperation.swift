@@ -39,10 +39,12 @@ package struct ProviderOperation: Sendable {
         package var required: Bool
         /// The value sent when the step gives none; a step's explicit `null` sends nothing.
         package var defaultValue: Value?
-        /// The kind of value it takes, where the provider (or its client) refuses any other: lint checks it.
+        /// The kind of value it takes where the adapter (as the provider's client) refuses any other before sending:
+        /// lint refuses another kind always, also in a step that expects the provider's refusal.
         package var kind: ValueKind?
-        /// Its shape (members, kinds, choices), from the provider's docs or OpenAPI file: lint checks a step's
-        /// literal value against it, the run the rendered value's members, and `paycheck explain` prints it.
+        /// Its shape (members at every depth, kinds, choices), from the provider's docs or OpenAPI file: what the
+        /// provider refuses. Lint checks a step's literal value against it (a step that expects the refusal may break
+        /// all but the member names), the run the rendered value's member names, and `paycheck explain` prints it.
         package var shape: RequestShape?
 
         /// Creates a parameter.
@@ -90,8 +92,6 @@ package struct ProviderOperation: Sendable {
     /// Where the request that creates a payment carries its amount and currency (dotted paths into the JSON or form
     /// body), so a run can compare them with the order's (`merchant: payment`).
     package var createdAmount: (amount: String, currency: String)?
-    /// Kinds of values inside a parameter, by dotted path (`amount.value`), where the provider refuses another kind.
-    package var nestedKinds: [String: ValueKind] = [:]
 
     /// Creates an operation.
     package init(
@@ -127,13 +127,6 @@ package struct ProviderOperation: Sendable {
         return operation
     }
 
-    /// This operation, declared as taking only values of `kind` at the dotted `path` inside a parameter.
-    package func expecting(_ kind: ValueKind, at path: String) -> ProviderOperation {
-        var operation = self
-        operation.nestedKinds[path] = kind
-        return operation
-    }
-
     /// The `with:` key of the idempotency key.
     package static let idempotencyKeyParameter = "idempotencyKey"
 
@@ -148,7 +141,6 @@ package struct ProviderOperation: Sendable {
         spec.required = parameters.filter { $0.required && $0.defaultValue == nil }.map(\.name)
         for parameter in parameters { if let kind = parameter.kind { spec.kinds[parameter.name] = kind } }
         for parameter in parameters { if let shape = parameter.shape { spec.shapes[parameter.name] = shape } }
-        spec.kinds.merge(nestedKinds) { a, _ in a }
         return spec
     }
 
