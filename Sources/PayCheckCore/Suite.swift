@@ -61,6 +61,8 @@ package struct Case: Sendable {
     package var tags: [String]
     /// What the case needs from the target, e.g. `mock` (skipped with a reason when missing).
     package var requires: [String]
+    /// Why the case needs the mock, as written (`requires: { mock: … }`); see ``whyMock``.
+    package var mockReason: String?
     /// `skip:` reason, when the case is skipped unconditionally.
     package var skip: String?
     /// `xfail:` reason, when the case is expected to fail.
@@ -78,9 +80,10 @@ package struct Case: Sendable {
     /// Creates a case.
     package init(
         name: String, tags: [String], requires: [String], skip: String?, xfail: String?, vars: [Binding],
-        steps: [Step], location: SourceLocation, catches: String? = nil
+        steps: [Step], location: SourceLocation, catches: String? = nil, mockReason: String? = nil
     ) {
         self.name = name
+        self.mockReason = mockReason
         self.catches = catches
         self.tags = tags
         self.requires = requires
@@ -89,5 +92,29 @@ package struct Case: Sendable {
         self.vars = vars
         self.steps = steps
         self.location = location
+    }
+}
+
+extension Case {
+    /// Why a case that requires the mock cannot run on a live target: the reason written in `requires: { mock: … }`,
+    /// else the first step that only the mock can serve (a `payer:` or `mock:` action, a `merchant:` step, a request
+    /// to `{{ mock.… }}`); `nil` when the case does not require the mock or names no reason.
+    package var whyMock: String? {
+        guard requires.contains("mock") else { return nil }
+        if let mockReason { return mockReason }
+        for step in steps {
+            switch step.kind {
+            case .provider(let action) where action.kind == .payer:
+                return "the mock plays the payer (payer: \(action.name))"
+            case .provider(let action) where action.kind == .mock:
+                return "it drives the mock's control API (mock: \(action.name))"
+            case .merchant(let merchant):
+                return "the mock plays the provider for the merchant's backend (merchant: \(merchant.action.rawValue))"
+            case .http(let http) where http.url.source.contains("mock."):
+                return "it calls the mock's own API ({{ mock.url }})"
+            default: continue
+            }
+        }
+        return nil
     }
 }

@@ -144,6 +144,7 @@ extension SuiteParser {
         var name: String?
         var tags: [String] = []
         var requires: [String] = []
+        var mockReason: String?
         var skip: String?
         var xfail: String?
         var catches: String?
@@ -155,10 +156,7 @@ extension SuiteParser {
             case "name": name = nonEmptyString(pair.value, "'name'")
             case "tags": tags = stringList(pair.value, "'tags'")
             case "requires":
-                requires = stringList(pair.value, "'requires'")
-                for r in requires where !SuiteKeys.requirements.contains(r) {
-                    error(pair.value, "unknown requirement '\(r)'", hint: "allowed: " + SuiteKeys.requirements.joined(separator: ", "))
-                }
+                (requires, mockReason) = requirements(pair.value)
             case "skip": skip = nonEmptyString(pair.value, "'skip' (the reason)")
             case "xfail": xfail = nonEmptyString(pair.value, "'xfail' (the reason)")
             case "catches": catches = nonEmptyString(pair.value, "'catches' (the mistake the case catches)")
@@ -172,7 +170,28 @@ extension SuiteParser {
         if !pairs.contains(where: { $0.key == "name" }) { error(node, "a case needs a 'name'") }
         if !sawSteps { error(node, "case '\(name ?? "?")' has no 'steps'") }
         guard let name else { return nil }
-        return Case(name: name, tags: tags, requires: requires, skip: skip, xfail: xfail, vars: vars, steps: steps, location: location(node), catches: catches)
+        return Case(
+            name: name, tags: tags, requires: requires, skip: skip, xfail: xfail, vars: vars, steps: steps, location: location(node),
+            catches: catches, mockReason: mockReason)
+    }
+
+    /// `requires:` as a list of requirements (`[mock]`) or a mapping from each to why the case needs it
+    /// (`{ mock: an inactive site only the mock has }`), which a live run's skip reason shows.
+    mutating func requirements(_ node: Node) -> (names: [String], mockReason: String?) {
+        var names: [String] = []
+        var reason: String?
+        if node.mapping != nil {
+            for pair in mapping(node, "'requires'") ?? [] {
+                names.append(pair.key)
+                if pair.key == "mock" { reason = nonEmptyString(pair.value, "'requires: { mock: … }' (why the case needs the mock)") }
+            }
+        } else {
+            names = stringList(node, "'requires' (a list, or a mapping from each requirement to why)")
+        }
+        for name in names where !SuiteKeys.requirements.contains(name) {
+            error(node, "unknown requirement '\(name)'", hint: "allowed: " + SuiteKeys.requirements.joined(separator: ", "))
+        }
+        return (names, reason)
     }
 
     mutating func parseSteps(_ node: Node) -> [Step] {

@@ -44,7 +44,7 @@ package enum SuiteSchema {
                 "name": { "type": "string", "minLength": 1, "description": "Unique within the suite: says what the case proves." },
                 "description": { "type": "string" },
                 "tags": { "$ref": "#/definitions/stringList" },
-                "requires": { "type": "array", "items": { "enum": ["mock"] }, "description": "Skipped with a reason on targets without the mock's control API." },
+                "requires": { "anyOf": [{ "type": "array", "items": { "enum": ["mock"] } }, { "type": "object", "additionalProperties": false, "properties": { "mock": { "type": "string", "minLength": 1 } } }], "description": "Skipped with a reason on targets without the mock's control API: [mock], or { mock: why the case needs the mock } when no payer:, mock: or merchant: step says it." },
                 "skip": { "type": "string", "description": "Skip unconditionally, with this reason." },
                 "xfail": { "type": "string", "description": "Expected to fail, with this reason; passing is a failure." },
                 "catches": { "type": "string", "minLength": 1, "description": "The mistake a failure of this case reveals, e.g. 'backends that take an authorized payment as paid'; reports show it beside the failure." },

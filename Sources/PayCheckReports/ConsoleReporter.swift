@@ -142,7 +142,7 @@ package struct ConsoleReporter: Sendable {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for testCase in result.suites.flatMap(\.cases) where testCase.verdict == .skipped {
-            let reason = testCase.skipReason?.description ?? "skipped"
+            let reason = testCase.skipReason?.summary ?? "skipped"
             if counts[reason] == nil { order.append(reason) }
             counts[reason, default: 0] += 1
         }

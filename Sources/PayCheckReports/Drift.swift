@@ -61,7 +61,7 @@ package struct DriftReport: Sendable {
                 if before.status != after.status {
                     add("status", "status", before.status.map(String.init) ?? "no answer", after.status.map(String.init) ?? "no answer")
                 }
-                guard before.status == after.status, let left = JSONText.parse(before.responseBody), let right = JSONText.parse(after.responseBody) else { continue }
+                guard before.status == after.status, let left = answer(before), let right = answer(after) else { continue }
                 let a = ValuePaths.flatten(left), b = ValuePaths.flatten(right)
                 for (path, value) in a.sorted(by: { $0.key < $1.key }) {
                     guard let other = b[path] else { add("body.\(path)", "missing", describe(value), "(absent)"); continue }
@@ -95,6 +95,13 @@ package struct DriftReport: Sendable {
     static func isURL(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
 
     /// `METHOD /path`, without scheme, host, query or a provider's mock prefix, with id-like segments as `{id}`.
+    /// The answer of `exchange` as a value: what the adapter read (MIT's decrypted answer) or the body, as JSON or
+    /// XML; `nil` when it is neither.
+    static func answer(_ exchange: Exchange) -> Value? {
+        let text = exchange.readBody ?? exchange.responseBody
+        return JSONText.parse(text) ?? XMLValue.parse(text)
+    }
+
     static func operationName(_ exchange: Exchange) -> String {
         exchange.method + " " + normalizedPath(exchange.url)
     }

@@ -76,7 +76,9 @@ package enum JSONReportReader {
             else { throw Failure(description: "\(file): a case without a name or a verdict") }
             var result = CaseResult(
                 name: name, location: self.location(object["location"]), verdict: verdict,
-                skipReason: object["skipReason"]?.stringValue.map { SkipReason(reading: $0, kind: object["skipKind"]?.stringValue) }, tags: self.strings(object["tags"]),
+                skipReason: object["skipReason"]?.stringValue.map {
+                    SkipReason(reading: $0, kind: object["skipKind"]?.stringValue, because: object["skipBecause"]?.stringValue)
+                }, tags: self.strings(object["tags"]),
                 steps: (object["steps"]?.arrayValue ?? []).map(self.step), duration: object["duration"]?.numberValue ?? 0,
                 startedAt: self.date(object["startedAt"]))
             result.backendOutput = object["backendOutput"]?.stringValue
@@ -133,6 +135,7 @@ package enum JSONReportReader {
                 responseBody: object["responseBody"]?.stringValue ?? "", duration: object["duration"]?.numberValue ?? 0,
                 error: object["error"]?.stringValue)
             exchange.retries = self.strings(object["retries"])
+            exchange.readBody = object["readBody"]?.stringValue
             return exchange
         }
 

@@ -171,6 +171,7 @@ package enum JSONReporter {
             "verdict": .string(testCase.verdict.rawValue),
             "skipReason": optional(testCase.skipReason?.description),
             "skipKind": optional(testCase.skipReason?.kind.rawValue),
+            "skipBecause": optional(testCase.skipReason?.because),
             "tags": .array(testCase.tags.map(Value.string)),
             "startedAt": .string(ReportFormat.iso8601(testCase.startedAt)),
             "duration": seconds(testCase.duration),
@@ -251,6 +252,8 @@ package enum JSONReporter {
         ]
         // Only an exchange a live target retried has `retries`.
         if !exchange.retries.isEmpty { members["retries"] = .array(exchange.retries.map(Value.string)) }
+        // Only an answer the adapter read as something else (MIT's, decrypted) has `readBody`.
+        if let read = exchange.readBody { members["readBody"] = .string(read) }
         return .object(members)
     }
 

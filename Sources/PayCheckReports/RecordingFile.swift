@@ -47,7 +47,9 @@ package enum RecordingFile {
                 "case": .string(record.name), "verdict": .string(record.verdict.rawValue),
                 "skipReason": record.skipReason.map { .string($0.description) } ?? .null,
                 "skipKind": record.skipReason.map { .string($0.kind.rawValue) } ?? .null,
+                "skipBecause": record.skipReason?.because.map { .string($0) } ?? .null,
                 "random": .array(record.random.map { .string(String($0, radix: 16)) }),
+                "startedAt": record.startedAt.map { .string(ReportFormat.iso8601($0)) } ?? .null,
                 "exchanges": .array(record.exchanges.map(JSONReporter.exchange)),
             ])
             try Data(JSONText.encodeBytes(body, pretty: true) + [UInt8(ascii: "\n")]).write(to: folder.appendingPathComponent(name))
@@ -124,12 +126,15 @@ package enum RecordingFile {
                 let verdict = body["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
             else { throw Failure(description: "'\(directory)/\(path)' lacks file, suite, case or verdict") }
             try Self.checkExchanges(body["exchanges"], in: "\(directory)/\(path)")
-            cases.append(
-                RunRecording.Case(
-                    file: file, suite: suite, provider: body["provider"]?.stringValue, name: name, verdict: verdict,
-                    skipReason: body["skipReason"]?.stringValue.map { SkipReason(reading: $0, kind: body["skipKind"]?.stringValue) },
-                    random: (body["random"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { UInt64($0, radix: 16) } },
-                    exchanges: (body["exchanges"]?.arrayValue ?? []).map(JSONReportReader.exchange)))
+            var record = RunRecording.Case(
+                file: file, suite: suite, provider: body["provider"]?.stringValue, name: name, verdict: verdict,
+                skipReason: body["skipReason"]?.stringValue.map {
+                    SkipReason(reading: $0, kind: body["skipKind"]?.stringValue, because: body["skipBecause"]?.stringValue)
+                },
+                random: (body["random"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { UInt64($0, radix: 16) } },
+                exchanges: (body["exchanges"]?.arrayValue ?? []).map(JSONReportReader.exchange))
+            record.startedAt = body["startedAt"]?.stringValue.flatMap { ISOTimestamp.parse($0) }
+            cases.append(record)
         }
         return (header, cases)
     }

@@ -155,13 +155,14 @@ package enum JSONReportSchema {
             "case": {
               "type": "object",
               "additionalProperties": false,
-              "required": ["name", "location", "verdict", "skipReason", "skipKind", "tags", "startedAt", "duration", "steps"],
+              "required": ["name", "location", "verdict", "skipReason", "skipKind", "skipBecause", "tags", "startedAt", "duration", "steps"],
               "description": "One case.",
               "properties": {
                 "name": { "type": "string", "description": "The case name as written (duplicates are possible; the JUnit report makes them unique)." },
                 "location": { "$ref": "#/$defs/location", "description": "Where the case starts." },
                 "verdict": { "$ref": "#/$defs/verdict", "description": "The case verdict." },
                 "skipReason": { "type": ["string", "null"], "description": "Why it was skipped, or `xfail: <reason>` for an expected failure; null otherwise." },
+                "skipBecause": { "type": ["string", "null"], "description": "Why this case in particular needs what the target lacks (for needsMock: its `requires: { mock: … }` reason, or the first step only the mock serves); the skipReason ends with it. Null otherwise." },
                 "skipKind": { "enum": [\#(SkipReason.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), null], "description": "What kept the case from running (its `skipReason`'s kind): skip (its own `skip:`), needsMock (`requires: [mock]` on a target without the mock's control API), noCredentials, notInContract (a pack scenario the backend's contract leaves out), failFast, interrupted, notRecorded (a replay without it), xfail (failed as expected), other (read from an older file); null when it ran." },
                 "tags": { "type": "array", "items": { "type": "string" }, "description": "The suite's and the case's tags." },
                 "startedAt": { "$ref": "#/$defs/time", "description": "When the case started." },
@@ -258,6 +259,7 @@ package enum JSONReportSchema {
                 "url": { "type": "string", "description": "The request URL." },
                 "requestHeaders": { "$ref": "#/$defs/headers", "description": "Request headers." },
                 "requestBody": { "type": "string", "description": "Request body text (cut at 64 KiB)." },
+                "readBody": { "type": "string", "description": "Present when the provider's adapter read the answer as something other than its body: MIT's encrypted answer, decrypted with the merchant's key (redacted like the body). paycheck drift compares it." },
                 "retries": { "type": "array", "items": { "type": "string" }, "description": "Present when a live target retried the exchange: each attempt before the one shown, why it was retried and how long the run waited (`attempt 1: HTTP 503, retried after 0.2s`)." },
                 "status": { "type": ["integer", "null"], "description": "Response status, or null when there was no response." },
                 "responseHeaders": { "$ref": "#/$defs/headers", "description": "Response headers." },

@@ -83,6 +83,7 @@ enum Transcript {
             lines.append("< \(status) (\(ReportFormat.human(exchange.duration)))")
             lines += exchange.responseHeaders.map { "< \($0.name): \($0.value)" }
             if !exchange.responseBody.isEmpty { lines += ["", exchange.responseBody] }
+            if let read = exchange.readBody { lines += ["", "read as:", read] }
         } else {
             lines.append("< no response after \(ReportFormat.human(exchange.duration))")
         }

@@ -59,7 +59,9 @@ struct CaseExecutor {
     }
 
     var renderer: TemplateRenderer {
-        TemplateRenderer(variables: variables, environment: runner.configuration.environment, now: runner.clock.now, random: runner.random)
+        let (clock, offset) = (runner.clock, runner.nowOffset)
+        return TemplateRenderer(
+            variables: variables, environment: runner.configuration.environment, now: { clock.now().addingTimeInterval(offset) }, random: runner.random)
     }
 
     /// Runs the case and returns its steps and verdict (before xfail is applied). The steps' exchanges are as sent and
@@ -227,6 +229,13 @@ struct CaseExecutor {
             attempt.issue = .couldNotRun(String(describing: error))
         }
         attempt.exchanges = recorder.takeExchanges()
+        // What the adapter read, where it is not the answer's body (MIT decrypts it): kept on the answer's exchange.
+        if let observation = attempt.observation, observation.status != nil, !observation.rawBody.isEmpty,
+            let last = attempt.exchanges.lastIndex(where: { $0.status != nil }),
+            observation.rawBody != attempt.exchanges[last].responseBody
+        {
+            attempt.exchanges[last].readBody = ExchangeRecorder.text(Array(observation.rawBody.utf8))
+        }
         return attempt
     }
 

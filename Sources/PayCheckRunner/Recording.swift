@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import PayCheckCore
 package import PayCheckProviders
 import Synchronization
@@ -21,6 +21,9 @@ package final class RunRecording: Sendable {
         package var random: [UInt64]
         /// Its exchanges, in order, redacted.
         package var exchanges: [Exchange]
+        /// When it started on the run's clock: a replay's `now()` counts from it, so a value made from the time
+        /// (`{{ now('+10m') }}`) is the recorded one. `nil` in a recording made before cases kept it.
+        package var startedAt: Date?
 
         /// Creates a record.
         package init(

@@ -110,6 +110,7 @@ package struct Redactor: Sendable {
         e.requestBody = redact(e.requestBody)
         e.responseHeaders = e.responseHeaders.map { ($0.name, redactHeader(name: $0.name, value: $0.value)) }
         e.responseBody = redact(e.responseBody)
+        e.readBody = e.readBody.map(redact)
         e.error = e.error.map(redact)
         e.retries = e.retries.map(redact)
         return e

@@ -46,7 +46,7 @@ package struct RunPlan: Sendable {
                 if let shard = configuration.shard, ordinal % shard.count != shard.index - 1 { continue }
                 var reason = testCase.skip.map(SkipReason.skip)
                 if reason == nil, testCase.requires.contains("mock"), !configuration.target.hasMockControl {
-                    reason = .needsMock(target: configuration.target.description)
+                    reason = .needsMock(target: configuration.target.description, because: testCase.whyMock)
                 }
                 if reason == nil, let provider = suite.provider, let target = configuration.target.live, !hasProviderCredentials(provider) {
                     reason = .noCredentials(provider: provider, target: target)

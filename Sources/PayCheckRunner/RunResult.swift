@@ -36,6 +36,9 @@ package struct Exchange: Sendable {
     /// The attempts a live target's transport retried before this one, each with why and how long it waited
     /// (`attempt 1: HTTP 503, retried after 0.2s`); empty when the first attempt was the last.
     package var retries: [String] = []
+    /// The answer as the provider's adapter read it, when that is not the body as sent (MIT's encrypted answer,
+    /// decrypted with the merchant's key); `nil` otherwise. Redacted like the body; `paycheck drift` compares it.
+    package var readBody: String?
 
     /// Creates an exchange record.
     package init(

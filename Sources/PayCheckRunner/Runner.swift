@@ -18,6 +18,8 @@ package struct Runner: Sendable {
     package var clock: any RunnerClock
     /// Random numbers for `uuid()` and `random()`.
     package var random: @Sendable () -> UInt64
+    /// Seconds added to ``clock`` for a template's `now()`: a replayed case's recorded start minus its start now.
+    var nowOffset: TimeInterval = 0
     /// The host name written into reports.
     package var hostname: String
 
@@ -317,6 +319,8 @@ package struct Runner: Sendable {
                 caseRunner.transport = ReplayTransport(record, directory: replay.directory, noise: noise)
             }
             tape = RandomTape(replaying: record.random, fallback: random)
+            // Answers from the recording were made at its time; a rerun on the mock (drift) is answered now.
+            if replay.answers, let recorded = record.startedAt { caseRunner.nowOffset = recorded.timeIntervalSince(clock.now()) }
         } else if configuration.recording != nil {
             tape = RandomTape(fallback: random)
         }
@@ -334,6 +338,7 @@ package struct Runner: Sendable {
             }
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
+        let clockStart = clock.now()
         var executor = CaseExecutor(runner: caseRunner, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
         var (verdict, steps) = await executor.run()
         let notRun = verdict == .passed ? [] : Self.notRun(testCase.steps, after: steps)
@@ -373,10 +378,13 @@ package struct Runner: Sendable {
             }
         // The exchanges are as sent until here: redacted only when a report or the recording keeps them.
         if keep || configuration.recording != nil { executor.redactExchanges(of: &steps) }
-        configuration.recording?.add(
-            RunRecording.Case(
+        if let recording = configuration.recording {
+            var record = RunRecording.Case(
                 file: suite.file, suite: suite.name, provider: suite.provider, name: testCase.name, verdict: verdict, skipReason: skipReason,
-                random: tape?.drawn ?? [], exchanges: steps.flatMap(\.exchanges)))
+                random: tape?.drawn ?? [], exchanges: steps.flatMap(\.exchanges))
+            record.startedAt = clockStart
+            recording.add(record)
+        }
         if !keep {
             for index in steps.indices { (steps[index].exchanges, steps[index].evidence) = ([], []) }
         }

@@ -38,30 +38,41 @@ package struct SkipReason: Sendable, Hashable, CustomStringConvertible {
     package var kind: Kind
     /// What the kind's lead does not say (the `skip:` text, the contract's gap, the xfail reason…).
     package var detail: String
+    /// Why this case in particular (a `needsMock` case's ``Case/whyMock``), after the detail; the console's summary
+    /// groups cases by ``summary``, which leaves it out.
+    package var because: String?
 
     /// The reason, as reports write it.
-    package var description: String { kind.lead + detail }
+    package var description: String { summary + (because.map { " — " + $0 } ?? "") }
+
+    /// The reason without the case's own ``because``: what the console counts skipped cases by.
+    package var summary: String { kind.lead + detail }
 
     /// A reason of `kind` with `detail` after its lead.
-    package init(_ kind: Kind, _ detail: String) {
+    package init(_ kind: Kind, _ detail: String, because: String? = nil) {
         self.kind = kind
         self.detail = detail
+        self.because = because
     }
 
-    /// A reason read back from a report or recording: `text` as written, with its kind when the file named it.
-    package init(reading text: String, kind name: String?) {
+    /// A reason read back from a report or recording: `text` as written, with its kind and ``because`` when the file
+    /// named them.
+    package init(reading text: String, kind name: String?, because: String? = nil) {
         let kind = name.flatMap(Kind.init(rawValue:)) ?? .other
+        var text = text
+        if let because, text.hasSuffix(" — " + because) { text.removeLast(because.count + 3) }
         self.kind = kind
         self.detail = text.hasPrefix(kind.lead) ? String(text.dropFirst(kind.lead.count)) : text
+        self.because = because
     }
 
     /// The case's own `skip:`.
     package static func skip(_ text: String) -> SkipReason { SkipReason(.skip, text) }
 
     /// `requires: [mock]` on `target` (its own name: `sandbox`, a profile's `staging`), which has no payer or
-    /// control API.
-    package static func needsMock(target: String) -> SkipReason {
-        SkipReason(.needsMock, "requires the mock's payer/control API; target '\(target)' has none")
+    /// control API; `because` is why the case needs it (``Case/whyMock``).
+    package static func needsMock(target: String, because: String? = nil) -> SkipReason {
+        SkipReason(.needsMock, "requires the mock's payer/control API; target '\(target)' has none", because: because)
     }
 
     /// No credentials for `provider` on the live `target` (of a profile, or the built-in sandbox).

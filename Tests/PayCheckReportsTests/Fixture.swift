@@ -84,7 +84,8 @@ enum Fixture {
             duration: 0.005, startedAt: base.addingTimeInterval(0.6))
 
         let refund = CaseResult(
-            name: "refund", location: loc(f, 40, 5), verdict: .skipped, skipReason: SkipReason(.needsMock, "requires: sandbox"), tags: ["refund"],
+            name: "refund", location: loc(f, 40, 5), verdict: .skipped, skipReason: SkipReason(.needsMock, "requires: sandbox", because: "the mock plays the payer (payer: pay)"),
+            tags: ["refund"],
             startedAt: base.addingTimeInterval(0.7))
 
         let duplicate = CaseResult(

@@ -68,7 +68,7 @@ struct JUnitReporterTests {
         #expect(error.stringValue?.contains("suites/placetopay/lifecycle.yaml:32:9: transport: connection refused (127.0.0.1:9)") == true)
 
         let skipped = try document.nodes(forXPath: "//skipped").compactMap { ($0 as? XMLElement)?.attribute(forName: "message")?.stringValue }
-        #expect(skipped == ["requires: sandbox", "xfail: PTP-12 duplicate reference accepted"])
+        #expect(skipped == ["requires: sandbox — the mock plays the payer (payer: pay)", "xfail: PTP-12 duplicate reference accepted"])
 
         // Escaped markup survives the round trip; the carriage return is kept as a character reference.
         let out = try #require(try document.nodes(forXPath: "//testcase[2]/system-out").first?.stringValue)

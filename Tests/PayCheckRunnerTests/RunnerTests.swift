@@ -226,6 +226,21 @@ struct RunnerTests {
         configuration.target = .sandbox
         let requiresMock = try run.load([("m.yaml", "suite: m\ncases:\n  - name: c\n    requires: [mock]\n    steps: [{ wait: 1ms }]\n")])
         #expect(RunPlan(suites: requiresMock, configuration: configuration).items.first?.skipReason?.kind == .needsMock)
+        // Why the mock: written in `requires: { mock: … }`, else the first step only the mock serves.
+        let why = try run.load([
+            (
+                "w.yaml",
+                "suite: w\ncases:\n  - name: written\n    requires: { mock: a site only the mock has }\n    steps: [{ wait: 1ms }]\n"
+                    + "  - name: derived\n    requires: [mock]\n    steps: [{ wait: 1ms }, { mock: clock, with: { advance: 1s } }]\n"
+                    + "  - name: none\n    requires: [mock]\n    steps: [{ wait: 1ms }]\n"
+            )
+        ])
+        let reasons = RunPlan(suites: why, configuration: configuration).items.map(\.skipReason)
+        #expect(reasons.map { $0?.because } == ["a site only the mock has", "it drives the mock's control API (mock: clock)", nil])
+        #expect(reasons[0]?.description == "requires the mock's payer/control API; target 'sandbox' has none — a site only the mock has")
+        #expect(reasons[0]?.summary == reasons[2]?.summary)
+        let read = reasons[0].map { SkipReason(reading: $0.description, kind: $0.kind.rawValue, because: $0.because) }
+        #expect(read == reasons[0])
     }
 
     @Test("an xfail case that passes is a failure")

@@ -30,6 +30,11 @@ package struct MITProvider: Provider {
         ]
     }
 
+    /// Drift compares MIT's answers as the adapter reads them, decrypted (``Exchange``'s `readBody`): besides the
+    /// common noise, the free-text `nb_response`/`nbResponse`/`nb_error` messages, and the folio and authorisation
+    /// code each payment gets (§5.4–§5.8).
+    package var driftNoise: [String] { Self.commonDriftNoise + ["nb_response", "nbResponse", "nb_error", "*folio*", "auth"] }
+
     /// The secret credentials (`password`, `key`, `authKey`), MIT's `pwd` element and a card's `cvv`.
     package var secretFieldNames: [String] { credentialFields.filter(\.secret).map(\.name) + ["pwd", "cvv"] }
 
