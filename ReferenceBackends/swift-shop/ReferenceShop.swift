@@ -1,6 +1,6 @@
 // reference-shop: PayCheck's reference merchant backend. It integrates Mollie, PlacetoPay, khipu and MIT the way a
-// careful merchant would, and PayCheck tests it as a black box through examples/reference-shop/contract.yaml. It
-// behaves like the stdlib Python shop (Tests/MerchantBackends/python-shop): the same routes, JSON fields, environment
+// careful merchant would, and PayCheck tests it as a black box through ReferenceBackends/swift-shop/contract.yaml. It
+// behaves like the stdlib Python shop (ReferenceBackends/python-shop): the same routes, JSON fields, environment
 // variables, status mapping and SHOP_BUG mutations (MIT only here: WebPay Plus needs AES, which Python's standard
 // library lacks).
 //
