@@ -31,7 +31,7 @@ DESIGNS = ["notify", "return", "read"]
 # A second amount per pack (the packs' own have minor units where the currency has them): every correct design must
 # pass with it too, so no expectation is a literal of the default amount.
 SECOND_AMOUNT = {"mollie": "1234.56", "placetopay": "35000.25", "khipu": "12990", "mit": "250.75", "yuno": "52000"}
-# Each seeded bug and the providers whose integration it breaks (ReferenceBackends/swift-shop/ReferenceShop.swift, ShopBug).
+# Each seeded bug and the providers whose integration it breaks (ReferenceBackends/swift-shop/ShopBug.swift).
 BUGS = {
     "trust-return": ["mollie", "placetopay", "khipu", "mit", "yuno"],
     "no-signature-check": ["mollie", "placetopay", "khipu", "yuno"],
