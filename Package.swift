@@ -112,11 +112,16 @@ let package = Package(
         ),
         // Stamps the commit into the paycheck binary for `paycheck version`.
         .plugin(name: "BuildInfo", capability: .buildTool()),
+        // The reference merchant backends live in ReferenceBackends/, beside the Python one; they are built for the tests
+        // and examples, and scripts/install.sh, which builds `--product paycheck` only, ships none of them as a binary.
+        //
         // A reference merchant backend for Mollie's iOS Checkout demo: an example merchant that knows Mollie only
-        // through HTTP. The mock host serves it under /merchants/mollie-checkout-demo, for Suites/mollie/demo-backend.yaml.
+        // through HTTP. The mock host serves it under /merchants/mollie-checkout-demo, for Suites/mollie/demo-backend.yaml,
+        // so it is linked into `paycheck` through PayCheckMock.
         .target(
             name: "MollieCheckoutDemoBackend",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "ReferenceBackends/mollie-checkout-demo/Backend",
             swiftSettings: swiftSettings
         ),
         // The same backend on its own port (.ci/run checks it with a standalone mock as its Mollie).
@@ -127,12 +132,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            path: "examples/mollie-demo-backend",
-            exclude: ["README.md"],
+            path: "ReferenceBackends/mollie-checkout-demo/Server",
             swiftSettings: swiftSettings
         ),
-        // PayCheck's reference merchant backend for Mollie and PlacetoPay: a merchant's code written apart from PayCheck
-        // (it depends on no PayCheck target); examples/reference-shop/contract.yaml runs the packs against it.
+        // PayCheck's reference merchant backend for Mollie, PlacetoPay, khipu, MIT and Yuno: a merchant's code written
+        // apart from PayCheck (it depends on no PayCheck target); its contract.yaml, beside it, runs the packs against it.
         .executableTarget(
             name: "ReferenceShop",
             dependencies: [
@@ -141,6 +145,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
+            path: "ReferenceBackends/swift-shop",
+            exclude: ["README.md", "contract.yaml"],
             swiftSettings: swiftSettings
         ),
         // Benchmarks only: Hummingbird's hello world, the floor for the mock's throughput (Benchmarks/run.sh).

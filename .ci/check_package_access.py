@@ -2,11 +2,11 @@
 """Fails on a `package` declaration that no other target names.
 
 `package` is for what a target shares with its siblings (docs/architecture.md, "Access shows the layers"); anything
-only its own target uses is internal or private. For each `package` declaration in Sources/<target>, the declared name
-must occur, as a whole word, in a file of another target (Sources/<other> or Tests/<any>), or be one the language makes
-package: a type written in the signature of another package declaration (or in an enum case's payload) of its
-target, or a member that implements a requirement of a package protocol. `init`s and subscripts are named by their
-type, which is what the check looks for.
+only its own target uses is internal or private. For each `package` declaration in a target (Sources/<target>, or a
+reference backend's folder under ReferenceBackends/), the declared name must occur, as a whole word, in a file of
+another target or of Tests/, or be one the language makes package: a type written in the signature of another package
+declaration (or in an enum case's payload) of its target, or a member that implements a requirement of a package
+protocol. `init`s and subscripts are named by their type, which is what the check looks for.
 
 Usage: python3 .ci/check_package_access.py [--list]   (run from the repository's root)
 """
@@ -26,10 +26,21 @@ def files(root):
                 yield os.path.join(folder, name)
 
 
+def target_folders():
+    """Each target's folder: Sources/<target>, and under ReferenceBackends/ the top-most folders holding Swift files
+    (the reference backends' targets, `path:` in Package.swift)."""
+    folders = [os.path.join("Sources", name) for name in sorted(os.listdir("Sources")) if os.path.isdir(os.path.join("Sources", name))]
+    for folder, subfolders, names in os.walk("ReferenceBackends"):
+        subfolders.sort()
+        if any(name.endswith(".swift") for name in names):
+            folders.append(folder)
+            subfolders.clear()  # a target's subfolders are part of it
+    return folders
+
+
 def main():
     listing = "--list" in sys.argv
-    targets = {name: list(files(os.path.join("Sources", name))) for name in sorted(os.listdir("Sources"))
-               if os.path.isdir(os.path.join("Sources", name))}
+    targets = {folder: list(files(folder)) for folder in target_folders()}
     texts = {path: open(path, encoding="utf-8").read() for paths in targets.values() for path in paths}
     tests = {path: open(path, encoding="utf-8").read() for path in files("Tests")}
     words_outside = {}

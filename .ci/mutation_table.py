@@ -22,8 +22,8 @@ import tempfile
 # Each backend with its contract and the packs of the providers it integrates (python-shop has no MIT: WebPay Plus
 # needs AES, which Python's standard library does not have; nor Yuno, whose pack the reference shop covers).
 BACKENDS = [
-    ("reference-shop", "examples/reference-shop/contract.yaml", ["mollie", "placetopay", "khipu", "mit", "yuno"]),
-    ("python-shop", "Tests/MerchantBackends/python-shop/contract.yaml", ["mollie", "placetopay", "khipu"]),
+    ("reference-shop", "ReferenceBackends/swift-shop/contract.yaml", ["mollie", "placetopay", "khipu", "mit", "yuno"]),
+    ("python-shop", "ReferenceBackends/python-shop/contract.yaml", ["mollie", "placetopay", "khipu"]),
 ]
 # When the backend asks the provider about a payment: only on a notification; also on the payer's return; also on
 # every read of an order that is not final. All three are correct.
@@ -31,7 +31,7 @@ DESIGNS = ["notify", "return", "read"]
 # A second amount per pack (the packs' own have minor units where the currency has them): every correct design must
 # pass with it too, so no expectation is a literal of the default amount.
 SECOND_AMOUNT = {"mollie": "1234.56", "placetopay": "35000.25", "khipu": "12990", "mit": "250.75", "yuno": "52000"}
-# Each seeded bug and the providers whose integration it breaks (Sources/ReferenceShop/ReferenceShop.swift, ShopBug).
+# Each seeded bug and the providers whose integration it breaks (ReferenceBackends/swift-shop/ShopBug.swift).
 BUGS = {
     "trust-return": ["mollie", "placetopay", "khipu", "mit", "yuno"],
     "no-signature-check": ["mollie", "placetopay", "khipu", "yuno"],

@@ -66,8 +66,8 @@ struct InstalledBinaryTests {
     func runsInstalledPacks() throws {
         let folder = try Self.emptyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("MerchantBackends/python-shop/contract.yaml").path
+        let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ReferenceBackends/python-shop/contract.yaml").path
         let run = try Self.run(
             try #require(Self.binary), ["run", "--color", "never", "--contract", contract, "--pack", "mollie", "--pack", "placetopay"], in: folder)
         #expect(run.status == 0, "\(run.output.suffix(2000))")

@@ -9,7 +9,7 @@ import PayCheckTestSupport
 import Testing
 import AsyncHTTPClient
 
-/// The merchant's own backend under test: the Python shop (Tests/MerchantBackends/python-shop, written apart from
+/// The merchant's own backend under test: the Python shop (ReferenceBackends/python-shop, written apart from
 /// PayCheck's code) started by the run from its contract, judged by the Mollie and PlacetoPay packs.
 @Suite("Merchant backend: contract, packs, shared clock, findings", .serialized)
 struct MerchantBackendTests {
@@ -17,7 +17,7 @@ struct MerchantBackendTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     /// The Python shop's contract.
-    static let contractFile = root.appendingPathComponent("Tests/MerchantBackends/python-shop/contract.yaml").path
+    static let contractFile = root.appendingPathComponent("ReferenceBackends/python-shop/contract.yaml").path
 
     /// Whether `python3` can run here (the shop needs it and nothing else).
     static let hasPython: Bool = {
@@ -31,8 +31,8 @@ struct MerchantBackendTests {
         return process.terminationStatus == 0
     }()
 
-    /// The reference shop's contract (Sources/ReferenceShop, built by `swift build` into .build/debug).
-    static let referenceContract = root.appendingPathComponent("examples/reference-shop/contract.yaml").path
+    /// The reference shop's contract (ReferenceBackends/swift-shop, built by `swift build` into .build/debug).
+    static let referenceContract = root.appendingPathComponent("ReferenceBackends/swift-shop/contract.yaml").path
     /// Whether the reference shop is built.
     static let hasReferenceShop = FileManager.default.isExecutableFile(atPath: root.appendingPathComponent(".build/debug/reference-shop").path)
 
@@ -363,7 +363,7 @@ struct MerchantBackendTests {
             // Started by hand, as a developer would in a debugger: told the scope in the URL it is given.
             let port = try #require(RunSession.freePort())
             let shop = try BackendProcess(
-                command: "python3 shop.py", directory: Self.root.appendingPathComponent("Tests/MerchantBackends/python-shop").path,
+                command: "python3 shop.py", directory: Self.root.appendingPathComponent("ReferenceBackends/python-shop").path,
                 environment: ProcessInfo.processInfo.environment.merging([
                     "SHOP_PORT": String(port), "MOLLIE_API_URL": base + ControlAPI.scopedRoot("by-hand-1") + "/mollie/v2",
                     "MOLLIE_API_KEY": MollieProvider().mockCredentials["apiKey"]!,

@@ -1,4 +1,4 @@
-// Serves the reference merchant backend for Mollie's iOS Checkout demo (Sources/MollieCheckoutDemoBackend) on its
+// Serves the reference merchant backend for Mollie's iOS Checkout demo (../Backend, MollieCheckoutDemoBackend) on its
 // own port, against any Mollie API root:
 //
 //   swift run mollie-demo-backend --port 8000 --mollie http://127.0.0.1:8080/mollie --key test_…
