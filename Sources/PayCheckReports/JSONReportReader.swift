@@ -94,7 +94,7 @@ package enum JSONReportReader {
                 name: object["issue"]?.stringValue, verdict: object["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:)) ?? .error,
                 message: object["error"]?.stringValue, invalid: object["invalid"]?.boolValue ?? false,
                 cause: object["transportCause"]?.stringValue, mismatches: (object["mismatches"]?.arrayValue ?? []).map(self.mismatch),
-                findings: findings, gate: object["findingGate"]?.stringValue.flatMap(FindingSeverity.init(rawValue:)))
+                findings: findings, gate: object["findingGate"]?.stringValue.flatMap(FindingSeverity.init(rawValue:)), kind: object["issueKind"]?.stringValue)
             var step = StepResult(
                 name: object["name"]?.stringValue ?? "", location: self.location(object["location"]),
                 issue: issue, outcome: object["outcome"]?.stringValue.flatMap(Outcome.init(rawValue:)),

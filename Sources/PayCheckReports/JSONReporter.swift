@@ -191,6 +191,7 @@ package enum JSONReporter {
             "location": .string(step.location.description),
             "verdict": .string(step.verdict.rawValue),
             "issue": optional(step.issue?.name),
+            "issueKind": optional(step.issue?.kind),
             "transportCause": { if case .transport(let error)? = step.issue { .string(error.cause.rawValue) } else { .null } }(),
             "attempts": .int(step.attempts),
             "invalid": .bool(step.invalidStep),

@@ -176,7 +176,7 @@ package enum JSONReportSchema {
             "step": {
               "type": "object",
               "additionalProperties": false,
-              "required": ["name", "location", "verdict", "issue", "transportCause", "attempts", "invalid", "duration", "error", "outcome", "nativeState", "errorCode", "mismatches", "exchanges"],
+              "required": ["name", "location", "verdict", "issue", "issueKind", "transportCause", "attempts", "invalid", "duration", "error", "outcome", "nativeState", "errorCode", "mismatches", "exchanges"],
               "description": "One step (its last attempt when retried).",
               "properties": {
                 "name": { "type": "string", "description": "The step label." },
@@ -184,6 +184,7 @@ package enum JSONReportSchema {
                 "verdict": { "$ref": "#/$defs/verdict", "description": "The step verdict." },
                 "issue": { "type": ["string", "null"], "enum": ["mismatch", "transport", "runTimeout", "invalidStep", "couldNotRun", "interrupted", "finding", null], "description": "Why the step did not pass: expectations not met (`mismatch`, verdict failed); the exchange never completed (`transport`); the run timeout ended it; the step is invalid as written (exit 2); it could not run; the run was interrupted; the merchant's backend broke a provider rule the run gates on (`finding`, verdict failed; see `findingGate`). Null when it passed." },
                 "findingGate": { "type": "string", "enum": ["info", "warning", "error"], "description": "For a `finding` issue: the severity `--fail-on findings[:severity]` gated on; the step's findings of that severity or more failed it." },
+                "issueKind": { "type": ["string", "null"], "description": "What happened, for a runTimeout (beforeCase, whileStepRan, endedRetries), invalidStep (template, step, input), couldNotRun (provider, clockNotRestored, premiseNotMet, serviceFailed, notStarted, unexpected) or interrupted (stopped, beforeCases, quitTwice) issue; `reported` when read from a report that did not say; null for the other issues." },
                 "transportCause": { "type": ["string", "null"], "enum": ["timeout", "connect", "closed", "tls", "other", null], "description": "For a `transport` issue: no answer in time, no connection, the connection closed before a whole answer, a failed TLS handshake, or another client error." },
                 "attempts": { "type": "integer", "minimum": 0, "description": "How many attempts ran (1 without retry)." },
                 "invalid": { "type": "boolean", "description": "Whether the step is invalid as written (the suite must change; exit 2)." },

@@ -11,7 +11,8 @@ extension CaseExecutor {
                 do {
                     variables[binding.name] = try renderer.render(binding.value)
                 } catch {
-                    return StepResult(name: step.summary, location: error.location, issue: Task.isCancelled ? cancellationIssue : .invalidStep(redacted(message(error))))
+                    return StepResult(
+                        name: step.summary, location: error.location, issue: Task.isCancelled ? cancellationIssue : .invalidStep(StepProblem(.template, redacted(message(error)))))
                 }
             }
             return StepResult(name: step.summary, location: step.location)

@@ -119,7 +119,7 @@ struct CaseExecutor {
             do {
                 variables[binding.name] = try renderer.render(binding.value)
             } catch {
-                return StepResult(name: "vars", location: error.location, issue: .invalidStep(redacted(message(error))))
+                return StepResult(name: "vars", location: error.location, issue: .invalidStep(StepProblem(.template, redacted(message(error)))))
             }
         }
         let bound = Set((suite.vars + testCase.vars).map(\.name))
@@ -171,14 +171,15 @@ struct CaseExecutor {
         switch result.issue {
         case .transport?, .couldNotRun?, .interrupted?:
             // The run deadline passed while the step ran: that, not the step's own failure, is why it ended.
-            if let timeout = runTimeoutMessage { result.issue = .runTimeout(timeout + (result.error.map { " (\($0))" } ?? "")) }
+            if let timeout = runTimeoutMessage { result.issue = .runTimeout(StepProblem(.whileStepRan, timeout + (result.error.map { " (\($0))" } ?? ""))) }
         case nil, .mismatches?, .runTimeout?, .invalidStep?, .findings?:
             break
         }
         if cutByDeadline, let issue = result.issue, issue.verdict == .failed || !result.invalidStep, !result.isRunTimeout {
             // The retry budget was not used up: the run timeout stopped it, which says nothing about conformance.
             let limit = runner.configuration.runTimeout.map { " (\(Value.format($0))s)" } ?? ""
-            result.issue = .runTimeout("timed out: the run timeout\(limit) ended the retries after \(attempts) attempts" + (result.error.map { " (\($0))" } ?? ""))
+            result.issue = .runTimeout(
+                StepProblem(.endedRetries, "timed out: the run timeout\(limit) ended the retries after \(attempts) attempts" + (result.error.map { " (\($0))" } ?? "")))
             return result
         }
         if attempts > 1, result.verdict != .passed, let retry = step.retry {
@@ -208,14 +209,14 @@ struct CaseExecutor {
         do {
             attempt.observation = try await perform(step)
         } catch let error as TemplateRenderer.RenderError {
-            attempt.issue = Task.isCancelled ? cancellationIssue : .invalidStep(message(error))
+            attempt.issue = Task.isCancelled ? cancellationIssue : .invalidStep(StepProblem(.template, message(error)))
             attempt.issueLocation = error.location
         } catch let error as TransportError {
             attempt.issue = .transport(error)
         } catch let error as ProviderError {
             switch error.kind {
-            case .invalidStep: attempt.issue = .invalidStep(error.message)
-            case .couldNotRun: attempt.issue = .couldNotRun(error.message)
+            case .invalidStep: attempt.issue = .invalidStep(StepProblem(.step, error.message))
+            case .couldNotRun: attempt.issue = .couldNotRun(StepProblem(.provider, error.message))
             case .nonConformance(let expected):
                 attempt.issue = .mismatches([
                     Mismatch(
@@ -226,7 +227,7 @@ struct CaseExecutor {
         } catch is CancellationError {
             attempt.issue = cancellationIssue
         } catch {
-            attempt.issue = .couldNotRun(String(describing: error))
+            attempt.issue = .couldNotRun(StepProblem(.unexpected, String(describing: error)))
         }
         attempt.exchanges = recorder.takeExchanges()
         // What the adapter read, where it is not the answer's body (MIT decrypts it): kept on the answer's exchange.
@@ -309,9 +310,11 @@ struct CaseExecutor {
                 // conformance verdict (DESIGN.md §3: class S): the step could not run.
                 let status = observation.status.map { "HTTP \($0), " } ?? ""
                 result.issue = .couldNotRun(
-                    redacted(
-                        "the provider's service failed (\(status)class S, \(failure.code)) after this target's retries, so the step's "
-                            + "expectations were not checked: " + mismatches.map(\.message).joined(separator: "; ")))
+                    StepProblem(
+                        .serviceFailed,
+                        redacted(
+                            "the provider's service failed (\(status)class S, \(failure.code)) after this target's retries, so the step's "
+                                + "expectations were not checked: " + mismatches.map(\.message).joined(separator: "; "))))
                 return result
             }
             if !mismatches.isEmpty {
@@ -322,7 +325,7 @@ struct CaseExecutor {
                 return result
             }
         } catch {
-            result.issue = Task.isCancelled ? cancellationIssue : .invalidStep(redacted(message(error)))
+            result.issue = Task.isCancelled ? cancellationIssue : .invalidStep(StepProblem(.template, redacted(message(error))))
             result.location = error.location
             return result
         }
@@ -390,7 +393,9 @@ struct CaseExecutor {
     }
 
     /// The issue of a step that was cancelled: the run timeout's, or a plain interruption.
-    var cancellationIssue: StepIssue { runTimeoutMessage.map(StepIssue.runTimeout) ?? .interrupted("interrupted: the run was stopped") }
+    var cancellationIssue: StepIssue {
+        runTimeoutMessage.map { .runTimeout(StepProblem(.whileStepRan, $0)) } ?? .interrupted(StepProblem(.stopped, "interrupted: the run was stopped"))
+    }
 
     /// The step's title for reports: its `name:`, or its summary with the templates of an `http:` step rendered
     /// (`http GET http://127.0.0.1:8080/kv/7` rather than `… {{ mock.url }}/kv/{{ key }}`); redacted by the caller.

@@ -22,7 +22,7 @@ extension RunResult {
         let suites = order.map { file in
             let location = SourceLocation(file: file, line: 1, column: 1)
             let why = (byFile[file] ?? []).joined(separator: "\n")
-            let step = StepResult(name: "load", location: location, issue: invalidInput ? .invalidStep(why) : .couldNotRun(why))
+            let step = StepResult(name: "load", location: location, issue: invalidInput ? .invalidStep(StepProblem(.input, why)) : .couldNotRun(StepProblem(.notStarted, why)))
             let testCase = CaseResult(name: invalidInput ? "the suite is valid" : "the run could start", location: location, verdict: .error, steps: [step], startedAt: now)
             return SuiteResult(file: file, name: file, provider: nil, cases: [testCase], startedAt: now)
         }
@@ -37,12 +37,12 @@ extension RunResult {
     package static func interruptedBeforeCases(
         while stage: String, target: Target, hostname: String = ProcessInfo.processInfo.hostName
     ) -> RunResult {
-        interrupted("interrupted by a signal while \(stage); no case ran", target: target, hostname: hostname)
+        interrupted(StepProblem(.beforeCases, "interrupted by a signal while \(stage); no case ran"), target: target, hostname: hostname)
     }
 
     /// A run a signal stopped before its results could be written (`why` says when): one errored case says so, and
     /// the result is marked interrupted (exit 130).
-    package static func interrupted(_ why: String, target: Target, hostname: String = ProcessInfo.processInfo.hostName) -> RunResult {
+    package static func interrupted(_ why: StepProblem<InterruptionKind>, target: Target, hostname: String = ProcessInfo.processInfo.hostName) -> RunResult {
         let now = Date()
         let location = SourceLocation(file: "suites", line: 1, column: 1)
         let step = StepResult(name: "load", location: location, issue: .interrupted(why))

@@ -303,7 +303,11 @@ package struct Runner: Sendable {
         if let deadline = context.deadline, Task.isCancelled || clock.now() >= deadline {
             return CaseResult(
                 name: testCase.name, location: testCase.location, verdict: .error, tags: tags,
-                steps: [StepResult(name: "run timeout", location: testCase.location, issue: .runTimeout("not run: the run timeout was reached before this case started"))],
+                steps: [
+                    StepResult(
+                        name: "run timeout", location: testCase.location,
+                        issue: .runTimeout(StepProblem(.beforeCase, "not run: the run timeout was reached before this case started")))
+                ],
                 startedAt: startedAt)
         }
         var caseRunner = self
@@ -348,7 +352,10 @@ package struct Runner: Sendable {
             // The case moved the shared mock clock; put it back so later cases see real time.
             let reset = ControlRequest.clock(.object(["reset": .bool(true)])).http(base: controlURL)
             if (try? await transport.send(reset, timeout: configuration.stepTimeout))?.status != 200 {
-                steps.append(StepResult(name: "restore the mock clock", location: testCase.location, issue: .couldNotRun("could not reset the mock clock after this case")))
+                steps.append(
+                    StepResult(
+                        name: "restore the mock clock", location: testCase.location,
+                        issue: .couldNotRun(StepProblem(.clockNotRestored, "could not reset the mock clock after this case"))))
                 verdict = .error
             }
         }

@@ -133,7 +133,7 @@ final class RunInterruption: Sendable {
                 // Once written, the reports are the run's verdict and the process is exiting with it.
                 guard state.phase != .done else { return }
                 // Under the lock no report is half written: replace whatever does not say "interrupted", then go.
-                let quit = stamped(.interrupted("interrupted twice: PayCheck quit before the run's results were written", target: target.withLock { $0 }))
+                let quit = stamped(.interrupted(StepProblem(.quitTwice, "interrupted twice: PayCheck quit before the run's results were written"), target: target.withLock { $0 }))
                 for file in files where !state.interruptedReports.contains(file.path) {
                     if (try? file.write(quit, output: output)) == nil { ReportFile.remove(file.path) }
                 }

@@ -293,8 +293,10 @@ extension MerchantExecutor {
             let count = delivered(earlier + [result])
             if count < wanted {
                 result.issue = .couldNotRun(
-                    "\(count) of the provider's notifications reached the backend during this case, this scenario needs at least \(wanted): "
-                        + "its premise did not happen. \(Self.notificationHint(provider))")
+                    StepProblem(
+                        .premiseNotMet,
+                        "\(count) of the provider's notifications reached the backend during this case, this scenario needs at least \(wanted): "
+                            + "its premise did not happen. \(Self.notificationHint(provider))"))
             }
             return
         }
@@ -304,8 +306,10 @@ extension MerchantExecutor {
         {
             let tried = result.evidence.first { $0.kind == .notification }?.error.map { " (the mock tried: \($0))" } ?? ""
             result.issue = .couldNotRun(
-                "'\(action.kind.rawValue): \(action.name)' sent no notification that reached the backend\(tried), so this scenario's premise did "
-                    + "not happen: \(Self.notificationHint(provider))")
+                StepProblem(
+                    .premiseNotMet,
+                    "'\(action.kind.rawValue): \(action.name)' sent no notification that reached the backend\(tried), so this scenario's premise did "
+                        + "not happen: \(Self.notificationHint(provider))"))
         }
         if step.merchant?.action == .order, case .mismatches(var mismatches) = result.issue,
             !reached(earlier + [result]), let index = mismatches.firstIndex(where: { $0.subject == "outcome" })
