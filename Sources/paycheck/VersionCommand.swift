@@ -31,12 +31,14 @@ struct BuildDescription {
     var line: String { "paycheck \(version) (commit \(commit), \(configuration) build, Swift runtime \(runtime))" }
 
     /// `static` when no shared Swift runtime library is mapped into this process (a `--static-swift-stdlib` build),
-    /// `shared` when one is, `unknown` where `/proc/self/maps` cannot be read.
+    /// `static, no shared library` when nothing is (a fully static build, `scripts/install.sh`), `shared` when the
+    /// runtime is loaded from the toolchain, `unknown` where `/proc/self/maps` cannot be read.
     static func swiftRuntime() -> String {
         // Read to the end: a procfs file reports size 0, and a whole-file read may stop after its first page.
         guard let file = FileHandle(forReadingAtPath: "/proc/self/maps") else { return "unknown" }
         defer { try? file.close() }
         let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-        return maps.contains("/libswiftCore.so") ? "shared" : "static"
+        if maps.contains("/libswiftCore.so") { return "shared" }
+        return maps.contains(".so") ? "static" : "static, no shared library"
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Signals at any moment of a run", .serialized)
 struct InterruptTests {
     /// Where a trial sends its signal.
-    enum Moment: CaseIterable, CustomStringConvertible {
+    enum Moment: Equatable, CustomStringConvertible {
         /// As soon as the process holds the signals (before `main`), then after a random number of polls (the first
         /// ~100 ms: starting, parsing, loading).
         case loading
@@ -16,6 +16,9 @@ struct InterruptTests {
         case running
         /// As soon as the first report file is being written.
         case writing
+
+        /// The moments a trial picks from.
+        static let allCases: [Moment] = [.loading, .running, .writing]
 
         var description: String {
             switch self {
@@ -81,15 +84,11 @@ struct InterruptTests {
     /// - Returns: the exit status.
     static func trial(in cli: CLI, moment: Moment, double: Bool, label: String) throws -> Int32 {
         let folder = cli.folder
-        for name in reports { try "STALE: the previous run's green report\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        try plantStaleReports(in: folder)
         let process = Process()
         process.executableURL = CLI.binary
         let runId = "trial-\(UUID().uuidString.prefix(8))"
-        process.arguments =
-            ["run", "suites", "-j", "1", "--color", "never", "--run-id", runId]
-            + reports.flatMap { name in
-                ["--report-" + (name == "junit.xml" ? "junit" : name == "report.json" ? "json" : "html"), name]
-            }
+        process.arguments = arguments(runId: runId)
         process.currentDirectoryURL = folder
         let out = Pipe()
         let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("paycheck-interrupt-\(UUID().uuidString).err")
@@ -133,6 +132,24 @@ struct InterruptTests {
         let context = "\(label): exit \(status), stderr: \(stderr.suffix(400))"
         #expect(process.terminationReason == .exit, "\(context)")
         #expect(status == 130 || (status == 0 && (moment == .writing || !signalled)), "\(context)")
+        checkReports(in: folder, status: status, runId: runId, context: context)
+        return status
+    }
+
+    /// `paycheck run` on the suites with the three reports and `runId`, the paths under `folder` (empty: the
+    /// current folder; else ending with `/`).
+    static func arguments(runId: String, in folder: String = "") -> [String] {
+        ["run", folder + "suites", "-j", "1", "--color", "never", "--run-id", runId]
+            + reports.flatMap { name in ["--report-" + (name == "junit.xml" ? "junit" : name == "report.json" ? "json" : "html"), folder + name] }
+    }
+
+    /// Plants the previous run's (green) reports in `folder`.
+    static func plantStaleReports(in folder: URL) throws {
+        for name in reports { try "STALE: the previous run's green report\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+    }
+
+    /// Checks that `folder` holds the three reports of the run `runId` that exited with `status`, and no temporary file.
+    static func checkReports(in folder: URL, status: Int32, runId: String, context: String) {
         for name in reports {
             let path = folder.appendingPathComponent(name).path
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -147,7 +164,6 @@ struct InterruptTests {
         }
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }) ?? []
         #expect(leftovers.isEmpty, "\(context): temporary files left: \(leftovers)")
-        return status
     }
 
     /// Whether the process's main thread holds (blocks) both SIGINT and SIGTERM (`/proc/PID/status`), which it does
