@@ -17,7 +17,9 @@ struct InitCommand: ParsableCommand {
             played by PayCheck, and a wrong credential refused: it passes on the embedded mock; --provider
             chooses placetopay, mollie, khipu, yuno or mit), <folder>/suites/paycheck.schema.json (the suite schema, which
             the suite's '# yaml-language-server: $schema=…' line points VS Code and JetBrains IDEs at),
-            <folder>/ci/github-actions.yml and <folder>/ci/gitlab-ci.yml.
+            <folder>/ci/github-actions.yml and <folder>/ci/gitlab-ci.yml. The CI jobs build this paycheck's
+            commit from its source (the git remote it was built from) in the official Swift image, or download a
+            release when you set one in them (docs/ci.md).
             Existing files are never overwritten: init stops and names them.
 
             With --merchant PROVIDER, scaffolds a check of your own backend instead (docs/merchant.md):
@@ -64,6 +66,7 @@ struct InitCommand: ParsableCommand {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try file.text.write(to: url, atomically: true, encoding: .utf8)
         }
+        if let warning = PayCheckSource.current.warning(jobs: "\(folder)/ci") { Output().err(warning) }
         if let merchant {
             Output().out(
                 (["Created:"] + files.map { "  \($0.path)" } + [
@@ -186,84 +189,6 @@ struct InitCommand: ParsableCommand {
               request: { method: GET, url: "/return/{{ order.id }}" }   \(returnComment)
             \(pay)providers:
             \(notification)
-
-            """
-    }
-
-    /// The variables both CI jobs install the released binary with, indented for their place in the file.
-    static func releaseVariables(indent: Int) -> String {
-        let pad = String(repeating: " ", count: indent)
-        return [
-            "# The PayCheck release, where its releases are published, and the SHA-256 of its paycheck-linux-x86_64",
-            "# (the release's .sha256 file): the binary is checked against this pinned value before it runs.",
-            "PAYCHECK_VERSION: \"\(payCheckVersion)\"",
-            "PAYCHECK_DOWNLOAD: https://github.com/OWNER/paycheck/releases/download",
-            "PAYCHECK_SHA256: REPLACE-WITH-THE-SHA256-OF-THE-RELEASE",
-        ].map { pad + $0 }.joined(separator: "\n")
-    }
-
-    /// A GitHub Actions job that runs the suites (or `run`) and publishes the reports.
-    static func githubJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay") -> String {
-        let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
-        let variables = (MockRegistry.providers[provider]?.credentialFields.filter(\.required).map(\.environmentVariable) ?? []).joined(separator: " / ")
-        let header =
-            what.map { "# Copy to .github/workflows/paycheck.yml. Runs \($0) (a merchant pack)." }
-                ?? """
-                # Copy to .github/workflows/paycheck.yml. Runs the suites on PayCheck's embedded mock; for the sandbox, add
-                # --target sandbox and pass \(variables) as secrets.
-                """
-        return """
-            \(header)
-            name: paycheck
-            on: [push, pull_request]
-            permissions:
-              contents: read
-            env:
-            \(releaseVariables(indent: 2))
-            jobs:
-              conformance:
-                runs-on: ubuntu-latest
-                steps:
-                  - uses: actions/checkout@v4
-                    with:
-                      persist-credentials: false
-                  - name: Install paycheck (one binary; or build it from source with PayCheck's scripts/install.sh)
-                    run: |
-                      mkdir -p "$RUNNER_TEMP/bin"
-                      curl -fsSL --retry 3 -o "$RUNNER_TEMP/bin/paycheck" "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
-                      echo "$PAYCHECK_SHA256  $RUNNER_TEMP/bin/paycheck" | sha256sum -c -
-                      chmod +x "$RUNNER_TEMP/bin/paycheck" && echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"
-                  - name: Run the conformance suites
-                    run: \(command)
-                  - name: Keep the reports
-                    if: always()
-                    uses: actions/upload-artifact@v4
-                    with: { name: paycheck-reports, path: reports/ }
-
-            """
-    }
-
-    /// A GitLab CI job that runs the suites (or `run`) and publishes the JUnit report.
-    static func gitlabJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay") -> String {
-        let command = (run ?? "paycheck run \(folder)/suites") + " --report-junit reports/junit.xml --report-json reports/report.json --report-html reports/report.html"
-        return """
-            # Add to .gitlab-ci.yml. Runs \(what ?? "the suites on PayCheck's embedded mock").
-            paycheck:
-              image: ubuntu:24.04
-              variables:
-            \(releaseVariables(indent: 4))
-              before_script:
-                - apt-get update -qq && apt-get install -y -qq curl ca-certificates libxml2 >/dev/null
-                - curl -fsSL --retry 3 -o /usr/local/bin/paycheck "$PAYCHECK_DOWNLOAD/v$PAYCHECK_VERSION/paycheck-linux-x86_64"
-                - echo "$PAYCHECK_SHA256  /usr/local/bin/paycheck" | sha256sum -c -
-                - chmod +x /usr/local/bin/paycheck
-              script:
-                - \(command)
-              artifacts:
-                when: always
-                paths: [reports/]
-                reports:
-                  junit: reports/junit.xml
 
             """
     }

@@ -10,9 +10,9 @@ struct CommonMistakesTests {
     static let folder = root.appendingPathComponent("Tests/CommonMistakes")
     static let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".yaml") }.sorted() ?? []
 
-    @Test("there are twelve common-mistake suites")
+    @Test("there are thirteen common-mistake suites")
     func ten() {
-        #expect(Self.files.count == 12, "\(Self.files)")
+        #expect(Self.files.count == 13, "\(Self.files)")
     }
 
     @Test("lint flags each mistake with the words its first line names", arguments: files)
@@ -58,5 +58,10 @@ struct CommonMistakesTests {
         #expect(matcherNames == Matcher.keywords.map(Value.string))
         let fault = rules.first { $0["if"]?["properties"]?["mock"]?["const"] == .string("fault") }
         #expect(fault?["then"]?["properties"]?["with"]?["anyOf"]?.arrayValue?.first?["properties"]?["kind"] != nil)
+        // In a suite whose provider is PlacetoPay, a payer: pay step takes PlacetoPay's keys only, not khipu's.
+        let placetopay = schema["definitions"]?["step-placetopay"]?["allOf"]?.arrayValue ?? []
+        let pay = placetopay.first { $0["if"]?["properties"]?["payer"]?["const"] == .string("pay") }
+        let payKeys = pay?["then"]?["properties"]?["with"]?["anyOf"]?.arrayValue?.first?["propertyNames"]?["enum"]?.arrayValue ?? []
+        #expect(payKeys.contains(.string("requestId")) && !payKeys.contains(.string("payment_id")), "\(payKeys)")
     }
 }

@@ -562,6 +562,35 @@ struct CLITests {
         }
         let unknown = try cli.run(["init", "--provider", "molie", "x"])
         #expect(unknown.status != 0 && unknown.stderr.contains("did you mean 'mollie'?"))
+        // The suites' jobs have no backend: no backend image, no step for its dependencies.
+        #expect(try !cli.read("shop/ci/gitlab-ci.yml").contains("BACKEND_IMAGE") && !cli.read("shop/ci/github-actions.yml").contains("backend"))
+    }
+
+    @Test("init --merchant's CI jobs build this paycheck's commit from its source unless a release is set, and say what to edit when it knows no source")
+    func initJobs() throws {
+        let cli = try CLI(files: [:])
+        let version = try cli.run(["version"]).stdout
+        let commit = (version.components(separatedBy: "(commit ").last?.components(separatedBy: ",").first ?? "").replacingOccurrences(of: "+changes", with: "")
+        let packs = MerchantDocTests.root.appendingPathComponent("Packs").path
+        let created = try cli.run(["init", "--merchant", "mollie", "shop"], environment: ["PAYCHECK_PACKS": packs])
+        #expect(created.status == 0, "\(created.stderr)")
+        let github = try cli.read("shop/ci/github-actions.yml")
+        let gitlab = try cli.read("shop/ci/gitlab-ci.yml")
+        for job in [github, gitlab] {
+            if commit == "unknown" {
+                #expect(job.contains("PAYCHECK_COMMIT: \"\"   # EDIT:"))
+            } else {
+                #expect(job.contains("PAYCHECK_COMMIT: \"\(commit)\""), "\(version)")
+            }
+            #expect(job.contains("PAYCHECK_DOWNLOAD: \"\"") && job.contains("PAYCHECK_SHA256: \"\"") && !job.contains("OWNER") && !job.contains("REPLACE-WITH"))
+            #expect(job.contains("bash paycheck-source/scripts/install.sh") && job.contains("sha256sum -c -") && job.contains("swift:6.3-rhel-ubi9"))
+            #expect(job.contains("# EDIT: your backend's") && job.contains("Installing no backend dependencies"))
+            // Either the source the binary was built from, or an EDIT line and init's one-line warning.
+            #expect(job.contains("PAYCHECK_SOURCE: \"\"   # EDIT:") == created.stderr.contains("knows no git remote"), "\(created.stderr)")
+        }
+        #expect(gitlab.contains("image: $BACKEND_IMAGE") && gitlab.contains("BACKEND_IMAGE: python:3.12-slim") && gitlab.contains("key: paycheck-$PAYCHECK_COMMIT"))
+        #expect(github.contains("key: paycheck-${{ env.PAYCHECK_COMMIT }}") && github.contains("container: swift:6.3-rhel-ubi9"))
+        #expect(created.stderr.split(separator: "\n").count <= 1, "one line of warning at most: \(created.stderr)")
     }
 
     @Test("a --secret sentinel appears in no output in any encoding: console, JUnit, JSON, HTML")
