@@ -149,7 +149,7 @@ struct GoldenCaseTests {
             (#"(in |, |\(|after )\d+(\.\d+)? ?(ms|s)\b"#, "$1<d>"),
             (#"paycheck [0-9]+\.[0-9]+\.[0-9]+[^\s"<]*"#, "paycheck <version>"),
             // The run's own mock-clock scope, and the answer lengths that carry it.
-            (#"run-[0-9a-z]{6,}"#, "run-<id>"),
+            (#"run-[0-9a-f]{6,}\b"#, "run-<id>"),
             (#"(Content-Length|content-length)(: |":"|",\s*")\d+"#, "$1$2<n>"),
         ]
         for (pattern, replacement) in rules {
