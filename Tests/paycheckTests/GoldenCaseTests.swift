@@ -38,7 +38,7 @@ struct GoldenCaseTests {
         return entries.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("command").path) }.sorted()
     }
 
-    @Test("there are golden cases for every exit code and for diagnostics, redaction, merge, lint, explain, states and merchant runs")
+    @Test("there are golden cases for every exit code and for diagnostics, redaction, merge, lint, explain, states, merchant runs and drift")
     func coverage() throws {
         let names = Self.names
         let exits = Set(
@@ -46,6 +46,7 @@ struct GoldenCaseTests {
         #expect(exits.isSuperset(of: ["0", "1", "2", "3", "4", "130"]), "exit codes with a golden case: \(exits.sorted())")
         for topic in [
             "diagnostics", "redaction", "merge", "lint-", "explain-", "states-", "merchant-pass", "merchant-fail", "merchant-finding", "merchant-backend-fails",
+            "drift-",
         ] {
             #expect(names.contains { $0.contains(topic) }, "no golden case about \(topic)")
         }
