@@ -55,46 +55,9 @@ struct MerchantDocTests {
     }
 }
 
-@Suite("paycheck run --contract: the backend's lifecycle")
-struct MerchantCLITests {
-    static let contract = """
-        contract: broken
-        backend:
-          url: "http://127.0.0.1:{{ port }}"
-          start: { command: "echo the database is down; exit 4", health: /health, timeout: 5s }
-        checkout: { request: { method: POST, url: /orders }, order: id }
-        order: { request: { url: "/orders/{{ order.id }}" }, state: status, states: { paid: succeeded } }
-        """
-
-    static let suite = """
-        suite: merchant
-        provider: mollie
-        cases:
-          - name: checkout
-            steps:
-              - merchant: checkout
-        """
-
-    @Test("a backend that does not come up is exit 3 with its output, and the reports say the run could not start")
-    func backendDown() throws {
-        let cli = try CLI(files: ["contract.yaml": Self.contract, "pack/merchant.yaml": Self.suite])
-        let run = try cli.run(["run", "--contract", "contract.yaml", "pack"])
-        #expect(run.status == 3, "\(run.stdout)\n\(run.stderr)")
-        #expect(run.stderr.contains("exited with status 4") && run.stderr.contains("the database is down"), "\(run.stderr)")
-        #expect(try cli.read("Reports/report.json").contains("\"verdict\": \"could not run\""))
-    }
-
-    @Test("a merchant: step without --contract is a located error before anything runs")
-    func contractMissing() throws {
-        let cli = try CLI(files: ["pack/merchant.yaml": Self.suite])
-        let run = try cli.run(["run", "pack"])
-        #expect(run.status == 2)
-        #expect(
-            run.stdout.contains("merchant.yaml:6:19: error: 'merchant: checkout' needs the merchant's backend: give --contract FILE")
-                || run.stderr.contains("merchant.yaml:6:19: error: 'merchant: checkout' needs the merchant's backend: give --contract FILE"),
-            "\(run.stdout)\n\(run.stderr)")
-    }
-}
+// A backend that does not come up (exit 3, its output masked, every report saying the run could not start) and a
+// `merchant:` step without --contract (exit 2, located) are the golden cases `Tests/Cases/merchant-backend-fails` and
+// `Tests/Cases/merchant-no-contract`.
 
 extension CLI {
     /// Runs the command line `shell` with `/bin/sh -c` in the folder.
