@@ -150,7 +150,7 @@ package enum JUnitReporter {
             return ("case could not run", "\(testCase.location): case \"\(testCase.name)\" could not run")
         }
         let message = step.error ?? step.mismatches.first?.message ?? "step \"\(step.name)\" could not run"
-        var lines = ["step \"\(step.name)\" could not run", "\(step.location): \(message)"]
+        var lines = ["step \"\(step.name)\" could not run", step.issue?.isDiagnostics == true ? message : "\(step.location): \(message)"]
         lines += step.mismatches.map { "\($0.location): \($0.message)" }
         return (shorten(message), lines.joined(separator: "\n"))
     }

@@ -47,7 +47,8 @@ enum Transcript {
         if let code = step.errorCode {
             lines.append("error code: class=\(code.errorClass.rawValue) code=\(code.code)")
         }
-        if let error = step.error { lines.append("error: \(error)") }
+        // A gated finding's message is its findings, which follow once below.
+        if let error = step.error, !step.isGatedFinding { lines.append(step.issue?.isDiagnostics == true ? error : "error: \(error)") }
         for exchange in step.exchanges {
             lines.append("")
             lines.append(contentsOf: exchangeLines(exchange))

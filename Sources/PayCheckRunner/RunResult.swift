@@ -77,6 +77,10 @@ package struct StepResult: Sendable {
     package var invalidStep: Bool {
         if case .invalidStep? = issue { true } else { false }
     }
+    /// Whether the step failed by findings the run gates on (`--fail-on findings`).
+    package var isGatedFinding: Bool {
+        if case .findings? = issue { true } else { false }
+    }
     /// Whether the run timeout ended the step.
     var isRunTimeout: Bool {
         if case .runTimeout? = issue { true } else { false }

@@ -68,6 +68,12 @@ package enum StepIssue: Sendable {
         }
     }
 
+    /// Whether the message is diagnostics as lint prints them (a run's input that did not load), each with its own
+    /// location and severity: reporters write it as it is, without the step's location or an `error:` before it.
+    package var isDiagnostics: Bool {
+        if case .invalidStep(let problem) = self { problem.kind == .input } else { false }
+    }
+
     /// The issue with its message rewritten (redaction, a note on retries); mismatches are left as they are.
     func mapMessage(_ transform: (String) -> String) -> StepIssue {
         switch self {
