@@ -26,11 +26,14 @@ package struct SuiteLoader: Sendable {
         package var sources: [String: String]
         /// Suite files found (including ones that failed to load).
         package var files: [String]
+        /// The paths given that do not exist, each with the index of its diagnostic in ``diagnostics``.
+        package var missing: [(path: String, diagnostic: Int)] = []
     }
 
     /// Loads files and folders (folders recursively, `*.yaml` and `*.yml`, sorted; step fragments skipped).
     package func load(paths: [String]) -> Result {
         var diagnostics: [Diagnostic] = []
+        var missing: [(path: String, diagnostic: Int)] = []
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -45,11 +48,13 @@ package struct SuiteLoader: Sendable {
                     files.append(path)
                 }
             } else {
+                missing.append((path, diagnostics.count))
                 diagnostics.append(Diagnostic(at: nil, "no such file or folder '\(path)'"))
             }
         }
         var result = load(files: files, explicit: Set(paths))
         result.diagnostics = diagnostics + result.diagnostics
+        result.missing = missing
         return result
     }
 

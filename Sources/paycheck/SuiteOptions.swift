@@ -139,9 +139,7 @@ struct SuiteOptions: ParsableArguments {
         var result = loader.load(paths: paths)
         result.diagnostics += packProblems
         let commands = PayCheckCommand.configuration.subcommands.map { $0._commandName }
-        for index in result.diagnostics.indices {
-            let message = result.diagnostics[index].message
-            guard message.hasPrefix("no such file or folder '"), let path = message.split(separator: "'").dropFirst().first else { continue }
+        for (path, index) in result.missing {
             if path == Self.defaultPath {
                 // Nothing given and nothing here: not a misspelt command (`Suites` is near `states`).
                 result.diagnostics[index].hint =
