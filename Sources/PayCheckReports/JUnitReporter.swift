@@ -94,7 +94,7 @@ package enum JUnitReporter {
         case .error:
             let (message, body) = error(testCase)
             children.append(
-                "<error" + attributes([("message", message), ("type", errorType(testCase.failingStep?.issue))]) + ">"
+                "<error" + attributes([("message", message), ("type", testCase.failingStep?.issue?.junitType ?? StepIssue.unnamedJUnitType)]) + ">"
                     + XMLText.text(catches(testCase) + body) + "</error>")
         case .skipped:
             let reason = testCase.skipReason?.description ?? "skipped"
@@ -121,7 +121,7 @@ package enum JUnitReporter {
         }
         if case .findings(let findings, _)? = step.issue, let first = findings.first {
             // The backend broke a provider rule the run gates on (`--fail-on findings`): CI shows which.
-            return ("MerchantFinding", shorten("finding \(first.rule): \(first.message)"), step.error ?? "")
+            return (step.issue?.junitType ?? StepIssue.unnamedJUnitType, shorten("finding \(first.rule): \(first.message)"), step.error ?? "")
         }
         var lines = ["step \"\(step.name)\" \(step.verdict == .error ? "could not run" : "failed") (\(step.location))"]
         lines += step.mismatches.map { "\($0.location): \($0.message)" }
@@ -131,17 +131,6 @@ package enum JUnitReporter {
         }
         let more = step.mismatches.count > 1 ? " (and \(step.mismatches.count - 1) more)" : ""
         return (first.kind.rawValue, shorten(first.message) + more, lines.joined(separator: "\n"))
-    }
-
-    /// The `type` of an `<error>`: what kept the step from a verdict.
-    static func errorType(_ issue: StepIssue?) -> String {
-        switch issue {
-        case .transport?: "TransportError"
-        case .runTimeout?: "RunTimeout"
-        case .invalidStep?: "InvalidStep"
-        case .interrupted?: "Interrupted"
-        case .couldNotRun?, .mismatches?, .findings?, nil: "ExecutionError"
-        }
     }
 
     /// The error `message` and text of a case that could not run.

@@ -30,16 +30,23 @@ package enum StepIssue: Sendable {
         }
     }
 
-    /// The name reports give the issue: the JSON report's `issue` and the JUnit `type` of an error.
-    package var name: String {
+    /// The names reports give the issue, in one place: the JSON report's `issue`, and the JUnit `type` of an
+    /// `<error>` (a failure's type is its first mismatch's kind, or `MerchantFinding`).
+    package var name: String { names.json }
+    /// The JUnit `type` of an `<error>` with this issue.
+    package var junitType: String { names.junit }
+    /// The JUnit `type` of an `<error>` whose case has no failing step.
+    package static let unnamedJUnitType = "ExecutionError"
+
+    private var names: (json: String, junit: String) {
         switch self {
-        case .mismatches: "mismatch"
-        case .transport: "transport"
-        case .runTimeout: "runTimeout"
-        case .invalidStep: "invalidStep"
-        case .couldNotRun: "couldNotRun"
-        case .interrupted: "interrupted"
-        case .findings: "finding"
+        case .mismatches: ("mismatch", Self.unnamedJUnitType)
+        case .transport: ("transport", "TransportError")
+        case .runTimeout: ("runTimeout", "RunTimeout")
+        case .invalidStep: ("invalidStep", "InvalidStep")
+        case .couldNotRun: ("couldNotRun", Self.unnamedJUnitType)
+        case .interrupted: ("interrupted", "Interrupted")
+        case .findings: ("finding", "MerchantFinding")
         }
     }
 
