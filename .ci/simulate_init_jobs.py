@@ -7,7 +7,7 @@ step that runs the pack (or the suites).
 FOLDER is the folder init wrote (it holds ci/github-actions.yml, ci/gitlab-ci.yml, contract.yaml and packs/). For
 each of the two files, a temporary workspace stands for the merchant's repository: FOLDER is copied into it under its
 own name, and the backend's own commands are the one thing replaced: the contract and the program of --backend
-(default: Tests/MerchantBackends/python-shop, a standard-library Python backend) take the place of the scaffold's
+(default: ReferenceBackends/python-shop, a standard-library Python backend) take the place of the scaffold's
 contract.yaml, whose lines marked EDIT name a backend this machine does not have.
 
 The jobs' shell steps then run in bash, in order (GitHub: every `run:` step of each job, `needs` first, with the
@@ -124,7 +124,7 @@ def main():
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--prebuilt", type=Path, default=os.environ.get("PAYCHECK_PREBUILT") or None)
     where.add_argument("--source")
-    parser.add_argument("--backend", type=Path, default=ROOT / "Tests/MerchantBackends/python-shop")
+    parser.add_argument("--backend", type=Path, default=ROOT / "ReferenceBackends/python-shop")
     parser.add_argument("--only", choices=["github", "gitlab"])
     arguments = parser.parse_args()
     folder = arguments.folder.resolve()
@@ -155,6 +155,8 @@ def main():
             for item in arguments.backend.iterdir():
                 if item.is_file():
                     shutil.copy2(item, workspace / folder.name / item.name)
+                elif item.is_dir() and item.name != "__pycache__":
+                    shutil.copytree(item, workspace / folder.name / item.name, ignore=shutil.ignore_patterns("__pycache__"))
             print(f"{ci} ({folder.name}/ci/{file}) in {workspace}; the backend: {arguments.backend.name}", flush=True)
             pipeline = yaml.safe_load((workspace / folder.name / "ci" / file).read_text())
             if not run(ci, steps(pipeline), workspace, overrides, log):
