@@ -26,7 +26,7 @@ package struct ExpectationEvaluator: Sendable {
             let actual = observation.outcome.map { Value.string($0.rawValue) }
             var found = try evaluate(outcome, actual: actual, subject: "outcome", kind: .outcome)
             if let native = observation.nativeState {
-                for i in found.indices { found[i].actual += " (from native state \(native))" }
+                for i in found.indices { found[i].actual.annotate("(from native state \(native))") }
             }
             mismatches += found
         }
@@ -44,16 +44,16 @@ package struct ExpectationEvaluator: Sendable {
         var out: [Mismatch] = []
         for located in check.matchers {
             if let (expected, ok) = try apply(located.matcher, to: actual, asText: asText, at: located.location), !ok {
-                out.append(Mismatch(location: located.location, subject: subject, expected: expected, actual: actual?.brief ?? "(absent)", kind: kind))
+                out.append(Mismatch(location: located.location, subject: subject, expected: expected, actual: .value(actual), kind: kind))
             }
         }
         return out
     }
 
-    /// Returns the expectation in words and whether it holds.
+    /// Returns what the matcher wanted and whether it holds.
     private func apply(
         _ matcher: Matcher, to actual: Value?, asText: Bool, at location: SourceLocation
-    ) throws(TemplateRenderer.RenderError) -> (String, Bool)? {
+    ) throws(TemplateRenderer.RenderError) -> (Mismatch.Expected, Bool)? {
         func render(_ t: TemplateValue) throws(TemplateRenderer.RenderError) -> Value {
             let value = try renderer.render(t)
             guard asText else { return value }
@@ -66,18 +66,18 @@ package struct ExpectationEvaluator: Sendable {
         switch matcher {
         case .eq(let t):
             let expected = try render(t)
-            return (expected.brief, actual.map { $0.matches(expected) } ?? false)
+            return (.matcher("eq", expected), actual.map { $0.matches(expected) } ?? false)
         case .ne(let t):
             let expected = try render(t)
-            return ("ne \(expected.brief)", !(actual.map { $0.matches(expected) } ?? false))
+            return (.matcher("ne", expected), !(actual.map { $0.matches(expected) } ?? false))
         case .exists(let wanted):
-            return (wanted ? "to exist" : "to be absent", (actual != nil) == wanted)
+            return (.presence(wanted), (actual != nil) == wanted)
         case .type(let name):
-            guard let actual else { return ("type \(name)", false) }
+            guard let actual else { return (.type(name), false) }
             let ok = actual.typeName == name || (name == "number" && actual.number != nil)
-            return ("type \(name)", ok)
+            return (.type(name), ok)
         case .matches(let pattern):
-            guard let actual, !(actual.isContainer) else { return ("matches '\(pattern)'", false) }
+            guard let actual, !(actual.isContainer) else { return (.pattern(pattern), false) }
             let text = actual.interpolated
             var ok = false
             if let regex = try? NSRegularExpression(pattern: pattern) {
@@ -87,10 +87,10 @@ package struct ExpectationEvaluator: Sendable {
                     throw TemplateRenderer.RenderError(location: location, message: error.description)
                 }
             }
-            return ("matches '\(pattern)'", ok)
+            return (.pattern(pattern), ok)
         case .contains(let t):
             let expected = try render(t)
-            let words = "contains \(expected.brief)"
+            let words = Mismatch.Expected.matcher("contains", expected)
             switch actual {
             case .string(let s)?: return (words, s.contains(expected.interpolated))
             case .array(let items)?: return (words, items.contains { $0.matches(expected) })
@@ -99,8 +99,8 @@ package struct ExpectationEvaluator: Sendable {
             }
         case .oneOf(let t):
             let expected = try render(t)
-            guard case .array(let options) = expected else { return ("in \(expected.brief)", false) }
-            return ("in \(expected.brief)", actual.map { a in options.contains { a.matches($0) } } ?? false)
+            guard case .array(let options) = expected else { return (.matcher("in", expected), false) }
+            return (.matcher("in", expected), actual.map { a in options.contains { a.matches($0) } } ?? false)
         case .lt(let t): return try compare(actual, t, "lt", <)
         case .le(let t): return try compare(actual, t, "le", <=)
         case .gt(let t): return try compare(actual, t, "gt", >)
@@ -114,16 +114,16 @@ package struct ExpectationEvaluator: Sendable {
                 default: nil
                 }
             let failures = try evaluate(inner, actual: length, subject: "length", kind: .body)
-            let words = "length " + inner.matchers.map { describe($0.matcher) }.joined(separator: ", ")
+            let words = Mismatch.Expected.words("length " + inner.matchers.map { describe($0.matcher) }.joined(separator: ", "))
             return (words, length != nil && failures.isEmpty)
         }
     }
 
-    private func compare(_ actual: Value?, _ t: TemplateValue, _ word: String, _ op: (Double, Double) -> Bool) throws(TemplateRenderer.RenderError) -> (String, Bool) {
+    private func compare(_ actual: Value?, _ t: TemplateValue, _ word: String, _ op: (Double, Double) -> Bool) throws(TemplateRenderer.RenderError) -> (Mismatch.Expected, Bool) {
         let expected = try renderer.render(t)
         let a = actual?.number ?? actual.flatMap { if case .string(let s) = $0 { Double(s) } else { nil } }
-        guard let a, let e = expected.number else { return ("\(word) \(expected.brief)", false) }
-        return ("\(word) \(expected.brief)", op(a, e))
+        guard let a, let e = expected.number else { return (.matcher(word, expected), false) }
+        return (.matcher(word, expected), op(a, e))
     }
 
     private func describe(_ matcher: Matcher) -> String {

@@ -82,10 +82,10 @@ package struct Mismatch: Sendable, Hashable {
     package var location: SourceLocation
     /// What was checked, e.g. `status`, `body.status.status`, `header content-type`, `outcome`.
     package var subject: String
-    /// The expectation in words, e.g. `eq 200`, `matches '^\d+$'`.
-    package var expected: String
-    /// The actual value, or `(absent)`.
-    package var actual: String
+    /// What the expectation wanted: a matcher with its rendered operand, a value until a reporter renders it.
+    package var expected: Expected
+    /// What was found: the value (or its absence), until a reporter renders it.
+    package var actual: Found
     /// What was checked.
     package var kind: Kind
 
@@ -110,7 +110,7 @@ package struct Mismatch: Sendable, Hashable {
     }
 
     /// Creates a mismatch.
-    package init(location: SourceLocation, subject: String, expected: String, actual: String, kind: Kind) {
+    package init(location: SourceLocation, subject: String, expected: Expected, actual: Found, kind: Kind) {
         self.location = location
         self.subject = subject
         self.expected = expected
@@ -118,6 +118,61 @@ package struct Mismatch: Sendable, Hashable {
         self.kind = kind
     }
 
-    /// One line: `body.status: expected eq "OK", got "FAILED"`.
-    package var message: String { "\(subject): expected \(expected), got \(actual)" }
+    /// One line: `body.status: expected ne "OK", got "FAILED"`.
+    package var message: String { "\(subject): expected \(expected.text), got \(actual.text)" }
+
+    /// What an expectation wanted. ``text`` is its one rendering, which every reporter shows.
+    package enum Expected: Sendable, Hashable {
+        /// A matcher that compares with a value: `eq` (shown as the value alone), `ne`, `contains`, `in`, `lt`, `le`,
+        /// `gt`, `ge`, with the operand as rendered for this run.
+        case matcher(String, Value)
+        /// `matches: pattern`.
+        case pattern(String)
+        /// `type: name`.
+        case type(String)
+        /// `exists: true` (or `false`).
+        case presence(Bool)
+        /// What no single value says: a `length:` check, a capture's source, an answer's documented contract, an
+        /// `xfail:` case; also an expectation read back from a report, or one a secret was masked in.
+        case words(String)
+
+        /// The expectation as reports show it: `200`, `ne "OK"`, `matches '^\d+$'`, `to exist`.
+        package var text: String {
+            switch self {
+            case .matcher(let keyword, let value): keyword == "eq" ? value.brief : "\(keyword) \(value.brief)"
+            case .pattern(let pattern): "matches '\(pattern)'"
+            case .type(let name): "type \(name)"
+            case .presence(let wanted): wanted ? "to exist" : "to be absent"
+            case .words(let words): words
+            }
+        }
+    }
+
+    /// What was found where an expectation looked. ``text`` is its one rendering.
+    package enum Found: Sendable, Hashable {
+        /// The value found (`nil`: absent), with what explains it, such as the native state an outcome was mapped from.
+        case value(Value?, note: String?)
+        /// What no single value says: the rule an answer broke, "it passed"; also a value read back from a report, or
+        /// one a secret was masked in.
+        case words(String)
+
+        /// A value found, with no note.
+        package static func value(_ value: Value?) -> Found { .value(value, note: nil) }
+
+        /// The finding as reports show it: `"open"`, `402`, `(absent)`, with its note after it.
+        package var text: String {
+            switch self {
+            case .value(let value, let note): (value?.brief ?? "(absent)") + (note.map { " " + $0 } ?? "")
+            case .words(let words): words
+            }
+        }
+
+        /// Adds `note` after what is already said.
+        package mutating func annotate(_ note: String) {
+            switch self {
+            case .value(let value, let existing): self = .value(value, note: existing.map { $0 + " " + note } ?? note)
+            case .words(let words): self = .words(words + " " + note)
+            }
+        }
+    }
 }

@@ -219,8 +219,8 @@ package struct ConsoleReporter: Sendable {
         }
         for mismatch in step.mismatches {
             lines.append(diagnosticLine(mismatch.location, mismatch.message))
-            lines.append("  " + style.red("- expected: \(mismatch.expected)"))
-            lines.append("  " + style.green("+ actual:   \(mismatch.actual)"))
+            lines.append("  " + style.red("- expected: \(mismatch.expected.text)"))
+            lines.append("  " + style.green("+ actual:   \(mismatch.actual.text)"))
         }
         // Why the provider refused, in its own words: what a reader needs to fix a request.
         if !step.mismatches.isEmpty, let said = step.providerError {

@@ -25,7 +25,8 @@ extension HTMLReporter {
                 out += "<p>outcome <b>\(h(outcome.rawValue))</b>\(step.nativeState.map { " (native state <code>\(h($0))</code>)" } ?? "")</p>\n"
             }
             for mismatch in step.mismatches {
-                out += "<p class=mismatch>\(h(mismatch.subject)): expected <code class=exp>\(h(mismatch.expected))</code>, got <code class=act>\(h(mismatch.actual))</code></p>\n"
+                out +=
+                    "<p class=mismatch>\(h(mismatch.subject)): expected <code class=exp>\(h(mismatch.expected.text))</code>, got <code class=act>\(h(mismatch.actual.text))</code></p>\n"
             }
             if let error = step.error, step.mismatches.isEmpty { out += "<pre class=err>\(h(error))</pre>\n" }
             for exchange in step.exchanges { out += self.exchange(exchange) }

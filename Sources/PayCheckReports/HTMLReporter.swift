@@ -93,7 +93,7 @@ package enum HTMLReporter {
                         out += "<table><tr><th>where</th><th>what</th><th>expected</th><th>actual</th></tr>\n"
                         for m in step.mismatches {
                             out +=
-                                "<tr><td><code>\(h(m.location.description))</code></td><td>\(h(m.subject))</td><td class=exp>\(h(m.expected))</td><td class=act>\(h(m.actual))</td></tr>\n"
+                                "<tr><td><code>\(h(m.location.description))</code></td><td>\(h(m.subject))</td><td class=exp>\(h(m.expected.text))</td><td class=act>\(h(m.actual.text))</td></tr>\n"
                         }
                         out += "</table>\n"
                     }

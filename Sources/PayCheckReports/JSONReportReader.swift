@@ -111,7 +111,7 @@ package enum JSONReportReader {
             let object = value.objectValue ?? [:]
             return Mismatch(
                 location: self.location(object["location"]), subject: object["subject"]?.stringValue ?? "",
-                expected: object["expected"]?.stringValue ?? "", actual: object["actual"]?.stringValue ?? "",
+                expected: .words(object["expected"]?.stringValue ?? ""), actual: .words(object["actual"]?.stringValue ?? ""),
                 kind: object["kind"]?.stringValue.flatMap(Mismatch.Kind.init(rawValue:)) ?? .body)
         }
 

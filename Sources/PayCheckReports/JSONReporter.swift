@@ -232,8 +232,8 @@ package enum JSONReporter {
         .object([
             "location": .string(mismatch.location.description),
             "subject": .string(mismatch.subject),
-            "expected": .string(mismatch.expected),
-            "actual": .string(mismatch.actual),
+            "expected": .string(mismatch.expected.text),
+            "actual": .string(mismatch.actual.text),
             "kind": .string(mismatch.kind.rawValue),
         ])
     }

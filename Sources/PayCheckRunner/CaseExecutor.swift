@@ -35,7 +35,7 @@ struct CaseExecutor {
         var timeout: Double?
     }
 
-    init(runner: Runner, suite: Suite, testCase: Case, endpoints: Endpoints, deadline: Date?, redactor: Redactor) {
+    init(runner: Runner, suite: Suite, testCase: Case, endpoints: Endpoints, deadline: Date?, redactor: Redactor, merchant: MerchantTarget? = nil) {
         self.runner = runner
         self.suite = suite
         self.testCase = testCase
@@ -43,7 +43,7 @@ struct CaseExecutor {
         self.deadline = deadline
         let recorder = ExchangeRecorder(transport: runner.transport, redactor: redactor)
         self.recorder = recorder
-        self.merchant = runner.configuration.merchant.map { target in
+        self.merchant = merchant.map { target in
             MerchantExecutor(runner: runner, target: target, providerID: suite.provider ?? "", controlURL: endpoints.controlURL, recorder: recorder)
         }
         var builtins: [String: Value] = [
@@ -221,7 +221,7 @@ struct CaseExecutor {
                 attempt.issue = .mismatches([
                     Mismatch(
                         location: step.location, subject: step.merchant != nil ? "backend answer" : "provider answer",
-                        expected: expected, actual: error.message, kind: .nonConformance)
+                        expected: .words(expected), actual: .words(error.message), kind: .nonConformance)
                 ])
             }
         } catch is CancellationError {
@@ -266,11 +266,13 @@ struct CaseExecutor {
         return result
     }
 
-    /// A mismatch with its expected and actual values redacted.
+    /// A mismatch with its expected and actual values redacted: a value a secret shows in becomes its masked words.
     func redacted(_ mismatch: Mismatch) -> Mismatch {
         var mismatch = mismatch
-        mismatch.expected = redacted(mismatch.expected)
-        mismatch.actual = redacted(mismatch.actual)
+        let expected = redacted(mismatch.expected.text)
+        if expected != mismatch.expected.text { mismatch.expected = .words(expected) }
+        let actual = redacted(mismatch.actual.text)
+        if actual != mismatch.actual.text { mismatch.actual = .words(actual) }
         return mismatch
     }
 
@@ -299,8 +301,8 @@ struct CaseExecutor {
             if let expect = step.expect { mismatches += try evaluator.evaluate(expect, against: observation) }
             if runner.configuration.replay != nil {
                 // A value the recording redacted cannot be checked on a replay; it is left out, and the run says so.
-                let unchecked = mismatches.filter { $0.actual.contains(Redactor.mask) }
-                mismatches.removeAll { $0.actual.contains(Redactor.mask) }
+                let unchecked = mismatches.filter { $0.actual.text.contains(Redactor.mask) }
+                mismatches.removeAll { $0.actual.text.contains(Redactor.mask) }
                 for mismatch in unchecked {
                     warnings.append("\(mismatch.location): \(mismatch.subject) was not checked on the replay: the recording redacted it")
                 }
@@ -333,8 +335,8 @@ struct CaseExecutor {
             guard let value = captured(capture, from: observation) else {
                 result.issue = .mismatches([
                     Mismatch(
-                        location: capture.location, subject: "capture \(capture.name)", expected: "a value at \(describe(capture.source))",
-                        actual: "(absent)", kind: .capture)
+                        location: capture.location, subject: "capture \(capture.name)", expected: .words("a value at \(describe(capture.source))"),
+                        actual: .value(nil), kind: .capture)
                 ])
                 return result
             }

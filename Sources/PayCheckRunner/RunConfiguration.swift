@@ -43,8 +43,6 @@ package struct RunConfiguration: Sendable {
 
     /// The clock scope sent to the mock host; `nil` draws a fresh one per run.
     package var clockScope: String?
-    /// The merchant's backend under test and its contract (`--contract`); `merchant:` steps need it.
-    package var merchant: MerchantTarget?
     /// The token a standalone mock listening beyond loopback requires on its control API (`--control-token`); sent
     /// with every request to the mock host and redacted like a secret.
     package var controlToken: String?
@@ -59,9 +57,6 @@ package struct RunConfiguration: Sendable {
     /// Whether every selected provider must be checked (`--require-all-providers`): a provider without credentials for
     /// the live target then makes the run exit 4; by default the run exits by the cases that ran.
     package var requireAllProviders = false
-    /// The severity from which a finding on the merchant's backend fails its case (`--fail-on findings[:severity]`);
-    /// `nil`: findings are reported and fail nothing.
-    package var findingGate: FindingSeverity?
 
     /// Creates the default configuration.
     package init() {}

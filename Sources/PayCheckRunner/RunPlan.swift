@@ -63,29 +63,6 @@ package struct RunPlan: Sendable {
         self.selectionDigest = digest.hex
     }
 
-    /// Skips the cases that need a part of `contract` it does not describe (``contractGap(_:_:)``).
-    package mutating func skipContractGaps(_ contract: MerchantContract) {
-        for index in items.indices where items[index].skipReason == nil {
-            let testCase = suites[items[index].suiteIndex].cases[items[index].caseIndex]
-            if let gap = Self.contractGap(testCase, contract) { items[index].skipReason = .notInContract(gap) }
-        }
-    }
-
-    /// What `testCase` needs from `contract` that it does not describe (a `merchant: return` without `return:`, a
-    /// `merchant: pay` without `pay:`), or `nil`.
-    static func contractGap(_ testCase: Case, _ contract: MerchantContract) -> String? {
-        for step in testCase.steps {
-            switch step.merchant?.action {
-            case .return? where contract.returnRequest == nil:
-                return "contract '\(contract.name)' has no 'return:' page for 'merchant: return'"
-            case .pay? where contract.payRequest == nil:
-                return "contract '\(contract.name)' has no 'pay:' request for 'merchant: pay'"
-            default: continue
-            }
-        }
-        return nil
-    }
-
     /// Cases with an action that changes state every case shares (the mock clock, a reset, anything a provider
     /// declares so) run alone, so other cases never see it.
     static func isExclusive(_ testCase: Case) -> Bool {

@@ -19,6 +19,8 @@ extension Runner {
         var onEvent: @Sendable (RunEvent) -> Void
         /// On a live target, each provider's transport (``LiveTransport``): its limits, retries and reachability.
         var providerTransports: [String: any HTTPTransport] = [:]
+        /// The merchant's backend `merchant:` steps reach, when the session started one.
+        var merchant: MerchantTarget?
     }
 
     /// One warning for each secret too short to be redacted (see ``Redactor/minimumSecretLength``): a `--secret`

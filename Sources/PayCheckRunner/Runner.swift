@@ -71,16 +71,20 @@ package struct Runner: Sendable {
     /// Every request to the mock host carries this run's clock scope (``ControlAPI/clockScopeHeader``), so runs and
     /// CI shards that share one standalone mock never see each other's `mock: clock` moves. When the task running
     /// the plan is cancelled (SIGINT/SIGTERM), no new case starts and the result is marked interrupted.
-    package func run(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunResult {
+    ///
+    /// `merchant`: the merchant's backend `merchant:` steps reach (``MerchantTarget``), when the session started one.
+    package func run(
+        _ plan: RunPlan, controlURL: String?, merchant: MerchantTarget? = nil, onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }
+    ) async -> RunResult {
         guard let controlURL, !(transport is ScopedTransport) else {
-            return await execute(plan, controlURL: controlURL, onEvent: onEvent)
+            return await execute(plan, controlURL: controlURL, merchant: merchant, onEvent: onEvent)
         }
         var scoped = self
         let scope = configuration.clockScope ?? "run-" + String(random() % 0xFFFF_FFFF_FFFF, radix: 16)
         scoped.configuration.clockScope = scope
         scoped.transport = ScopedTransport(
             base: transport, prefix: controlURL, scope: scope, controlToken: configuration.controlToken)
-        return await scoped.execute(plan, controlURL: controlURL, onEvent: onEvent)
+        return await scoped.execute(plan, controlURL: controlURL, merchant: merchant, onEvent: onEvent)
     }
 
     /// The redactor of a run: every secret it knows (`--secret` values, the control token, each provider's secret
@@ -96,7 +100,7 @@ package struct Runner: Sendable {
     }
 
     /// Runs the plan with the transport as it is.
-    private func execute(_ plan: RunPlan, controlURL: String?, onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunResult {
+    private func execute(_ plan: RunPlan, controlURL: String?, merchant: MerchantTarget?, onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunResult {
         let startedAt = Date()
         let wallStart = DispatchTime.now().uptimeNanoseconds
         let deadline = configuration.runTimeout.map { clock.now().addingTimeInterval($0) }
@@ -109,7 +113,7 @@ package struct Runner: Sendable {
         let failed = StopFlag()
         let context = CaseContext(
             controlURL: controlURL, redactor: redactor, deadline: deadline, stop: failed, warnings: warnings, onEvent: onEvent,
-            providerTransports: liveTransports())
+            providerTransports: liveTransports(), merchant: merchant)
 
         let results: [CaseResult] = await withTaskGroup(of: GroupTask.self) { group in
             var results = [CaseResult?](repeating: nil, count: plan.items.count)
@@ -343,10 +347,12 @@ package struct Runner: Sendable {
         }
         let wallStart = DispatchTime.now().uptimeNanoseconds
         let clockStart = clock.now()
-        var executor = CaseExecutor(runner: caseRunner, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor)
+        var executor = CaseExecutor(
+            runner: caseRunner, suite: suite, testCase: testCase, endpoints: endpoints, deadline: context.deadline, redactor: context.redactor,
+            merchant: context.merchant)
         var (verdict, steps) = await executor.run()
         let notRun = verdict == .passed ? [] : Self.notRun(testCase.steps, after: steps)
-        let backendOutput = verdict == .failed || verdict == .error ? executor.merchant?.backendOutput(redactor: context.redactor) : nil
+        let backendOutput = executor.merchant?.output(ifFailed: verdict, redactor: context.redactor)
         for warning in executor.warnings { context.warnings.add(warning) }
         if item.exclusive, let controlURL, !Task.isCancelled {
             // The case moved the shared mock clock; put it back so later cases see real time.
@@ -369,14 +375,16 @@ package struct Runner: Sendable {
                     StepResult(
                         name: "xfail", location: testCase.location,
                         issue: .mismatches([
-                            Mismatch(location: testCase.location, subject: "case", expected: "to fail (xfail: \(xfail))", actual: "it passed", kind: .unexpectedPass)
+                            Mismatch(
+                                location: testCase.location, subject: "case", expected: .words("to fail (xfail: \(xfail))"), actual: .words("it passed"),
+                                kind: .unexpectedPass)
                         ])))
             } else {
                 verdict = .skipped
                 skipReason = .xfail(xfail)
             }
         }
-        if verdict == .passed, let gate = configuration.findingGate, Self.failOnFindings(&steps, gate: gate) { verdict = .failed }
+        executor.merchant?.gate(&verdict, &steps)
         let keep =
             switch configuration.transcripts {
             case .all: true
@@ -402,20 +410,5 @@ package struct Runner: Sendable {
         result.catches = testCase.catches
         result.notRun = notRun.map(context.redactor.redact)
         return result
-    }
-}
-
-extension Runner {
-    /// Fails each step whose requests broke a rule of `gate` severity or more (``StepIssue/findings(_:gate:)``):
-    /// findings are part of the case's verdict, which every report and the exit code read. Whether any step failed.
-    package static func failOnFindings(_ steps: inout [StepResult], gate: FindingSeverity) -> Bool {
-        var failed = false
-        for index in steps.indices where steps[index].issue == nil {
-            let gated = steps[index].findings.filter { $0.severity >= gate }
-            guard !gated.isEmpty else { continue }
-            steps[index].issue = .findings(gated, gate: gate)
-            failed = true
-        }
-        return failed
     }
 }

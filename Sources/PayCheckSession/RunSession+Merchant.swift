@@ -78,12 +78,12 @@ extension RunSession {
             }
             var shared = variables
             shared["backendMock"] = shared.removeValue(forKey: "mock")
-            runner.configuration.merchant = MerchantTarget(contract: contract, backendURL: backendURL, output: process, variables: shared)
+            let target = MerchantTarget(contract: contract, backendURL: backendURL, output: process, variables: shared, findingGate: findingGate)
             // A pack scenario the contract cannot drive (no return page, no pay request) is skipped and reported as not
             // covered, not failed.
             var plan = plan
             plan.skipContractGaps(contract)
-            let result = await runner.run(plan, controlURL: controlURL, onEvent: onEvent)
+            let result = await runner.run(plan, controlURL: controlURL, merchant: target, onEvent: onEvent)
             await process?.stop()
             return result
         } catch RunSessionError.backend(let message) {

@@ -17,6 +17,9 @@ package struct RunSession: Sendable {
     /// The merchant's backend under test (`--contract`): `merchant:` steps reach it, and the run starts it when the
     /// contract says how.
     package var contract: MerchantContract?
+    /// The severity from which a finding on the merchant's backend fails its case (`--fail-on findings[:severity]`);
+    /// `nil`: findings are reported and fail nothing.
+    package var findingGate: FindingSeverity?
 
     /// Creates a session.
     package init(providers: ProviderRegistry, mocks: [any ProviderMock], configuration: RunConfiguration) {

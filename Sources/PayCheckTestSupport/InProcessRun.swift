@@ -16,6 +16,8 @@ package struct InProcessRun: Sendable {
     package var configuration: RunConfiguration
     /// The merchant's backend under test, as `--contract` gives it.
     package var contract: MerchantContract?
+    /// The severity from which a finding fails its case, as `--fail-on findings[:severity]` gives it.
+    package var findingGate: FindingSeverity?
 
     /// Creates a run with no providers.
     package init(providers: ProviderRegistry = ProviderRegistry([]), mocks: [any ProviderMock] = [], configuration: RunConfiguration = RunConfiguration()) {
@@ -49,6 +51,7 @@ package struct InProcessRun: Sendable {
         if controlURL == nil, configuration.target.live == nil { configuration.target = .mock }
         var session = RunSession(providers: providers, mocks: mocks, configuration: configuration)
         session.contract = contract
+        session.findingGate = findingGate
         let result = try await session.run(suites, clock: clock, hostname: "test-host", controlURL: controlURL, onEvent: events.append)
         return (result, events.all)
     }

@@ -224,7 +224,6 @@ struct RunCommand: AsyncParsableCommand {
         configuration.failFast = failFast
         configuration.allowEmpty = allowEmpty
         configuration.requireAllProviders = requireAllProviders
-        configuration.findingGate = reports.failOn.findingThreshold
         configuration.stepTimeout = try RunCommand.positiveDuration(timeout, flag: "--timeout", example: "30s")
         configuration.runTimeout = try runTimeout.map { try RunCommand.positiveDuration($0, flag: "--run-timeout", example: "10m") }
         configuration.environment = environment
@@ -283,6 +282,7 @@ struct RunCommand: AsyncParsableCommand {
         let console = ConsoleReporter(colored: colored, verbose: verbose, quiet: quiet, progress: progress, write: { output.raw($0) })
         var session = RunSession.builtIn(configuration: configuration)
         session.contract = contract
+        session.findingGate = reports.failOn.findingThreshold
         let suites = loaded.suites
         let result: RunResult
         do {

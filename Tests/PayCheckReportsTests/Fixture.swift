@@ -58,9 +58,9 @@ enum Fixture {
                 StepResult(
                     name: "pay", location: loc(f, 22, 9),
                     issue: .mismatches([
-                        Mismatch(location: loc(f, 26, 13), subject: "status", expected: "eq 200", actual: "402", kind: .status),
+                        Mismatch(location: loc(f, 26, 13), subject: "status", expected: .words("eq 200"), actual: .value(.int(402)), kind: .status),
                         Mismatch(
-                            location: loc(f, 27, 13), subject: "outcome", expected: "eq \"approved\"", actual: "\"rejected\"",
+                            location: loc(f, 27, 13), subject: "outcome", expected: .words("eq \"approved\""), actual: .value(.string("rejected")),
                             kind: .outcome),
                     ]),
                     outcome: .declined, nativeState: "REJECTED", errorCode: ProviderErrorCode(.P, "05"),
@@ -95,7 +95,7 @@ enum Fixture {
                     name: "pay twice", location: loc(f, 47, 9),
                     issue: .mismatches([
                         Mismatch(
-                            location: loc(f, 50, 13), subject: "body.status.status", expected: "eq \"FAILED\"", actual: "\"APPROVED\"",
+                            location: loc(f, 50, 13), subject: "body.status.status", expected: .words("eq \"FAILED\""), actual: .value(.string("APPROVED")),
                             kind: .body)
                     ]),
                     outcome: .succeeded, nativeState: "APPROVED", duration: 0.02)

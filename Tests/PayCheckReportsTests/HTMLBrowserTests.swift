@@ -121,7 +121,7 @@ struct HTMLBrowserTests {
         ]
         let order = StepResult(
             name: "merchant order", location: at,
-            issue: .mismatches([Mismatch(location: at, subject: "outcome", expected: "eq pending", actual: "succeeded", kind: .outcome)]))
+            issue: .mismatches([Mismatch(location: at, subject: "outcome", expected: .words("eq pending"), actual: .words("succeeded"), kind: .outcome)]))
         var failing = CaseResult(
             name: "a notification with a forged signature is ignored", location: at, verdict: .failed, steps: [forge, order],
             startedAt: Date(timeIntervalSince1970: 1_768_471_200))
@@ -166,7 +166,7 @@ struct HTMLBrowserTests {
         let first = StepResult(name: "call createPayment", location: at, outcome: .pending, exchanges: [create], duration: 0.012)
         let second = StepResult(
             name: "call getPayment", location: SourceLocation(file: "Suites/mollie/payments.yaml", line: 16, column: 7),
-            issue: .mismatches([Mismatch(location: at, subject: "body.status", expected: "\"paid\"", actual: "\"open\"", kind: .body)]),
+            issue: .mismatches([Mismatch(location: at, subject: "body.status", expected: .matcher("eq", .string("paid")), actual: .value(.string("open")), kind: .body)]),
             exchanges: [create], duration: 0.010)
         let failing = CaseResult(
             name: "a paid payment", location: at, verdict: .failed, steps: [first, second], startedAt: Date(timeIntervalSince1970: 1_768_471_200))

@@ -172,7 +172,7 @@ struct JUnitReporterTests {
         result.suites[0].cases[0].steps[1].issue = nil
         result.failOn = failOn
         // As the runner does under `--fail-on findings`: the finding fails its step, and so its case.
-        if let gate = failOn.findingThreshold, Runner.failOnFindings(&result.suites[0].cases[0].steps, gate: gate) {
+        if let gate = failOn.findingThreshold, MerchantTarget.failOnFindings(&result.suites[0].cases[0].steps, gate: gate) {
             result.suites[0].cases[0].verdict = .failed
         }
         return result

@@ -49,7 +49,7 @@ struct LiveTLSTests {
         let result = try await Self.run(try CIFitTests.builtIn(), on: { Self.target($0, tls: .init(ca: certificates.ca)) }, certificates: certificates)
         let ran = result.suites.flatMap { suite in suite.cases.filter { $0.verdict != .skipped }.map { (suite, $0) } }
         let failing = ran.filter { $0.1.verdict != .passed }.map {
-            "\($0.0.file) › \($0.1.name): \($0.1.steps.compactMap(\.error)) \($0.1.steps.flatMap(\.mismatches).map { "\($0.subject): expected \($0.expected), got \($0.actual)" })"
+            "\($0.0.file) › \($0.1.name): \($0.1.steps.compactMap(\.error)) \($0.1.steps.flatMap(\.mismatches).map { $0.message })"
         }
         #expect(failing.isEmpty, "\(failing.prefix(5))")
         #expect(result.target == "tls-mock" && result.targetKind == "sandbox")

@@ -14,7 +14,7 @@ func allText(_ result: RunResult) -> String {
             out.append(c.skipReason?.description ?? "")
             for step in c.steps {
                 out += [step.name, step.error ?? ""]
-                out += step.mismatches.flatMap { [$0.expected, $0.actual, $0.subject] }
+                out += step.mismatches.flatMap { [$0.expected.text, $0.actual.text, $0.subject] }
                 for e in step.exchanges {
                     out += [e.url, e.requestBody, e.responseBody, e.error ?? ""]
                     out += (e.requestHeaders + e.responseHeaders).map { "\($0.name): \($0.value)" }
@@ -88,7 +88,7 @@ struct RunnerTests {
         #expect(c.verdict == .failed)
         let mismatch = try #require(c.failingStep?.mismatches.first)
         #expect(mismatch.location == SourceLocation(file: "wrong.yaml", line: 7, column: 19))
-        #expect(mismatch.expected == "200" && mismatch.actual == "404")
+        #expect(mismatch.expected.text == "200" && mismatch.actual.text == "404")
         #expect(result.exitCode == 1)
     }
 

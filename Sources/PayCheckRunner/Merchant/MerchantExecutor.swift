@@ -25,10 +25,17 @@ struct MerchantExecutor {
         self.outputMark = target.output?.mark
     }
 
-    /// What the backend wrote since the case started, redacted; `nil` when the run did not start it.
-    func backendOutput(redactor: Redactor) -> String? {
-        guard let outputMark, let output = target.output else { return nil }
+    /// What the backend wrote since the case started, redacted, when the case `verdict` is failed or an error; `nil`
+    /// otherwise, or when the run did not start the backend.
+    func output(ifFailed verdict: Verdict, redactor: Redactor) -> String? {
+        guard verdict == .failed || verdict == .error, let outputMark, let output = target.output else { return nil }
         return redactor.redact(output.text(since: outputMark))
+    }
+
+    /// Findings are part of the case's verdict: a case that passed fails when its steps broke a rule of the run's gate
+    /// severity (``MerchantTarget/findingGate``).
+    func gate(_ verdict: inout Verdict, _ steps: inout [StepResult]) {
+        if verdict == .passed, let gate = target.findingGate, MerchantTarget.failOnFindings(&steps, gate: gate) { verdict = .failed }
     }
 
     /// Runs a `merchant:` step through the run's contract with its rendered `parameters`, in the case's `variables`.
@@ -314,7 +321,7 @@ extension MerchantExecutor {
         if step.merchant?.action == .order, case .mismatches(var mismatches) = result.issue,
             !reached(earlier + [result]), let index = mismatches.firstIndex(where: { $0.subject == "outcome" })
         {
-            mismatches[index].actual += " — no notification reached the backend during this case: \(Self.notificationHint(provider))"
+            mismatches[index].actual.annotate("— no notification reached the backend during this case: \(Self.notificationHint(provider))")
             result.issue = .mismatches(mismatches)
         }
     }

@@ -47,12 +47,12 @@ struct MerchantBackendTests {
         var configuration = RunConfiguration()
         configuration.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         configuration.transcripts = .all
-        configuration.findingGate = findingGate
         for (name, text) in variables { (configuration.variables[name], configuration.variableTexts[name]) = (JSONText.parse(text) ?? .string(text), text) }
         var run = InProcessRun(providers: MockRegistry.providers, mocks: MockRegistry.builtIn, configuration: configuration)
         struct NoContract: Error {}
         guard let contract else { throw NoContract() }
         run.contract = contract
+        run.findingGate = findingGate
         let loaded = SuiteLoader(catalog: MockRegistry.providers).load(paths: packs.map { root.appendingPathComponent("Packs/\($0)").path })
         #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
         // Real time: the shop signs PlacetoPay seeds with its own clock. Nothing in the packs waits.
