@@ -8,6 +8,9 @@ package struct Observation: Sendable {
     package var body: Value?
     /// The raw body text.
     package var rawBody: String
+    /// What the adapter read, when it is not the answer's body as sent (MIT's decrypted `nbResponse`); the exchange
+    /// keeps it as `readBody`, for transcripts and `paycheck drift`. `nil` for an answer read as it came.
+    package var readAs: String?
     /// The canonical outcome for provider steps.
     package var outcome: Outcome?
     /// The native state the outcome was mapped from, e.g. `REJECTED/?C`.

@@ -230,12 +230,9 @@ struct CaseExecutor {
             attempt.issue = .couldNotRun(StepProblem(.unexpected, String(describing: error)))
         }
         attempt.exchanges = recorder.takeExchanges()
-        // What the adapter read, where it is not the answer's body (MIT decrypts it): kept on the answer's exchange.
-        if let observation = attempt.observation, observation.status != nil, !observation.rawBody.isEmpty,
-            let last = attempt.exchanges.lastIndex(where: { $0.status != nil }),
-            observation.rawBody != attempt.exchanges[last].responseBody
-        {
-            attempt.exchanges[last].readBody = ExchangeRecorder.text(Array(observation.rawBody.utf8))
+        // What the adapter read, where it says it is not the answer's body (MIT decrypts it): kept on the answer's exchange.
+        if let read = attempt.observation?.readAs, let last = attempt.exchanges.lastIndex(where: { $0.status != nil }) {
+            attempt.exchanges[last].readBody = ExchangeRecorder.text(Array(read.utf8))
         }
         return attempt
     }

@@ -229,6 +229,7 @@ extension MITProvider {
         }
         if let reference = result["tkn_reference"] { result["tokenReference"] = reference }  // BeanTokenizeResponse (§5.11 B4)
         observation.rawBody = plain
+        observation.readAs = plain
         observation.body = .object([
             "response": .bool(true), "cdError": .string(field("cdError")), "nbError": .string(field("nbError")), "result": .object(result), "sent": .bool(true),
         ])
