@@ -60,10 +60,7 @@ extension CaseExecutor {
                 addSecret: { _ = recorder.addSecret($0) })
             return try await executor.perform(ProviderActionRequest(kind: action.kind, name: action.name, parameters: parameters, auth: auth), context: context)
         case .merchant(let action):
-            guard let merchant else {
-                throw ProviderError.couldNotRun(
-                    "'merchant: \(action.action.rawValue)' needs the merchant's backend: run with --contract FILE (see docs/merchant.md)")
-            }
+            guard let merchant else { throw MerchantExecutor.notConfigured(action) }
             return try await merchant.perform(
                 action, parameters: try renderer.render(action.parameters), variables: variables, timeout: timeout(for: step),
                 expectsStatus: step.expect?.status != nil)

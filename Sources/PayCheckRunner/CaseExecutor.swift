@@ -220,7 +220,7 @@ struct CaseExecutor {
             case .nonConformance(let expected):
                 attempt.issue = .mismatches([
                     Mismatch(
-                        location: step.location, subject: step.merchant != nil ? "backend answer" : "provider answer",
+                        location: step.location, subject: step.merchant != nil ? MerchantExecutor.answerSubject : "provider answer",
                         expected: .words(expected), actual: .words(error.message), kind: .nonConformance)
                 ])
             }

@@ -25,6 +25,14 @@ struct MerchantExecutor {
         self.outputMark = target.output?.mark
     }
 
+    /// What a mismatch on the backend's answer is about (the provider's is `provider answer`).
+    static let answerSubject = "backend answer"
+
+    /// The error of a `merchant:` step in a run without a contract.
+    static func notConfigured(_ step: MerchantStep) -> ProviderError {
+        .couldNotRun("'merchant: \(step.action.rawValue)' needs the merchant's backend: run with --contract FILE (see docs/merchant.md)")
+    }
+
     /// What the backend wrote since the case started, redacted, when the case `verdict` is failed or an error; `nil`
     /// otherwise, or when the run did not start the backend.
     func output(ifFailed verdict: Verdict, redactor: Redactor) -> String? {
