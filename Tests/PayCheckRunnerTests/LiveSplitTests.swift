@@ -50,12 +50,14 @@ struct LiveSplitTests {
         return lines.joined(separator: "\n")
     }
 
-    @Test("at least 29 % of the built-in cases run on a live target (a floor: docs/ci.md says why not more), and every case that does not says why")
+    /// Issue #45: at least 40 % of the built-in cases run on a live target. The rest need the mock for what they check
+    /// (docs/ci.md, "What a live target runs").
+    @Test("at least 40 % of the built-in cases run on a live target, and every case that does not says why")
     func split() throws {
         let plan = try Self.plan()
         let skips = plan.flatMap(\.skips)
         let live = skips.filter { $0 == nil }.count
-        #expect(live * 100 >= skips.count * 29, "\(live) of \(skips.count) run on a live target")
+        #expect(live * 100 >= skips.count * 40, "\(live) of \(skips.count) run on a live target")
         for (suite, reasons) in plan {
             for (testCase, reason) in zip(suite.cases, reasons) where reason != nil {
                 #expect(reason?.kind == .needsMock, "\(suite.file) › \(testCase.name): \(reason?.description ?? "")")

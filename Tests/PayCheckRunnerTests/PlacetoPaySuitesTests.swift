@@ -20,7 +20,7 @@ struct PlacetoPaySuitesTests {
     static func suites() throws -> [Suite] {
         let loaded = SuiteLoader(catalog: MockRegistry.providers).load(paths: [folder])
         #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics.map(\.description))")
-        #expect(loaded.suites.count == 6)
+        #expect(loaded.suites.count == 7)
         return loaded.suites
     }
 

@@ -164,6 +164,8 @@ struct YunoState: Sendable {
     mutating func createCustomer(_ body: [String: Value], now: Date) throws(YunoFailure) -> Value {
         let merchantId = try Self.text(body, "merchant_customer_id", 3...255)
         for key in ["first_name", "last_name", "email"] { _ = try Self.optionalText(body, key, 3...255) }
+        // gender is one of M, F, NB, NA, NK, U (providers.md §3.13 P1-10).
+        if let gender = try Self.optionalText(body, "gender", 1...2), !["M", "F", "NB", "NA", "NK", "U"].contains(gender) { throw .invalid() }
         guard !customers.values.contains(where: { $0.merchantCustomerId == merchantId }) else {
             throw YunoFailure(400, "CUSTOMER_ID_DUPLICATED", "Customer id duplicated")
         }
