@@ -194,7 +194,9 @@ package final class ReplayTransport: HTTPTransport {
         let recorded = recorded.removingPercentEncoding ?? recorded, sent = sent.removingPercentEncoding ?? sent
         guard recorded.contains(Redactor.mask) else { return recorded == sent }
         var rest = Substring(sent)
-        let pieces = recorded.components(separatedBy: Redactor.mask)
+        // Split on each mask character, not on the whole mask: a card number keeps its last four digits and masks the
+        // rest, so a 13- to 19-digit one has a run of 9 to 15 of them, not a multiple of the mask's six.
+        let pieces = recorded.split(separator: Redactor.maskCharacter, omittingEmptySubsequences: false).map(String.init)
         for (index, piece) in pieces.enumerated() {
             if index == 0 {
                 guard rest.hasPrefix(piece) else { return false }

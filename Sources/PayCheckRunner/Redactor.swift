@@ -12,6 +12,8 @@ import PayCheckCore
 package struct Redactor: Sendable {
     /// The replacement text.
     package static let mask = "••••••"
+    /// The character ``mask`` repeats.
+    static let maskCharacter: Character = "•"
     /// The shortest secret that is redacted; shorter ones would mask unrelated text and are refused.
     static let minimumSecretLength = 4
     /// Field and header names whose values are always redacted: the generic ones and the providers'.

@@ -190,6 +190,19 @@ struct LiveTransportTests {
             let error = await #expect(throws: TransportError.self) { try await send(body) }
             #expect(error?.message == "replay of rec: exchange 1 of this case (POST /v1/payments) now sends " + difference, "\(body)")
         }
+        // A 15-digit card (Amex) masks eleven digits: not a multiple of the mask's six, still any number but its last four.
+        let amex = #"{"card":"•••••••••••0005"}"#
+        let amexRecord = RunRecording.Case(
+            file: "s.yaml", suite: "s", provider: "acme", name: "c", verdict: .passed, skipReason: nil, random: [],
+            exchanges: [
+                Exchange(
+                    method: "POST", url: "https://sandbox.example/v1/payments", requestHeaders: [], requestBody: amex, status: 201, responseHeaders: [],
+                    responseBody: "{}", duration: 0.1, error: nil)
+            ])
+        let amexSent = HTTPRequestData(
+            method: "POST", url: "http://mock/v1/payments", headers: [(name: "Content-Type", value: "application/json")],
+            body: Array(#"{"card":"378282246310005"}"#.utf8))
+        #expect(try await ReplayTransport(amexRecord, directory: "rec").send(amexSent, timeout: 1).status == 201)
         // Without the noise rule the timestamp is a difference too.
         let timed = await #expect(throws: TransportError.self) { try await send(same, noise: []) }
         #expect(timed?.message.contains("'createdAt' = \"2026-11-28T10:00:00Z\"") == true)
