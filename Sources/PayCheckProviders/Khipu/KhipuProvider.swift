@@ -102,8 +102,7 @@ package struct KhipuProvider: Provider {
 
     /// Maps payment-shaped answers by `status` and `status_detail`, and error bodies by their `status`.
     package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
-        let text = response.text
-        var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        var observation = response.plainObservation
         guard let body = observation.body else { return observation }
         if response.status >= 400 {
             let code = body["status"]?.intValue.map(String.init) ?? String(response.status)

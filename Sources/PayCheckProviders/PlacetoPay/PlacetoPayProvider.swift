@@ -112,8 +112,7 @@ package struct PlacetoPayProvider: Provider {
 
     /// The plain reading of the protocol's default, for an operation this adapter does not shape-map.
     private func readPlain(_ response: HTTPResponseData) throws -> Observation {
-        let text = response.text
-        return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        return response.plainObservation
     }
 
     /// `redirect: return|cancel`: the URL the browser comes back to; always `pending`, because the return carries

@@ -22,9 +22,7 @@ struct PlacetoPayResponseReader: Sendable {
 
     /// The observation of `response` to `operation`.
     func observation(of response: HTTPResponseData, for operation: PlacetoPayOperation) throws -> Observation {
-        let text = response.text
-        var observation = Observation(
-            status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        var observation = response.plainObservation
         guard let body = observation.body, PlacetoPayJSON.object(body) != nil else { return observation }
         let top = PlacetoPayJSON.status(body)
         let failed = top?.status == "FAILED"

@@ -1,3 +1,5 @@
+package import PayCheckCore
+
 /// An HTTP request as providers build it and the runner sends it.
 package struct HTTPRequestData: Sendable {
     /// The method, upper case.
@@ -26,6 +28,9 @@ package struct HTTPResponseData: Sendable {
     package var headers: [(name: String, value: String)]
     /// The body bytes.
     package var body: [UInt8]
+    /// The answer already read into an observation, when ``ProviderExecutor`` read it before the provider's reader
+    /// (so an answer is decoded and parsed once); ``plainObservation`` hands it on.
+    package var reading: Observation?
 
     /// Creates a response.
     package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
@@ -36,6 +41,14 @@ package struct HTTPResponseData: Sendable {
 
     /// The body as UTF-8 text (invalid bytes replaced).
     package var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The answer as an observation before any provider's mapping: status, headers, the body as text and parsed
+    /// (JSON, else XML). Read once: the reading ``ProviderExecutor`` made, when it made one.
+    package var plainObservation: Observation {
+        if let reading { return reading }
+        let text = self.text
+        return Observation(status: status, headers: headers, body: Observation.parseBody(text), rawBody: text)
+    }
 
     /// The value of the first header named `name` (case-insensitive), if any.
     package func header(_ name: String) -> String? {

@@ -124,8 +124,7 @@ extension Provider {
 
     /// The parsed answer, unmapped.
     package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
-        let text = response.text
-        return Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        return response.plainObservation
     }
 
     /// ``read(_:of:)``: the context is not needed.

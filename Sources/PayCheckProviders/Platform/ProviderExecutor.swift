@@ -170,9 +170,12 @@ package struct ProviderExecutor: Sendable {
     static func read(
         _ response: HTTPResponseData, of operation: ProviderOperation, by provider: any Provider, context: ProviderContext
     ) throws -> Observation {
-        let text = response.text
-        if let failure = ServiceFailure.unreadable(response, by: provider) {
-            var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        // Decoded and parsed once, here: the provider's reader takes this reading (``HTTPResponseData/plainObservation``).
+        var response = response
+        let plain = response.plainObservation
+        response.reading = plain
+        if let failure = ServiceFailure.unreadable(response, reading: plain, by: provider) {
+            var observation = plain
             observation.error = failure
             return observation
         }
@@ -181,7 +184,7 @@ package struct ProviderExecutor: Sendable {
             observation = try provider.read(response, of: operation, context: context)
         } catch let error as ProviderError {
             guard let failure = ServiceFailure.status(response) else { throw error }
-            observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+            observation = plain
             observation.error = failure
             return observation
         }

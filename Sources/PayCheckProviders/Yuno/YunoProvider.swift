@@ -192,8 +192,7 @@ package struct YunoProvider: Provider {
     /// Error bodies `{code, messages}` map to the catalog; payments (bare or wrapped in `payment`, §3.13 P1-7) map
     /// their `status`/`sub_status`.
     package func read(_ response: HTTPResponseData, of operation: ProviderOperation) throws -> Observation {
-        let text = response.text
-        var observation = Observation(status: response.status, headers: response.headers, body: Observation.parseBody(text), rawBody: text)
+        var observation = response.plainObservation
         guard let body = observation.body else { return observation }
         if response.status >= 400 {
             guard let code = body["code"]?.stringValue, let entry = errorCatalog.entry(code) else {
