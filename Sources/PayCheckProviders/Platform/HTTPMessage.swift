@@ -44,7 +44,7 @@ package struct HTTPResponseData: Sendable {
 
     /// The answer as an observation before any provider's mapping: status, headers, the body as text and parsed
     /// (JSON, else XML). Read once: the reading ``ProviderExecutor`` made, when it made one.
-    package var plainObservation: Observation {
+    var plainObservation: Observation {
         if let reading { return reading }
         let text = self.text
         return Observation(status: status, headers: headers, body: Observation.parseBody(text), rawBody: text)
