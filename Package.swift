@@ -97,12 +97,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the commands do, apart from their command line: init's project, explain's text, where suites and merchant
+        // packs are found and how they load, the report files, the states and targets tables. `paycheck` parses the
+        // arguments, calls it and maps its errors to exit codes; the tests call it in-process.
+        .target(
+            name: "PayCheckCommands",
+            dependencies: ["PayCheckCore", "PayCheckProviders", "PayCheckRunner", "PayCheckReports", "PayCheckMock"],
+            swiftSettings: swiftSettings
+        ),
         // Holds SIGINT and SIGTERM from before `main`, so a signal while `paycheck run` starts is seen, not fatal.
         .target(name: "CPayCheckSignals"),
         .executableTarget(
             name: "paycheck",
             dependencies: [
-                "CPayCheckSignals", "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
+                "CPayCheckSignals", "PayCheckCommands", "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -188,6 +196,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PayCheckCommandsTests",
+            dependencies: ["PayCheckCommands", "PayCheckTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "paycheckTests",
             dependencies: ["PayCheckTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")],

@@ -1,3 +1,4 @@
+import PayCheckCommands
 import PayCheckMock
 import PayCheckProviders
 import PayCheckRunner

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PayCheckCommands
 import PayCheckCore
 import PayCheckMock
 import PayCheckRunner
@@ -44,7 +45,7 @@ struct InitCommand: ParsableCommand {
             throw ValidationError("no provider '\(provider)'\(hint); --provider takes " + Self.smokeProviders.joined(separator: ", "))
         }
         guard let merchant else { return }
-        let packs = SuiteOptions.packNames
+        let packs = SuiteOptions.locations.packNames
         guard packs.contains(merchant) else {
             let hint = Suggest.nearest(merchant, in: packs).map { " (did you mean '\($0)'?)" } ?? ""
             throw ValidationError(
@@ -98,7 +99,7 @@ struct InitCommand: ParsableCommand {
     /// The files `init --merchant PROVIDER` writes: the contract, its schema, the provider's pack and the CI jobs.
     /// - Throws: when the pack cannot be read.
     static func merchantFiles(folder: String, provider: String) throws -> [(path: String, text: String)] {
-        guard let pack = SuiteOptions.packFolder(provider) else { throw ValidationError("no merchant pack for '\(provider)'") }
+        guard let pack = SuiteOptions.locations.packFolder(provider) else { throw ValidationError("no merchant pack for '\(provider)'") }
         let packFiles = try FileManager.default.contentsOfDirectory(atPath: pack).filter { $0.hasSuffix(".yaml") }.sorted()
         var files: [(path: String, text: String)] = [
             ("\(folder)/contract.yaml", contractTemplate(provider: provider)),
@@ -192,4 +193,9 @@ struct InitCommand: ParsableCommand {
 
             """
     }
+}
+
+extension PayCheckSource {
+    /// The source of this binary, as the BuildInfo plugin stamped it.
+    static let current = PayCheckSource(buildSource: buildSource, buildCommit: buildCommit)
 }
