@@ -3,11 +3,11 @@
 package struct PayCheckSource: Equatable, Sendable {
     /// The git URL a CI runner can clone PayCheck from; nil when the binary knows none (built from a tree without an
     /// `origin` remote, or from a clone of a local folder).
-    package var url: String?
+    var url: String?
     /// The commit to build; nil when the binary was built outside a git checkout.
-    package var commit: String?
+    var commit: String?
     /// Whether the tree the binary was built from had uncommitted changes (a job builds the commit without them).
-    package var hadChanges = false
+    var hadChanges = false
 
     /// A source as given.
     package init(url: String?, commit: String?, hadChanges: Bool = false) {
@@ -28,7 +28,7 @@ package struct PayCheckSource: Equatable, Sendable {
 
     /// The one-line warning init prints when the jobs it wrote need an edit before they can build PayCheck, or build
     /// another tree than this binary's; nil when they run as written.
-    package func warning(jobs: String) -> String? {
+    func warning(jobs: String) -> String? {
         var reasons: [String] = []
         if url == nil { reasons.append("knows no git remote a CI runner can clone PayCheck from (PAYCHECK_SOURCE)") }
         if commit == nil { reasons.append("was built outside a git checkout (PAYCHECK_COMMIT)") }

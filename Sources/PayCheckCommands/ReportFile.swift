@@ -15,7 +15,7 @@ package enum ReportFile {
     /// One report a run writes: its path and how it renders a result, piece by piece.
     package struct Kind: Sendable {
         package var path: String
-        package var render: @Sendable (RunResult, _ emit: ([UInt8]) -> Void) -> Void
+        var render: @Sendable (RunResult, _ emit: ([UInt8]) -> Void) -> Void
 
         /// A report rendered whole, as text.
         package init(path: String, render: @escaping @Sendable (RunResult) -> String) {
