@@ -107,6 +107,8 @@ let package = Package(
         ),
         // Holds SIGINT and SIGTERM from before `main`, so a signal while `paycheck run` starts is seen, not fatal.
         .target(name: "CPayCheckSignals"),
+        // The command line, and nothing else: each command parses its arguments, calls PayCheckCommands (or, for `run`,
+        // `mock` and `drift`, the session and the mock host), prints, and maps errors to exit codes.
         .executableTarget(
             name: "paycheck",
             dependencies: [
@@ -196,6 +198,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        // The commands' logic in-process: init, explain, suite and pack discovery, report files, the states and targets
+        // tables. paycheckTests runs the binary where the process is the point (exit codes, signals, golden folders).
         .testTarget(
             name: "PayCheckCommandsTests",
             dependencies: ["PayCheckCommands", "PayCheckTestSupport"],
