@@ -97,12 +97,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the commands do, apart from their command line: init's project, explain's text, where suites and merchant
+        // packs are found and how they load, the report files, the states and targets tables. `paycheck` parses the
+        // arguments, calls it and maps its errors to exit codes; the tests call it in-process.
+        .target(
+            name: "PayCheckCommands",
+            dependencies: ["PayCheckCore", "PayCheckProviders", "PayCheckRunner", "PayCheckReports", "PayCheckMock"],
+            swiftSettings: swiftSettings
+        ),
         // Holds SIGINT and SIGTERM from before `main`, so a signal while `paycheck run` starts is seen, not fatal.
         .target(name: "CPayCheckSignals"),
+        // The command line, and nothing else: each command parses its arguments, calls PayCheckCommands (or, for `run`,
+        // `mock` and `drift`, the session and the mock host), prints, and maps errors to exit codes.
         .executableTarget(
             name: "paycheck",
             dependencies: [
-                "CPayCheckSignals", "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
+                "CPayCheckSignals", "PayCheckCommands", "PayCheckCore", "PayCheckRunner", "PayCheckReports", "PayCheckMock", "PayCheckProviders", "PayCheckSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -188,6 +198,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .testTarget(name: "PayCheckProvidersTests", dependencies: ["PayCheckProviders"], resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        // The commands' logic in-process: init, explain, suite and pack discovery, report files, the states and targets
+        // tables. paycheckTests runs the binary where the process is the point (exit codes, signals, golden folders).
+        .testTarget(
+            name: "PayCheckCommandsTests",
+            dependencies: ["PayCheckCommands", "PayCheckTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "paycheckTests",
             dependencies: ["PayCheckTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")],

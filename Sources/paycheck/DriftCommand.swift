@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PayCheckCommands
 import PayCheckCore
 import PayCheckProviders
 import PayCheckReports

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PayCheckCommands
 import PayCheckReports
 import PayCheckRunner
 
@@ -47,59 +48,62 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
+    /// The options as plain values, for the library (``ReportSettings``).
+    var settings: ReportSettings {
+        var settings = ReportSettings()
+        (settings.junit, settings.json, settings.html, settings.codeQuality) = (reportJunit, reportJson, reportHtml, reportCodequality)
+        (settings.junitLocations, settings.noReports, settings.annotations) = (junitLocations, noReports, annotations)
+        (settings.baseline, settings.failOn) = (baseline, failOn)
+        return settings
+    }
+
     /// Reads the baseline report, if one was given and attaches the comparison and the gate to `result`.
     /// - Throws: exit 2 with a message when the baseline cannot be read.
     func applyBaseline(to result: inout RunResult, output: Output) throws {
-        applyBaseline(to: &result, previous: try readBaseline(output: output))
+        settings.applyBaseline(to: &result, previous: try readBaseline(output: output))
     }
 
-    /// Reads the baseline report, if one was given (`run` reads it before anything else, since it may be the path
-    /// this run's JSON report replaces).
+    /// Reads the baseline report, if one was given (``ReportSettings/readBaseline()``).
     /// - Throws: exit 2 with a message when the baseline cannot be read.
     func readBaseline(output: Output) throws -> RunResult? {
-        guard let baseline else { return nil }
         do {
-            let text = try String(contentsOfFile: baseline, encoding: .utf8)
-            return try JSONReportReader.read(text, file: baseline)
-        } catch let failure as JSONReportReader.Failure {
-            output.err("error: --baseline: \(failure)")
-            throw ExitCode(2)
+            return try settings.readBaseline()
         } catch {
-            output.err("error: --baseline: cannot read '\(baseline)': \(error.localizedDescription)")
+            output.err("error: \(error)")
             throw ExitCode(2)
         }
     }
 
     /// Attaches the gate and, with a baseline read by ``readBaseline(output:)``, the comparison to `result`.
     func applyBaseline(to result: inout RunResult, previous: RunResult?) {
-        result.failOn = failOn
-        if let baseline, let previous { result.baseline = BaselineComparison(file: baseline, current: result, previous: previous) }
+        settings.applyBaseline(to: &result, previous: previous)
     }
 
     /// Prints the annotations the options and environment ask for.
     func annotate(_ result: RunResult, output: Output, environment: [String: String]) {
-        switch annotations ?? CIAnnotations.defaultStyle(environment: environment) {
-        case .github: output.raw(CIAnnotations.github(result))
-        case .none: break
-        }
+        output.raw(settings.annotations(for: result, environment: environment))
     }
 
-    /// The report files this run writes (none with `--no-reports`), each with how it renders a result.
-    var files: [ReportFile.Kind] {
-        guard !noReports else { return [] }
-        let junitLocations = self.junitLocations
-        var files = [
-            ReportFile.Kind(path: reportJunit) { JUnitReporter.render($0, locations: junitLocations) },
-            ReportFile.Kind(path: reportJson, streaming: JSONReporter.write),
-            ReportFile.Kind(path: reportHtml, render: HTMLReporter.render),
-        ]
-        if let reportCodequality { files.append(ReportFile.Kind(path: reportCodequality, render: CIAnnotations.codeQuality)) }
-        return files.filter { !$0.path.isEmpty }
-    }
+    /// The report files this run writes (none with `--no-reports`).
+    var files: [ReportFile.Kind] { settings.files }
 
-    /// Writes every report that is not disabled, each atomically and only to a regular file (``ReportFile``).
+    /// Writes every report that is not disabled (``ReportSettings/write(_:)``).
+    /// - Throws: exit 2 with a message when a file cannot be written.
     func write(_ result: RunResult, output: Output) throws {
         for file in files { try file.write(result, output: output) }
+    }
+}
+
+extension ReportFile.Kind {
+    /// Renders and writes `result`.
+    /// - Throws: exit 2 with a message when the file cannot be written.
+    func write(_ result: RunResult, output: Output) throws {
+        do {
+            try write(result)
+        } catch {
+            output.err("error: \(error)")
+            throw ExitCode(2)
+        }
     }
 }
 

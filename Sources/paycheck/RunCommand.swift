@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import PayCheckCommands
 import PayCheckCore
 import PayCheckSession
 import PayCheckProviders

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PayCheckCommands
 import PayCheckRunner
 import Synchronization
 

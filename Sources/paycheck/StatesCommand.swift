@@ -1,4 +1,5 @@
 import ArgumentParser
+import PayCheckCommands
 import PayCheckCore
 import PayCheckMock
 import PayCheckProviders
@@ -33,25 +34,6 @@ struct StatesCommand: ParsableCommand {
 
     func run() throws {
         guard let adapter = MockRegistry.providers[provider] else { return }
-        let rules = adapter.outcomeMapping.rules
-        if json {
-            let rows = rules.map { rule in
-                Value.object([
-                    "state": .string(rule.state), "reason": rule.reason.map(Value.string) ?? .null,
-                    "outcome": .string(rule.outcome.rawValue), "note": .string(Citation.withoutSections(rule.note)),
-                ])
-            }
-            Output().out(JSONText.encode(.array(rows), pretty: true))
-            return
-        }
-        let width = max(12, rules.map(\.key.count).max() ?? 0) + 2
-        var lines = ["\(adapter.id): native state → canonical outcome", ""]
-        lines.append("  " + "STATE".padding(toLength: width, withPad: " ", startingAt: 0) + "OUTCOME    NOTE")
-        for rule in rules {
-            lines.append(
-                "  " + rule.key.padding(toLength: width, withPad: " ", startingAt: 0)
-                    + rule.outcome.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + Citation.withoutSections(rule.note))
-        }
-        Output().out(lines.joined(separator: "\n"))
+        Output().out(json ? StatesTable.json(adapter) : StatesTable.text(adapter))
     }
 }

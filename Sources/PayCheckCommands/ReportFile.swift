@@ -1,50 +1,48 @@
 import Foundation
-import ArgumentParser
-import PayCheckRunner
+package import PayCheckRunner
 
 /// Writes a report so that readers only ever see a whole file, and never anything but a regular file is replaced.
 ///
 /// The text goes to a temporary file in the same folder, which is then renamed over the target. A path that is a
 /// symbolic link is followed explicitly (the link stays, its target is replaced); a device node, a folder, a FIFO
 /// or a socket is refused — `--report-json /dev/null` must never replace `/dev/null`, even as root.
-enum ReportFile {
+package enum ReportFile {
     /// Why a report cannot be written.
-    struct Refusal: Error, CustomStringConvertible {
-        let description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// One report a run writes: its path and how it renders a result, piece by piece.
-    struct Kind: Sendable {
-        var path: String
+    package struct Kind: Sendable {
+        package var path: String
         var render: @Sendable (RunResult, _ emit: ([UInt8]) -> Void) -> Void
 
         /// A report rendered whole, as text.
-        init(path: String, render: @escaping @Sendable (RunResult) -> String) {
+        package init(path: String, render: @escaping @Sendable (RunResult) -> String) {
             self.path = path
             self.render = { result, emit in emit(Array(render(result).utf8)) }
         }
 
         /// A report rendered in pieces (``JSONReporter/write(_:to:)``), so it is never whole in memory.
-        init(path: String, streaming render: @escaping @Sendable (RunResult, _ emit: ([UInt8]) -> Void) -> Void) {
+        package init(path: String, streaming render: @escaping @Sendable (RunResult, _ emit: ([UInt8]) -> Void) -> Void) {
             self.path = path
             self.render = render
         }
 
         /// Renders and writes `result`.
-        /// - Throws: exit 2 with a message when the file cannot be written.
-        func write(_ result: RunResult, output: Output) throws {
+        /// - Throws: a ``Refusal`` that names the report when the file cannot be written.
+        package func write(_ result: RunResult) throws(Refusal) {
             do {
                 try ReportFile.write(to: path) { emit in render(result, emit) }
             } catch {
-                output.err("error: cannot write report '\(path)': \(error)")
-                throw ExitCode(2)
+                throw Refusal(description: "cannot write report '\(path)': \(error)")
             }
         }
     }
 
     /// Removes the regular file at `path` (or the one its symbolic link points to), if there is one: an earlier
     /// run's report, which must not be mistaken for this run's.
-    static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         guard let target = try? resolve(path) else { return }
         var info = stat()
         guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
@@ -52,7 +50,7 @@ enum ReportFile {
     }
 
     /// Writes the bytes `body` hands on to `path`.
-    static func write(to path: String, _ body: (_ emit: ([UInt8]) -> Void) -> Void) throws {
+    package static func write(to path: String, _ body: (_ emit: ([UInt8]) -> Void) -> Void) throws {
         let target = try resolve(path)
         let folder = (target as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import PayCheckRunner
 /// that wrote them, in the official Swift image and cached by commit, or a release downloaded and checked against its
 /// SHA-256), the other runs the suites or the merchant pack. They run as written: `.ci/simulate_init_jobs.py` runs
 /// their shell steps on this machine, and docs/ci.md says how.
-extension InitCommand {
+extension Scaffold {
     /// The official Swift image the install job builds in: UBI 9 has the oldest glibc of the Swift images, so the
     /// binary runs on any glibc 2.34+ image, as a release binary does (examples/ci/release.yml).
     static let swiftImage = "swift:6.3-rhel-ubi9"
@@ -67,7 +67,7 @@ extension InitCommand {
 
     /// A GitHub Actions workflow: an install job, then a job that runs the suites (or `run`, a merchant pack with a step
     /// for the backend's dependencies) and keeps the reports.
-    static func githubJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay", source: PayCheckSource = .current) -> String {
+    static func githubJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay", source: PayCheckSource) -> String {
         let variables = (MockRegistry.providers[provider]?.credentialFields.filter(\.required).map(\.environmentVariable) ?? []).joined(separator: " / ")
         let header =
             what.map { "# Copy to .github/workflows/paycheck.yml. Runs \($0) (a merchant pack)." }
@@ -137,7 +137,7 @@ extension InitCommand {
 
     /// GitLab CI jobs: `paycheck-install` (stage build) gets paycheck, `paycheck` (stage test) runs the suites (or
     /// `run`, a merchant pack in the backend's image, `BACKEND_IMAGE`) and publishes the JUnit report.
-    static func gitlabJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay", source: PayCheckSource = .current) -> String {
+    static func gitlabJob(folder: String, run: String? = nil, what: String? = nil, provider: String = "placetopay", source: PayCheckSource) -> String {
         let image =
             what == nil
             ? "  image: ubuntu:24.04"

@@ -1,6 +1,6 @@
 /// Where the CI jobs `paycheck init` writes get PayCheck's source: the git remote and commit this binary was built from,
 /// stamped by the BuildInfo plugin (`buildSource`, `buildCommit`), so a job builds exactly the PayCheck that wrote it.
-struct PayCheckSource: Equatable {
+package struct PayCheckSource: Equatable, Sendable {
     /// The git URL a CI runner can clone PayCheck from; nil when the binary knows none (built from a tree without an
     /// `origin` remote, or from a clone of a local folder).
     var url: String?
@@ -9,11 +9,8 @@ struct PayCheckSource: Equatable {
     /// Whether the tree the binary was built from had uncommitted changes (a job builds the commit without them).
     var hadChanges = false
 
-    /// The source of this binary.
-    static let current = PayCheckSource(buildSource: buildSource, buildCommit: buildCommit)
-
     /// A source as given.
-    init(url: String?, commit: String?, hadChanges: Bool = false) {
+    package init(url: String?, commit: String?, hadChanges: Bool = false) {
         self.url = url
         self.commit = commit
         self.hadChanges = hadChanges
@@ -21,7 +18,7 @@ struct PayCheckSource: Equatable {
 
     /// The source the BuildInfo plugin stamped: `buildSource` (empty when there was no remote) and `buildCommit`
     /// (`unknown` outside a git checkout, `+changes` after a commit with uncommitted changes).
-    init(buildSource: String, buildCommit: String) {
+    package init(buildSource: String, buildCommit: String) {
         let local = buildSource.isEmpty || buildSource.hasPrefix("/") || buildSource.hasPrefix(".") || buildSource.hasPrefix("file:")
         url = local ? nil : buildSource
         hadChanges = buildCommit.hasSuffix("+changes")

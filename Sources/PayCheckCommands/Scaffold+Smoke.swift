@@ -1,8 +1,8 @@
 /// The first suite `paycheck init --provider P` writes for each provider: a payment through its whole flow on the
-/// embedded mock, and a wrong credential refused. Each passes as written (`Tests/paycheckTests/CLITests.swift`).
-extension InitCommand {
+/// embedded mock, and a wrong credential refused. Each passes as written (`Tests/PayCheckCommandsTests/ScaffoldTests.swift`).
+extension Scaffold {
     /// The providers init scaffolds a first suite for, in the order `--help` lists them.
-    static let smokeProviders = ["placetopay", "mollie", "khipu", "yuno", "mit"]
+    package static let smokeProviders = ["placetopay", "mollie", "khipu", "yuno", "mit"]
 
     /// The first suite for `provider`.
     static func smokeSuite(_ provider: String) -> String {
