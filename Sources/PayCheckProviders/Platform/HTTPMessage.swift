@@ -30,7 +30,7 @@ package struct HTTPResponseData: Sendable {
     package var body: [UInt8]
     /// The answer already read into an observation, when ``ProviderExecutor`` read it before the provider's reader
     /// (so an answer is decoded and parsed once); ``plainObservation`` hands it on.
-    package var reading: Observation?
+    var reading: Observation?
 
     /// Creates a response.
     package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {

@@ -174,7 +174,7 @@ package struct ProviderExecutor: Sendable {
         var response = response
         let plain = response.plainObservation
         response.reading = plain
-        if let failure = ServiceFailure.unreadable(response, reading: plain, by: provider) {
+        if let failure = ServiceFailure.unreadable(response, by: provider) {
             var observation = plain
             observation.error = failure
             return observation

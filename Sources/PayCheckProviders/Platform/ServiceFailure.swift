@@ -15,9 +15,9 @@ package enum ServiceFailure {
     /// No answer within the step's time limit.
     package static let timeout = "timeout"
 
-    /// The S-class error of a 2xx answer that cannot be the provider's, or `nil` when it can be read. `reading` is the
-    /// answer as read (``HTTPResponseData/plainObservation``): its body is not parsed again.
-    static func unreadable(_ response: HTTPResponseData, reading: Observation, by provider: any Provider) -> ObservedError? {
+    /// The S-class error of a 2xx answer that cannot be the provider's, or `nil` when it can be read. It takes the
+    /// answer as read (``HTTPResponseData/plainObservation``), so the body is not parsed again.
+    static func unreadable(_ response: HTTPResponseData, by provider: any Provider) -> ObservedError? {
         guard (200..<300).contains(response.status), response.status != 204 else { return nil }
         if response.body.isEmpty {
             return ObservedError(errorClass: .S, code: self.emptyResponse, message: "the answer (\(response.status)) has no body")
@@ -29,6 +29,7 @@ package enum ServiceFailure {
                 message: "the answer is '\(contentType)'; \(provider.id) answers in \(provider.answerMediaTypes.joined(separator: " or "))")
         }
         // The reading is JSON, else XML: XML (a text that starts with `<`) is not JSON either.
+        let reading = response.plainObservation
         if provider.answerMediaTypes == ["json"], reading.body == nil || reading.rawBody.drop(while: \.isWhitespace).hasPrefix("<") {
             return ObservedError(
                 errorClass: .S, code: self.malformedResponse, message: "the answer is not valid JSON (\(response.body.count) bytes)")
